@@ -1,0 +1,33 @@
+# `make test` and `make demo` work on a fresh machine with only python3, pip and make:
+# they create .venv and install tsjit (editable) with its test tools when missing.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: test demo lit pytest bench clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+test: $(STAMP)
+	$(BIN)/lit -sv test/filecheck
+	$(BIN)/pytest test
+
+lit: $(STAMP)
+	$(BIN)/lit -sv test/filecheck
+
+pytest: $(STAMP)
+	$(BIN)/pytest test
+
+demo: $(STAMP)
+	$(BIN)/python examples/demo.py
+
+bench: $(STAMP)
+	for b in bench/*.py; do $(BIN)/python $$b || exit 1; done
+
+clean:
+	rm -rf $(VENV) build *.egg-info
