@@ -1,0 +1,138 @@
+"""ts-opt: read a program (MLIR, PyTorch graph text), run a pass pipeline, print MLIR.
+
+    ts-opt in.mlir -p inline,cse
+    ts-opt in.mlir --pass-pipeline='builtin.module(func.func(cse),canonicalize)'
+    ts-opt graph.txt --print-ir-after-all -p dead-code-elimination
+    ts-opt in.mlir --load-pass-plugin my_pass.py -p my-pass
+
+Built on xDSL's `xDSLOptMain` for its flags and targets; tsjit adds the open operator
+universe, MLIR's pipeline spelling, located diagnostics and pass plugins.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections.abc import Callable, Sequence
+from io import StringIO
+
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass, PassPipeline
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import DiagnosticException, ParseError
+from xdsl.xdsl_opt_main import xDSLOptMain
+
+from tsjit.diagnostics import TsjitError, describe, tool_main
+
+
+def strip_pipeline_anchors(spec: str) -> str:
+    """MLIR's `builtin.module(a,func.func(b))` spelling → xDSL's flat `a,b`: every
+    tsjit pass runs on the whole module and visits each function itself."""
+    previous = None
+    while previous != spec:
+        previous = spec
+        spec = re.sub(r"(?:builtin\.module|func\.func|any)\(([^()]*(?:\{[^{}]*\}[^()]*)*)\)", r"\1", spec.strip())
+    return spec
+
+
+class TsOptMain(xDSLOptMain):
+    version_format = "ts-opt (tsjit, xdsl {xdsl_version})"
+
+    def register_all_dialects(self) -> None:
+        from xdsl.universe import Universe
+
+        from tsjit.context import dialect_factories, make_context
+
+        self.ctx = make_context()
+        ours = dialect_factories()
+        for name, factory in Universe.get_multiverse().all_dialects.items():
+            if name not in ours:
+                self.ctx.register_dialect(name, factory)
+
+    def register_all_frontends(self) -> None:
+        for extension in ("mlir", "txt", "graph", "ts"):
+            self.available_frontends[extension] = self._read
+
+    def _read(self, chunk: object) -> ModuleOp:  # kept for xDSL's extension check
+        raise AssertionError("ts-opt parses in parse_chunk")
+
+    def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
+        super().register_all_arguments(arg_parser)
+        arg_parser.add_argument(
+            "--pass-pipeline",
+            dest="passes",
+            default=argparse.SUPPRESS,
+            help="MLIR spelling of -p: 'builtin.module(p1,p2{opt=v})'",
+        )
+        arg_parser.add_argument(
+            "--print-ir-after-all", action="store_true", help="print the IR after every pass to stderr"
+        )
+        arg_parser.add_argument(
+            "--load-pass-plugin",
+            action="append",
+            default=[],
+            metavar="FILE.py",
+            help="load the passes and dialects a Python file defines",
+        )
+
+    def setup_pipeline(self) -> None:
+        from tsjit.plugins import load_plugin_file
+
+        for path in self.args.load_pass_plugin:
+            passes, dialects = load_plugin_file(path)
+            for name, cls in passes.items():
+                self.register_pass(name, lambda cls=cls: cls)
+            for dialect in dialects:
+                self.ctx.load_dialect(dialect)
+        self.args.passes = strip_pipeline_anchors(self.args.passes)
+        self.pipeline = PassPipeline.parse_spec(self.available_passes, self.args.passes, self._after_pass)
+
+    def _after_pass(self, previous: ModulePass | None, module: ModuleOp, following: ModulePass | None) -> None:
+        from tsjit.formats.mlir import verify
+
+        if previous is None:
+            return  # the input was verified when it was read
+        if not self.args.disable_verify:
+            verify(module)
+        if self.args.print_ir_after_all:
+            out = StringIO()
+            Printer(stream=out, print_generic_format=self.args.print_op_generic).print_op(module)
+            print(f"// -----// IR Dump After {previous.name} //----- //\n{out.getvalue()}\n", file=sys.stderr)
+
+    def run(self) -> None:
+        from tsjit.formats import read_program
+        from tsjit.formats.mlir import verify
+
+        chunks, _ = self.prepare_input()
+        name = self.get_input_name()
+        output = self.prepare_output()
+        try:
+            for i, (chunk, offset) in enumerate(chunks):
+                if i > 0:
+                    output.write("// -----\n")
+                try:
+                    module = read_program(self.ctx, chunk.read().decode(), name, line_offset=offset)
+                    if not self.args.disable_verify:
+                        verify(module)
+                    self.apply_passes(module)
+                    output.write(self.output_resulting_program(module))
+                except (TsjitError, ParseError, DiagnosticException) as e:
+                    if not self.args.verify_diagnostics:
+                        raise
+                    output.write(describe(e, "ts-opt") + "\n")
+                finally:
+                    chunk.close()
+                output.flush()
+        finally:
+            if output is not sys.stdout:
+                output.close()
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    run: Callable[[list[str] | None], None] = lambda args: TsOptMain(args=args).run()
+    tool_main("ts-opt", run, None if argv is None else list(argv))
+
+
+if __name__ == "__main__":
+    main()
