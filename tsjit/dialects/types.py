@@ -795,6 +795,8 @@ class _TypeReader:
                 sizes.append(int(self.word()))
                 has_sizes = True
                 continue
+            self.skip()
+            key_start = self.pos
             key = self.word()
             self.expect("=")
             if key == "strides":
@@ -813,5 +815,6 @@ class _TypeReader:
                     self.pos += 1
                 device = self.text[start : self.pos].strip()
             else:
+                self.pos = key_start
                 self.fail(f"unknown tensor property '{key}'")
         return TensorType(dtype, sizes if has_sizes else None, device, grad, strides)

@@ -1,0 +1,132 @@
+"""The TorchScript type system: strings, subtyping, unification."""
+
+import pytest
+from xdsl.dialects.builtin import f32, f64, i64
+
+from tsjit.dialects.types import (
+    AnyType,
+    BoolType,
+    ClassType,
+    DictType,
+    FloatType,
+    IntType,
+    ListType,
+    NoneType,
+    NumberType,
+    OptionalType,
+    StrType,
+    TensorType,
+    TupleType,
+    TypeStringError,
+    is_subtype_of,
+    parse_torchscript_type,
+    to_torchscript_str,
+    unify,
+)
+
+ROUND_TRIP = [
+    "Tensor",
+    "Float(2, *)",
+    "Float(2, 3, strides=[3, 1], requires_grad=0, device=cpu)",
+    "Double(2)",
+    "Long(requires_grad=0, device=cpu)",
+    "Bool(*, *, *)",
+    "Tensor[]",
+    "Tensor?[]",
+    "(Tensor, int)",
+    "(Tensor, (int, float))[]",
+    "int?",
+    "Dict(str, Tensor)",
+    "Dict(int, float[])",
+    "Future(int)",
+    "Union(int, str)",
+    "__torch__.source.Model",
+    "NoneType",
+    "Device",
+    "Scalar",
+    "Any",
+    "complex",
+]
+
+
+@pytest.mark.parametrize("text", ROUND_TRIP)
+def test_torchscript_strings_round_trip(text):
+    assert to_torchscript_str(parse_torchscript_type(text)) == text
+
+
+def test_torchscript_strings_structure():
+    assert parse_torchscript_type("Float(2, *)") == TensorType(f32, [2, None])
+    assert parse_torchscript_type("Dict(str, Tensor)") == DictType(StrType(), TensorType())
+    assert parse_torchscript_type("(Tensor, int)") == TupleType([TensorType(), IntType()])
+    assert parse_torchscript_type("int[2]") == ListType(IntType())  # schema-only fixed length
+    assert parse_torchscript_type("Dynamic") == TensorType()
+    assert parse_torchscript_type("ScalarType?") == OptionalType(IntType())
+    assert parse_torchscript_type("__torch__.m.Model") == ClassType("__torch__.m.Model")
+    t = parse_torchscript_type("Float(2, 3, strides=[3, 1], requires_grad=0, device=cpu)")
+    assert isinstance(t, TensorType)
+    assert (t.shape, t.stride_values, t.grad, t.device_name) == ((2, 3), (3, 1), False, "cpu")
+
+
+@pytest.mark.parametrize(
+    "text, column",
+    [("Dict(str)", 10), ("Float(2, x=1)", 10), ("Blob", 5), ("(int, ", 7), ("int]", 4)],
+)
+def test_bad_type_strings(text, column):
+    with pytest.raises(TypeStringError) as e:
+        parse_torchscript_type(text)
+    assert e.value.offset + 1 == column
+
+
+def test_parameters_take_part_in_equality():
+    # xDSL compares only parameters declared on the decorated class itself
+    assert ListType(IntType()) != ListType(FloatType())
+    assert OptionalType(IntType()) != OptionalType(StrType())
+    assert ClassType("a") != ClassType("b")
+    assert TensorType(f32) != TensorType(f64)
+    assert hash(ListType(IntType())) == hash(ListType(IntType()))
+
+
+@pytest.mark.parametrize(
+    "sub, sup, expected",
+    [
+        (IntType(), NumberType(), True),
+        (FloatType(), NumberType(), True),
+        (BoolType(), NumberType(), False),
+        (IntType(), FloatType(), False),
+        (NoneType(), OptionalType(IntType()), True),
+        (IntType(), OptionalType(IntType()), True),
+        (OptionalType(IntType()), IntType(), False),
+        (StrType(), AnyType(), True),
+        (TensorType(f32, [2, 3]), TensorType(), True),
+        (TensorType(f32, [2, 3]), TensorType(f32, [2, None]), True),
+        (TensorType(f32, [2, None]), TensorType(f32, [2, 3]), False),
+        (TensorType(f32), TensorType(f64), False),
+        (TensorType(), TensorType(f32), False),
+        (TupleType([TensorType(f32), IntType()]), TupleType([TensorType(), IntType()]), True),
+        (ListType(TensorType(f32)), ListType(TensorType()), False),  # lists are invariant
+        (ListType(IntType()), ListType(OptionalType(IntType())), False),
+    ],
+)
+def test_subtyping(sub, sup, expected):
+    assert is_subtype_of(sub, sup) is expected
+
+
+@pytest.mark.parametrize(
+    "a, b, joined",
+    [
+        (IntType(), IntType(), IntType()),
+        (NoneType(), IntType(), OptionalType(IntType())),
+        (TensorType(), NoneType(), OptionalType(TensorType())),
+        (OptionalType(IntType()), IntType(), OptionalType(IntType())),
+        (TensorType(f32, [2, 3]), TensorType(f32, [2, 4]), TensorType(f32, [2, None])),
+        (TensorType(f32, [2]), TensorType(i64, [2, 2]), TensorType()),
+        (TupleType([IntType(), TensorType(f32)]), TupleType([IntType(), TensorType(f64)]),
+         TupleType([IntType(), TensorType()])),
+        (ListType(TensorType(f32)), ListType(TensorType(f64)), ListType(TensorType())),
+        (IntType(), FloatType(), None),  # TorchScript does not join to Number
+        (ListType(IntType()), ListType(FloatType()), None),
+    ],
+)
+def test_unify(a, b, joined):
+    assert unify(a, b) == joined
+    assert unify(b, a) == joined
