@@ -73,6 +73,19 @@ def match_schema(schema: FunctionSchema, operand_types: Sequence[Attribute]) -> 
     return _match_schema(schema, [unshaped(t) for t in operand_types])[0]
 
 
+def closest_overloads(name: str, operand_types: Sequence[Attribute], count: int = 3) -> tuple[FunctionSchema, ...]:
+    """The `count` overloads nearest to accepting these operands (for error messages):
+    those taking as many operands first, then those accepting the most of them."""
+    operands = [unshaped(t) for t in operand_types]
+
+    def nearness(schema: FunctionSchema) -> tuple[bool, int]:
+        arity = len(schema.arguments) == len(operands) or (schema.is_vararg and len(schema.arguments) <= len(operands))
+        accepted = sum(_match(a.schema_type, t, {}) is not Match.NONE for a, t in zip(schema.arguments, operands))
+        return arity, accepted
+
+    return tuple(sorted(schemas_for(name), key=nearness, reverse=True)[:count])
+
+
 def _resolve(
     name: str, operand_types: tuple[Attribute, ...], result_types: tuple[Attribute, ...] | None
 ) -> FunctionSchema | None:
@@ -128,8 +141,9 @@ def _match(formal: SchemaType, actual: Attribute, bindings: dict[str, Attribute]
         return Match.LOOSE
     if isinstance(actual, OptionalType):
         return min(_match(formal, actual.element_type, bindings), Match.LOOSE)
-    if isinstance(actual, UnionType):
-        return min(max(_match(formal, member, bindings) for member in actual.types), Match.LOOSE)
+    if isinstance(actual, UnionType):  # exact when every member fits
+        fits = [_match(formal, member, bindings) for member in actual.types]
+        return min(fits) if all(fits) else min(max(fits), Match.LOOSE)
     return Match.NONE
 
 

@@ -224,18 +224,18 @@ class _SchemaReader:
         self.i += 1
         if token.kind == "string":
             return _unescape(token.text[1:-1])
-        if token.kind == "ident":
-            if token.text in _WORD_CONSTANTS:
-                return _WORD_CONSTANTS[token.text]
-            if token.text in _NAMED_DEFAULTS:
-                return _NAMED_DEFAULTS[token.text]
-            self._fail(f"unknown default value '{token.text}'", token.start)
-        sign = -1 if token.text == "-" else 1
-        if sign == -1:
-            token = self._cur
+        if token.kind == "ident" and token.text in _WORD_CONSTANTS:
+            return _WORD_CONSTANTS[token.text]
+        if token.kind == "ident" and token.text in _NAMED_DEFAULTS:
+            return _NAMED_DEFAULTS[token.text]
+        sign = 1
+        if token.text == "-":
+            sign, token = -1, self._cur
             self.i += 1
         if token.kind == "ident" and token.text in _FLOAT_WORDS:
             return sign * _FLOAT_WORDS[token.text]
+        if token.kind == "ident":
+            self._fail(f"unknown default value '{token.text}'", token.start)
         if token.kind != "number":
             self._fail("expected a default value", token.start)
         text = token.text
