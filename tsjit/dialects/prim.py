@@ -367,8 +367,15 @@ def infer_constant_type(value: object) -> Attribute:
 
 
 def _describe(value: object) -> str:
+    """A Python value as the custom syntax spells it, for error messages."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
     if isinstance(value, str):
         return _str_literal(value)
+    if isinstance(value, float):
+        return _float_literal(value)
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_describe(e) for e in value) + "]"
     if isinstance(value, Attribute):
         return str(value)
     if hasattr(value, "dtype") and hasattr(value, "shape"):
@@ -510,7 +517,7 @@ class ConstantOp(IRDLOperation, HasFolderInterface):
     def parse(cls, parser: Parser) -> ConstantOp:
         start = parser.pos
         literal = None
-        has_literal = parser._current_token.text != ":"  # pyright: ignore[reportPrivateUsage]
+        has_literal = parser._current_token.text not in (":", "{")  # pyright: ignore[reportPrivateUsage]
         if has_literal:
             literal = parse_constant_literal(parser)
         end = parser.pos
