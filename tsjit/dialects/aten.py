@@ -30,7 +30,7 @@ from xdsl.traits import EffectInstance, MemoryEffect, MemoryEffectKind
 from xdsl.utils.exceptions import VerifyException
 
 from tsjit.dialects.schema import FunctionSchema, closest_overloads, resolve_overload, schemas_for
-from tsjit.dialects.schema.effects import schema_effect
+from tsjit.dialects.schema.effects import is_nondeterministic, schema_effect
 from tsjit.dialects.schema.table import TABLE
 
 OPEN_NAMESPACE = "aten"
@@ -39,23 +39,21 @@ OPEN_NAMESPACE = "aten"
 
 class SchemaMemoryEffect(MemoryEffect):
     """Effects of the overload an op resolves to: WRITE on the operands its schema
-    writes (`Tensor(a!)`), WRITE on hidden state for random ops, READ otherwise, and
-    unknown when the overload is unknown or its schema cannot tell."""
+    writes (`Tensor(a!)`), WRITE on hidden state (the generator) for random ops, READ
+    otherwise, and unknown when the overload is unknown or its schema cannot tell."""
 
     @classmethod
     def get_effects(cls, op: Operation) -> frozenset[EffectInstance] | None:
         schema = schema_of(op)
         if schema is None:
             return None
-        match schema_effect(schema):
-            case None:
-                return None
-            case MemoryEffectKind.READ:
-                return _READ
-            case _ if schema.is_mutable:
-                return frozenset(EffectInstance(MemoryEffectKind.WRITE, op.operands[i]) for i in schema.mutated_arguments())
-            case _:
-                return _WRITE_HIDDEN_STATE
+        effect = schema_effect(schema)
+        if effect is None:
+            return None
+        if effect is MemoryEffectKind.READ:
+            return _READ
+        written = frozenset(EffectInstance(MemoryEffectKind.WRITE, op.operands[i]) for i in schema.mutated_arguments())
+        return written | _WRITE_HIDDEN_STATE if is_nondeterministic(schema) else written
 
 
 _READ = frozenset((EffectInstance(MemoryEffectKind.READ),))
@@ -141,16 +139,25 @@ _OPERATOR_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
 
 def create_op(
     name: str,
-    operands: Sequence[SSAValue | Operation],
+    operands: Sequence[SSAValue],
     result_types: Sequence[Attribute],
     location: LocationAttr | None = None,
-) -> OperatorOp:
-    """Builds the op `name` (`aten.add`) over these operands, for importers and the
-    frontend. Operators with a hand-written class (`prim.If`) are not built here."""
-    cls = op_class_for(name)
+) -> Operation:
+    """Builds the op `name` (`aten.add`, `prim.TupleUnpack`) over these operands, for
+    importers and the frontend. A hand-written prim op wins over the table's operator of
+    the same name, as in the context; ops that also need properties or regions
+    (`prim.Constant`, `prim.If`) are built with their own constructors instead."""
+    cls = _hand_written_ops().get(name) or op_class_for(name)
     if cls is None:
         raise ValueError(f"unknown operator '{name}'")
-    return cls(operands, result_types, location)
+    return cls.create(operands=operands, result_types=result_types, location=location)
+
+
+@functools.cache
+def _hand_written_ops() -> dict[str, type[Operation]]:
+    from tsjit.dialects.prim import PRIM  # imported on first use: prim is large
+
+    return {op.name: op for op in PRIM.operations}
 
 
 def _make_class(

@@ -2,7 +2,7 @@
 PyTorch registers (read lazily), and overload resolution by operand types."""
 
 from tsjit.dialects.schema.model import WILDCARD, AliasInfo, Argument, FunctionSchema, SchemaType, TypeKind
-from tsjit.dialects.schema.overload import Match, closest_overloads, match_schema, resolve_overload
+from tsjit.dialects.schema.overload import closest_overloads, resolve_overload
 from tsjit.dialects.schema.parser import SchemaParseError, parse_schema
 from tsjit.dialects.schema.table import TABLE, SchemaTable, all_operator_names, has_operator, schemas_for
 
@@ -12,7 +12,6 @@ __all__ = [
     "AliasInfo",
     "Argument",
     "FunctionSchema",
-    "Match",
     "SchemaParseError",
     "SchemaTable",
     "SchemaType",
@@ -20,7 +19,6 @@ __all__ = [
     "all_operator_names",
     "closest_overloads",
     "has_operator",
-    "match_schema",
     "parse_schema",
     "resolve_overload",
     "schemas_for",

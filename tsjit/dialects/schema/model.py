@@ -177,7 +177,7 @@ class Argument:
 
     `type_text` is the type as written, alias annotations included (`Tensor(a!)`);
     `default_text` the default as written (`1.0000000000000001e-05`) and `default` its
-    value (`None` both when absent and for `=None`: see `has_default`).
+    value, lists as tuples (`None` both when absent and for `=None`: see `has_default`).
     """
 
     name: str

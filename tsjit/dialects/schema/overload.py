@@ -68,11 +68,6 @@ def resolve_overload(
 _resolved: dict[tuple[str, tuple[Attribute, ...], tuple[Attribute, ...] | None], FunctionSchema | None] = {}
 
 
-def match_schema(schema: FunctionSchema, operand_types: Sequence[Attribute]) -> Match:
-    """How well `schema` accepts operands of these types."""
-    return _match_schema(schema, [unshaped(t) for t in operand_types])[0]
-
-
 def closest_overloads(name: str, operand_types: Sequence[Attribute], count: int = 3) -> tuple[FunctionSchema, ...]:
     """The `count` overloads nearest to accepting these operands (for error messages):
     those taking as many operands first, then those accepting the most of them."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from tsjit.dialects.schema.model import WILDCARD, AliasInfo, Argument, FunctionSchema, SchemaType, TypeKind
 from tsjit.dialects.types import DTYPE_BY_NAME, DTYPE_BY_TORCH_NAME
@@ -64,8 +64,7 @@ _NAMED_DEFAULTS: dict[str, int] = {
 }
 
 
-@dataclass(frozen=True)
-class _Token:
+class _Token(NamedTuple):
     kind: str
     text: str
     start: int
@@ -83,16 +82,13 @@ class _SchemaReader:
     def _tokenize(self, text: str) -> list[_Token]:
         tokens: list[_Token] = []
         pos = 0
-        while pos < len(text):
-            m = _TOKEN.match(text, pos)
-            if m is None or m.lastgroup is None:
-                if text[pos:].strip() == "":
-                    break
-                start = len(text) - len(text[pos:].lstrip())
-                self._fail(f"unexpected character '{text[start]}'", start)
-            kind = m.lastgroup  # pyright: ignore[reportOptionalMemberAccess]
-            tokens.append(_Token(kind, m.group(kind), m.start(kind), m.end()))  # pyright: ignore[reportOptionalMemberAccess]
-            pos = m.end()  # pyright: ignore[reportOptionalMemberAccess]
+        while (m := _TOKEN.match(text, pos)) is not None:
+            kind = m.lastgroup or ""
+            tokens.append(_Token(kind, m.group(kind), m.start(kind), m.end()))
+            pos = m.end()
+        rest = text[pos:].lstrip()
+        if rest:
+            self._fail(f"unexpected character '{rest[0]}'", len(text) - len(rest))
         tokens.append(_Token("end", "", len(text), len(text)))
         return tokens
 
@@ -213,10 +209,10 @@ class _SchemaReader:
                 if items:
                     self._expect(",")
                 items.append(self._constant(element))
-            return items
+            return tuple(items)
         value = self._constant(element)
         if target.kind is TypeKind.LIST and value is not None:
-            return [value] * (target.size or 1)  # `int[2] stride=1` means [1, 1]
+            return (value,) * (target.size or 1)  # `int[2] stride=1` means (1, 1)
         return value
 
     def _constant(self, schema_type: SchemaType) -> object:

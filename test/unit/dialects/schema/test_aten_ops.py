@@ -14,18 +14,21 @@ from xdsl.utils.exceptions import VerifyException
 
 from tsjit.context import make_context
 from tsjit.dialects.aten import OperatorOp, SchemaOp, create_op, op_class_for, schema_of
+from tsjit.dialects.prim import TupleUnpackOp
 from tsjit.dialects.types import (
     AnyType,
     BoolType,
+    FloatType,
     IntType,
     ListType,
     NoneType,
     OptionalType,
     StrType,
     TensorType,
+    TupleType,
 )
 
-T, I, B, S = TensorType(), IntType(), BoolType(), StrType()
+T, I, F, B, S = TensorType(), IntType(), FloatType(), BoolType(), StrType()
 
 
 def values(*types):
@@ -57,6 +60,19 @@ def test_create_op_and_schema_of():
     assert (op.self, op.other, op.alpha) == (x, y, one)
     with pytest.raises(ValueError, match="unknown operator 'prim.foo'"):
         create_op("prim.foo", [x], [T])
+
+
+def test_create_op_prefers_hand_written_prim_ops():
+    (pair,) = values(TupleType([I, T]))
+    unpack = create_op("prim.TupleUnpack", [pair], [I, T])
+    assert type(unpack) is TupleUnpackOp
+    assert op_class_for("prim.TupleUnpack") is not TupleUnpackOp  # the table's, for the context's fallback
+
+
+def test_bernoulli_in_place_writes_its_operand_and_the_generator():
+    x, p = values(T, F)
+    op = create_op("aten.bernoulli_", [x, p, *values(NoneType())], [T])
+    assert get_effects(op) == {EffectInstance(MemoryEffectKind.WRITE, x), EffectInstance(MemoryEffectKind.WRITE)}
 
 
 def test_accessor_for_an_argument_some_overloads_lack():
