@@ -65,7 +65,7 @@ class OperatorOp(IRDLOperation):
     arguments included), results as the node's outputs.
 
         %r = aten.my_custom_op %x : (!ts.tensor) -> !ts.tensor
-        %s = aten.manual_seed_like : () -> !ts.int
+        %p, %q = aten.my_pair_op : () -> (!ts.int, !ts.tensor)
 
     Subclasses are made per operator name; this base carries no effect trait, so an
     operator the table does not know has unknown effects.
@@ -134,7 +134,8 @@ def op_class_for(name: str) -> type[OperatorOp] | None:
     return None
 
 
-_OPERATOR_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
+_OPERATOR_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+"""A node kind's name: no overload suffix (`aten.add.Tensor` is not an operator)."""
 
 
 def create_op(

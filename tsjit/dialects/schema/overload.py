@@ -9,9 +9,10 @@ arguments. Tensor refinements (`Float(2, *)`) never decide an overload and are i
 
 Operands typed by gradual typing (`Any`, an `Optional`/`Union` the schema does not
 take, a `number` given to an `int`) match loosely: valid graphs use them, so the
-verifier accepts them, but an exact match wins. Among equal matches the most specific
-overload wins (`add.int(int, int)` over `add(Scalar, Scalar)`), then the one whose
-returns fit the given result types, then table order (PyTorch's default overload first).
+verifier accepts them, but an exact match wins. Among equal matches, those whose
+returns fit the given result types are kept, then the most specific overload wins
+(`add.int(int, int)` over `add(Scalar, Scalar)`), then table order (PyTorch's default
+overload first). Results are cached per operator and types: the runtime asks per op.
 """
 
 from __future__ import annotations

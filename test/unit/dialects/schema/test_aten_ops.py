@@ -50,6 +50,7 @@ def test_open_aten_namespace_only():
     assert op_class_for("prim.foo") is None
     assert op_class_for("quantized.no_such_op") is None
     assert op_class_for("nonsense.add") is None
+    assert op_class_for("aten.add.Tensor") is None  # nodes name operators, not overloads
 
 
 def test_create_op_and_schema_of():
