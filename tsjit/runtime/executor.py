@@ -1,0 +1,194 @@
+"""The GraphExecutor: a graph specialized to the arguments it is called with.
+
+As in TorchScript (JIT overview, "Graph Executor"), each call computes an ArgumentSpec
+of its arguments — per tensor, at top level and inside tuples: dtype, rank,
+requires_grad, device, defined — and looks it up in a cache of optimized code. On a
+miss the executor copies the graph, refines its `!ts.tensor` inputs to the observed
+dtype and rank, runs its pass pipeline and compiles the result for the interpreter.
+
+Backends (`BACKENDS`) name the executor class that runs a graph; each lives in its own
+module, imported on first use, so a backend plugs in by providing that module.
+
+    forward = GraphExecutor(module, "forward", pipeline="canonicalize,cse")
+    y = forward(x, 3)
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from xdsl.dialects import func
+from xdsl.dialects.builtin import FunctionType, ModuleOp, NoneAttr
+from xdsl.ir import Attribute
+from xdsl.passes import ModulePass, PassPipeline
+from xdsl.rewriter import Rewriter
+
+from tsjit.diagnostics import TsjitError
+from tsjit.dialects.types import DTYPE_BY_TORCH_NAME, TensorType, TupleType
+from tsjit.runtime.interpreter import Code, Program
+
+Pipeline = str | Sequence[ModulePass]
+"""A ts-opt pipeline spec (`canonicalize,cse`) or the passes themselves."""
+
+
+@dataclass(frozen=True, slots=True)
+class TensorSpec:
+    """What specialization knows of one tensor argument. The numpy runtime has no
+    autograd and only the CPU, so requires_grad and device take one value each."""
+
+    dtype: np.dtype
+    rank: int
+    requires_grad: bool = False
+    device: str = "cpu"
+    defined: bool = True
+
+
+UNDEFINED = TensorSpec(np.dtype(np.float32), 0, defined=False)
+"""The spec of None where a tensor may be (an undefined tensor)."""
+
+ArgumentSpec = tuple[Any, ...]
+"""Per argument: a TensorSpec, a tuple of specs for a tuple, None for anything else."""
+
+
+def argument_spec(args: Sequence[Any]) -> ArgumentSpec:
+    """The ArgumentSpec of a call's arguments (the executor's cache key)."""
+    return tuple(_spec(a) for a in args)
+
+
+def _spec(value: Any) -> Any:
+    kind = type(value)
+    if kind is np.ndarray:
+        return _tensor_spec(value.dtype, value.ndim)
+    if value is None:
+        return UNDEFINED
+    if isinstance(value, tuple):
+        return tuple(_spec(v) for v in value)
+    return None
+
+
+_TENSOR_SPECS: dict[tuple[np.dtype, int], TensorSpec] = {}
+
+
+def _tensor_spec(dtype: np.dtype, rank: int) -> TensorSpec:
+    """Interned, so that computing a spec allocates nothing after the first call."""
+    spec = _TENSOR_SPECS.get((dtype, rank))
+    if spec is None:
+        spec = _TENSOR_SPECS[(dtype, rank)] = TensorSpec(dtype, rank)
+    return spec
+
+
+class GraphExecutor:
+    """Runs the function `entry` of `module` through the interpreter, with code
+    optimized per ArgumentSpec; `module` itself is never modified."""
+
+    def __init__(self, module: ModuleOp, entry: str = "forward", pipeline: Pipeline = ()):
+        self.module = module
+        self.entry = entry
+        self.pipeline = pipeline
+        self._passes = _parse_pipeline(pipeline)
+        if entry not in {op.sym_name.data for op in module.ops if isinstance(op, func.FuncOp)}:
+            raise TsjitError(f"no function named '{entry}' in the program")
+        self._cache: dict[ArgumentSpec, tuple[ModuleOp, Code]] = {}
+        self._lock = threading.Lock()
+
+    def __call__(self, *args: Any) -> Any:
+        entry = self._cache.get(argument_spec(args))
+        if entry is None:
+            entry = self._specialize(args)
+        return entry[1](*args)
+
+    def graph_for(self, *args: Any) -> ModuleOp:
+        """The specialized and optimized module the executor runs for these arguments."""
+        entry = self._cache.get(argument_spec(args)) or self._specialize(args)
+        return entry[0]
+
+    @property
+    def cache_size(self) -> int:
+        return len(self._cache)
+
+    def _specialize(self, args: Sequence[Any]) -> tuple[ModuleOp, Code]:
+        spec = argument_spec(args)
+        with self._lock:
+            if (entry := self._cache.get(spec)) is not None:
+                return entry
+            module = self.module.clone()
+            function = next(op for op in module.ops if isinstance(op, func.FuncOp) and op.sym_name.data == self.entry)
+            if not function.is_declaration and len(spec) == len(function.body.block.args):
+                refine_inputs(function, spec)
+            if self._passes:
+                from tsjit.context import make_context
+
+                PassPipeline(tuple(self._passes)).apply(make_context(), module)
+            entry = self._cache[spec] = (module, Program(module).function(self.entry))
+            return entry
+
+
+def refine_inputs(function: func.FuncOp, spec: ArgumentSpec) -> None:
+    """Refines the tensor inputs of `function` (alone or in tuples) to their specs."""
+    block = function.body.block
+    for arg, arg_spec in zip(tuple(block.args), spec):
+        refined = _refine(arg.type, arg_spec)
+        if refined != arg.type:
+            Rewriter.replace_value_with_new_type(arg, refined)
+    function.function_type = FunctionType.from_lists(
+        [arg.type for arg in block.args], function.function_type.outputs.data
+    )
+
+
+def _refine(type: Attribute, spec: Any) -> Attribute:
+    if isinstance(type, TensorType) and isinstance(spec, TensorSpec) and spec.defined:
+        sizes = type.shape if type.rank == spec.rank else (None,) * spec.rank
+        dtype = DTYPE_BY_TORCH_NAME[spec.dtype.name].element
+        return type.with_(dtype=dtype, sizes=sizes, device=spec.device, requires_grad=spec.requires_grad)
+    if isinstance(type, TupleType) and isinstance(spec, tuple) and len(spec) == len(type.types):
+        elements = [_refine(t, s) for t, s in zip(type.types, spec)]
+        qualname = None if isinstance(type.qualname, NoneAttr) else type.qualname.data
+        return TupleType(elements, [n.data for n in type.names], qualname)  # pyright: ignore[reportArgumentType]
+    return type
+
+
+def _parse_pipeline(pipeline: Pipeline) -> list[ModulePass]:
+    if not isinstance(pipeline, str):
+        return list(pipeline)
+    if not pipeline.strip():
+        return []
+    from xdsl.universe import Universe
+
+    from tsjit.tools.ts_opt import strip_pipeline_anchors
+
+    passes = Universe.get_multiverse().all_passes
+    return list(PassPipeline.parse_spec(passes, strip_pipeline_anchors(pipeline)).passes)
+
+
+# --------------------------------------------------------------------------------------
+# Backends
+# --------------------------------------------------------------------------------------
+
+BACKENDS: dict[str, str] = {
+    "interp": "tsjit.runtime.executor:GraphExecutor",
+    "llvm": "tsjit.runtime.llvm_jit:LLVMExecutor",
+    "auto": "tsjit.runtime.llvm_jit:AutoExecutor",
+}
+"""Backend name -> `module:ExecutorClass`, constructed as `(module, entry, pipeline)`."""
+
+
+def make_executor(
+    module: ModuleOp, entry: str = "forward", backend: str = "interp", pipeline: Pipeline = ()
+) -> Callable[..., Any]:
+    """The executor of `backend` for `entry`; a clear error for an unknown backend or
+    one whose module this tsjit does not have yet."""
+    target = BACKENDS.get(backend)
+    if target is None:
+        raise TsjitError(f"unknown backend '{backend}' (backends: {', '.join(BACKENDS)})")
+    module_name, _, class_name = target.partition(":")
+    if importlib.util.find_spec(module_name) is None:
+        available = ", ".join(n for n, t in BACKENDS.items() if importlib.util.find_spec(t.partition(":")[0]))
+        raise TsjitError(f"backend '{backend}' is not available yet ({module_name} is missing); available: {available}")
+    executor_class = getattr(importlib.import_module(module_name), class_name)
+    return executor_class(module, entry, pipeline)

@@ -1,0 +1,846 @@
+"""The numpy interpreter: a graph is compiled once into linear code, then run per call.
+
+As in TorchScript's interpreter (JIT overview, "Interpreter"), compiling a `func.func`
+flattens its structured control flow into a linear list of instructions over a register
+file: operator calls with input and output registers, parallel moves, jumps. `prim.If`
+becomes a conditional jump, `prim.Loop` a counted loop with a test at its head and a jump
+back from its end. Constants are placed in the register template once, at compile time;
+each call copies the template into a fresh register file (the per-call interpreter state).
+
+Every register is cleared right after the last use of its value (TorchScript's
+move-on-last-use), so a program holds no more memory than TorchScript would: a value
+whose last use is one branch of an If is dropped at the start of the other branch, and a
+value used inside a loop stays until the loop exits.
+
+Each instruction runs as a small closure that takes the register file and returns the
+index of the next instruction. The closures are generated from one source template per
+instruction shape (arity, outputs, drops), so their bodies decode nothing at run time and
+the dispatch loop is `pc = steps[pc](registers)` — see `bench/interpreter.py`.
+
+    program = Program(module)
+    forward = program.function("forward")
+    result = forward(x, y)
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp, NoneAttr
+from xdsl.ir import Block, Operation, SSAValue
+
+from tsjit.diagnostics import SourceLocation, TsjitError
+from tsjit.dialects.types import ClassType, TupleType
+from tsjit.runtime import kernels
+from tsjit.runtime.errors import TorchScriptError
+from tsjit.runtime.values import NamedTupleValue, ScriptObject
+
+Step = Callable[[list[Any]], int]
+
+# --------------------------------------------------------------------------------------
+# Programs and compiled code
+# --------------------------------------------------------------------------------------
+
+
+class Program:
+    """The functions of one module, compiled on demand, and the methods their objects
+    reach through `prim.CallMethod` (functions named `<class>.<method>` in the module,
+    else the builtin methods of `tsjit.runtime.modules`)."""
+
+    def __init__(self, module: ModuleOp):
+        self.module = module
+        self._functions = {op.sym_name.data: op for op in module.ops if isinstance(op, func.FuncOp)}
+        self._compiled: dict[str, Code] = {}
+        self._lock = threading.RLock()
+
+    def function(self, name: str) -> Code:
+        """The compiled function `name` (compiling it, and what it calls, on first use)."""
+        with self._lock:
+            if (code := self._compiled.get(name)) is not None:
+                return code
+            op = self._functions.get(name)
+            if op is None:
+                known = ", ".join(sorted(self._functions)) or "none"
+                raise TsjitError(f"no function named '{name}' in the program (functions: {known})")
+            if op.is_declaration:
+                raise TsjitError(
+                    f"function '{name}' is only declared: its body is not in the program",
+                    SourceLocation.of_op(op),
+                )
+            code = self._compiled[name] = Code(name, len(op.body.block.args))
+            _Compiler(self, code).compile(op.body.block)
+            return code
+
+    def has_function(self, name: str) -> bool:
+        return name in self._functions
+
+    def method(self, class_name: str, method: str) -> Code | None:
+        """The code of `class_name.method`, or None when neither the program nor the
+        builtin module library defines it."""
+        qualified = f"{class_name}.{method}"
+        if qualified in self._functions:
+            return self.function(qualified)
+        from tsjit.runtime.modules import builtin_method
+
+        return builtin_method(class_name, method)
+
+
+@dataclass
+class Instruction:
+    """One instruction of linear code, kept for printing, tests and error locations;
+    `Code.steps` holds its executable closure."""
+
+    opcode: str  # call, move, drop, jump, branch, loop_test, loop_latch
+    inputs: tuple[int, ...] = ()
+    outputs: tuple[int, ...] = ()
+    drops: tuple[int, ...] = ()
+    targets: tuple[int, ...] = ()  # jump targets (filled in once known)
+    callee: Callable[..., Any] | None = None
+    label: str = ""  # what the instruction does: the overload name, the prim op name
+    op: Operation | None = None
+
+    def __str__(self) -> str:
+        parts = [f"{self.opcode:<10}"]
+        if self.label:
+            parts.append(self.label)
+        if self.inputs:
+            parts.append(" ".join(f"%{r}" for r in self.inputs))
+        if self.outputs:
+            parts.append("-> " + " ".join(f"%{r}" for r in self.outputs))
+        if self.targets:
+            parts.append("@" + " @".join(map(str, self.targets)))
+        if self.drops:
+            parts.append(("" if self.opcode == "drop" else "drop ") + " ".join(f"%{r}" for r in self.drops))
+        return " ".join(parts)
+
+
+class Code:
+    """A compiled graph: instructions, their closures, and the register template.
+
+    Calling it runs the graph on fresh registers: inputs in registers 0..n-1, the result
+    is the returned value (a tuple when the graph returns several, None for none)."""
+
+    def __init__(self, name: str, arity: int):
+        self.name = name
+        self.arity = arity
+        self.instructions: list[Instruction] = []
+        self.steps: list[Step] = []
+        self.template: list[Any] = []
+        self.results: tuple[int, ...] = ()
+
+    def __call__(self, *args: Any) -> Any:
+        with np.errstate(all="ignore"):
+            return self.run(args)
+
+    def invoke(self, *args: Any) -> Any:
+        """A call from running code (numpy's error state is already set)."""
+        return self.run(args)
+
+    def run(self, args: Sequence[Any]) -> Any:
+        """Runs the graph; callers set numpy's error state (see `kernels`)."""
+        if len(args) != self.arity:
+            raise TorchScriptError(f"{self.name}() expected {self.arity} argument(s) but received {len(args)}")
+        registers = self.template.copy()
+        registers[: self.arity] = args
+        steps = self.steps
+        end = len(steps)
+        pc = 0
+        try:
+            while pc < end:
+                pc = steps[pc](registers)
+        except TorchScriptError as error:
+            raise error.at(self._location(pc)) from error.__cause__
+        except Exception as error:  # a failing operator is TorchScript's RuntimeError
+            raise TorchScriptError(str(error) or type(error).__name__, "RuntimeError", self._location(pc)) from error
+        results = self.results
+        if len(results) == 1:
+            return registers[results[0]]
+        return tuple(registers[r] for r in results) if results else None
+
+    def _location(self, pc: int) -> str | None:
+        op = self.instructions[pc].op
+        location = SourceLocation.of_op(op) if op is not None else None
+        return None if location is None else str(location)
+
+    def __str__(self) -> str:
+        lines = [f"code {self.name}({self.arity} inputs, {len(self.template)} registers):"]
+        lines += [f"  {pc:>4}  {instruction}" for pc, instruction in enumerate(self.instructions)]
+        lines.append("  return " + " ".join(f"%{r}" for r in self.results))
+        return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------------------
+# fork / wait
+# --------------------------------------------------------------------------------------
+
+
+class Future:
+    """The result of `fork`: the forked call runs in its own thread; `wait` joins it and
+    returns its value or raises its exception. A thread per fork (not a bounded pool)
+    so that forked code may itself fork and wait without deadlock."""
+
+    __slots__ = ("_thread", "_value", "_error")
+
+    def __init__(self, function: Callable[..., Any], args: Sequence[Any]):
+        self._value: Any = None
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, args=(function, args), daemon=True)
+        self._thread.start()
+
+    def _run(self, function: Callable[..., Any], args: Sequence[Any]) -> None:
+        try:
+            with np.errstate(all="ignore"):  # numpy's error state is per thread
+                self._value = function(*args)
+        except BaseException as error:  # handed to the waiting thread
+            self._error = error
+
+    def wait(self) -> Any:
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        return self._value
+
+
+# --------------------------------------------------------------------------------------
+# Instruction closures, generated from one template per shape
+# --------------------------------------------------------------------------------------
+
+
+def _registers(prefix: str, count: int) -> list[str]:
+    return [f"{prefix}{k}" for k in range(count)]
+
+
+def _drop_line(drops: Sequence[str]) -> str:
+    return f"    {' = '.join(f'r[{d}]' for d in drops)} = None\n" if drops else ""
+
+
+@functools.cache
+def _call_factory(n_in: int, n_out: int, n_drop: int) -> Callable[..., Step]:
+    """`r[o0], ... = f(r[i0], ...)`, then the drops, then the next pc."""
+    ins, outs, drops = _registers("i", n_in), _registers("o", n_out), _registers("d", n_drop)
+    call = f"f({', '.join(f'r[{i}]' for i in ins)})"
+    if n_out == 1:
+        call = f"r[o0] = {call}"
+    elif n_out > 1:
+        call = f"{', '.join(f'r[{o}]' for o in outs)} = {call}"
+    params = ", ".join(["f", *ins, *outs, *drops, "nxt"])
+    source = f"def make({params}):\n  def step(r):\n    {call}\n{_drop_line(drops)}    return nxt\n  return step\n"
+    return _define(source)
+
+
+@functools.cache
+def _move_factory(n: int, n_drop: int) -> Callable[..., Step]:
+    """A parallel copy `r[o0], ... = r[i0], ...`, then the drops, then the next pc."""
+    ins, outs, drops = _registers("i", n), _registers("o", n), _registers("d", n_drop)
+    body = f"    {', '.join(f'r[{o}]' for o in outs)} = {', '.join(f'r[{i}]' for i in ins)}\n" if n else ""
+    body += _drop_line(drops)
+    params = ", ".join([*ins, *outs, *drops, "nxt"])
+    return _define(f"def make({params}):\n  def step(r):\n{body}    return nxt\n  return step\n")
+
+
+def _define(source: str) -> Callable[..., Step]:
+    namespace: dict[str, Any] = {}
+    exec(compile(source, "<tsjit interpreter template>", "exec"), namespace)
+    return namespace["make"]
+
+
+def _branch_step(cond: int, then_pc: int, else_pc: int) -> Step:
+    def step(r: list[Any]) -> int:
+        return then_pc if r[cond] else else_pc
+
+    return step
+
+
+def _jump_step(target: int) -> Step:
+    def step(r: list[Any]) -> int:
+        return target
+
+    return step
+
+
+def _loop_test_step(counter: int, limit: int, cond: int, index: int | None, body: int, exit_: int) -> Step:
+    """The head of a counted loop: enter the body while `cond and i < max_trip_count`,
+    counting the trip."""
+
+    def step(r: list[Any]) -> int:
+        i = r[counter]
+        if r[cond] and i < r[limit]:
+            r[counter] = i + 1
+            return body
+        return exit_
+
+    def step_with_index(r: list[Any]) -> int:
+        i = r[counter]
+        if r[cond] and i < r[limit]:
+            r[counter] = i + 1
+            r[index] = i
+            return body
+        return exit_
+
+    return step if index is None else step_with_index
+
+
+def _make_step(instruction: Instruction, next_pc: int) -> Step:
+    """The closure of an instruction; `targets[0]`, when set, replaces the fall-through."""
+    match instruction.opcode:
+        case "call":
+            make = _call_factory(len(instruction.inputs), len(instruction.outputs), len(instruction.drops))
+            return make(instruction.callee, *instruction.inputs, *instruction.outputs, *instruction.drops, next_pc)
+        case "move" | "drop":
+            make = _move_factory(len(instruction.inputs), len(instruction.drops))
+            target = instruction.targets[0] if instruction.targets else next_pc
+            return make(*instruction.inputs, *instruction.outputs, *instruction.drops, target)
+        case "jump":
+            return _jump_step(instruction.targets[0])
+        case "branch":
+            return _branch_step(instruction.inputs[0], *instruction.targets)
+        case "loop_test":
+            counter, limit, cond = instruction.inputs
+            index = instruction.outputs[0] if instruction.outputs else None
+            return _loop_test_step(counter, limit, cond, index, next_pc, instruction.targets[0])
+    raise AssertionError(f"unknown opcode {instruction.opcode}")
+
+
+# --------------------------------------------------------------------------------------
+# Compilation: liveness and instruction selection
+# --------------------------------------------------------------------------------------
+
+
+class _Compiler:
+    """Compiles one graph block into a `Code`.
+
+    Liveness is decided block by block. A value's last use in a block is the last op
+    that uses it, directly or inside its regions. After a plain op the value is dropped
+    at once. At an If, values whose life ends there are handed to both branches, which
+    drop them at their own last use, or at their start when they do not use them. At a
+    Loop they are dropped on entry when the body does not use them (initial carried
+    values move into the loop), else on exit; values defined outside a loop are never
+    dropped inside it. Constants live in the template and are never dropped."""
+
+    def __init__(self, program: Program, code: Code):
+        self.program = program
+        self.code = code
+        self.registers: dict[SSAValue, int] = {}
+        self.constants: set[int] = set()
+
+    def compile(self, block: Block) -> None:
+        """Compiles a graph body or a subgraph region (ending in `func.return` or
+        `prim.Yield`): block arguments are the inputs, the terminator's operands the results."""
+        for arg in block.args:
+            self.define(arg)
+        terminator, _ = self.block(block, frozenset())
+        self.code.results = tuple(self.registers[v] for v in terminator.operands)
+        self.code.steps = [_make_step(instruction, pc + 1) for pc, instruction in enumerate(self.code.instructions)]
+
+    # -- registers and emission --------------------------------------------------------
+    def define(self, value: SSAValue, constant: Any = None, is_constant: bool = False) -> int:
+        register = self.registers[value] = len(self.code.template)
+        self.code.template.append(constant)
+        if is_constant:
+            self.constants.add(register)
+        return register
+
+    def constant(self, value: Any) -> int:
+        """A fresh template register holding `value` (loop counters start from one)."""
+        register = len(self.code.template)
+        self.code.template.append(value)
+        self.constants.add(register)
+        return register
+
+    def droppable(self, values: Iterable[SSAValue], keep: Iterable[int] = ()) -> tuple[int, ...]:
+        """Registers to clear for these values: not constants, not `keep`, and not
+        values never stored (an unused loop index)."""
+        kept = set(keep) | self.constants
+        registers = self.registers
+        return tuple(sorted({registers[v] for v in values if v in registers} - kept))
+
+    def emit(self, instruction: Instruction) -> Instruction:
+        self.code.instructions.append(instruction)
+        return instruction
+
+    @property
+    def pc(self) -> int:
+        return len(self.code.instructions)
+
+    def emit_drop(self, values: Iterable[SSAValue], op: Operation | None) -> None:
+        if drops := self.droppable(values):
+            self.emit(Instruction("drop", drops=drops, op=op))
+
+    def emit_move(
+        self,
+        sources: Sequence[SSAValue],
+        targets: Sequence[int | None],
+        dying: Iterable[SSAValue],
+        op: Operation,
+        jump_to: int | None = None,
+    ) -> Instruction:
+        """A parallel move of `sources` into `targets` (None: not needed), dropping the
+        sources that die here; with `jump_to`, continue there."""
+        pairs = [(self.registers[s], t) for s, t in zip(sources, targets, strict=True) if t is not None]
+        outputs = tuple(t for _, t in pairs)
+        return self.emit(
+            Instruction(
+                "move",
+                inputs=tuple(s for s, _ in pairs),
+                outputs=outputs,
+                drops=self.droppable(dying, keep=outputs),
+                targets=() if jump_to is None else (jump_to,),
+                label=op.name,
+                op=op,
+            )
+        )
+
+    # -- blocks ----------------------------------------------------------------------
+    def block(self, block: Block, ending: frozenset[SSAValue]) -> tuple[Operation, set[SSAValue]]:
+        """Emits the ops of `block` but its terminator; returns the terminator and the
+        values whose life ends at it. `ending` holds outer values that die in this block."""
+        ops = list(block.ops)
+        last_use = _last_uses(block, ops, ending)
+        dying_at: list[set[SSAValue]] = [set() for _ in ops]
+        for value, index in last_use.items():
+            dying_at[index].add(value)
+        self.emit_drop([v for v in (*ending, *block.args) if v not in last_use], block.parent_op())
+        for index, op in enumerate(ops[:-1]):
+            self.op(op, dying_at[index])
+        return ops[-1], dying_at[-1]
+
+    def op(self, op: Operation, dying: set[SSAValue]) -> None:
+        emitter = _EMITTERS.get(op.name)
+        if emitter is not None:
+            emitter(self, op, dying)
+            return
+        builder = _CALLABLES.get(op.name)
+        callee, label = (builder(self, op), op.name) if builder is not None else self.kernel(op)
+        self.emit_call(op, callee, label, op.operands, dying)
+
+    def emit_call(
+        self,
+        op: Operation,
+        callee: Callable[..., Any],
+        label: str,
+        operands: Sequence[SSAValue],
+        dying: Iterable[SSAValue],
+    ) -> None:
+        results = [self.define(r) for r in op.results]
+        unused = [r for r in op.results if not r.uses]
+        if len(results) == 1 and unused:
+            results, unused = [], []  # a single unused result is not even stored
+        self.emit(
+            Instruction(
+                "call",
+                inputs=tuple(self.registers[v] for v in operands),
+                outputs=tuple(results),
+                drops=self.droppable([*dying, *unused]),
+                callee=callee,
+                label=label,
+                op=op,
+            )
+        )
+
+    def kernel(self, op: Operation) -> tuple[Callable[..., Any], str]:
+        """The kernel of a schema op, by its resolved overload; a clear error otherwise."""
+        from tsjit.dialects.aten import schema_of
+
+        where = SourceLocation.of_op(op)
+        qualified = getattr(type(op), "OPERATOR", None)
+        if qualified is None:
+            raise TsjitError(f"the interpreter cannot run {op.name}", where)
+        schema = schema_of(op)
+        if schema is None:
+            from tsjit.dialects.schema import has_operator
+
+            if not has_operator(qualified):
+                raise TsjitError(f"no kernel for {qualified}: the schema table has no such operator", where)
+            types = ", ".join(str(v.type) for v in op.operands)
+            raise TsjitError(f"no kernel for {qualified}: no schema of it matches operands ({types})", where)
+        overload = f"{schema.name}.{schema.overload_name}" if schema.overload_name else schema.name
+        callee = _INTERPRETER_OPERATORS.get(overload) or kernels.lookup(overload)
+        if callee is None:
+            raise TsjitError(f"no kernel for {schema}", where)
+        return callee, overload
+
+    # -- structured ops --------------------------------------------------------------
+    def constant_op(self, op: Operation, dying: set[SSAValue]) -> None:
+        self.define(op.results[0], _constant_value(op), is_constant=True)
+
+    def uninitialized(self, op: Operation, dying: set[SSAValue]) -> None:
+        self.define(op.results[0], None, is_constant=True)
+
+    def if_op(self, op: Operation, dying: set[SSAValue]) -> None:
+        branch = self.emit(Instruction("branch", inputs=(self.registers[op.operands[0]],), label=op.name, op=op))
+        results = [self.define(r) if r.uses else None for r in op.results]
+        ending = frozenset(dying)
+        starts: list[int] = []
+        jumps: list[Instruction] = []
+        for k, region in enumerate(op.regions):
+            starts.append(self.pc)
+            terminator, term_dying = self.block(region.block, ending)
+            self.emit_move(terminator.operands, results, term_dying, terminator)
+            if k == 0:
+                jumps.append(self.emit(Instruction("jump", label=op.name, op=op)))
+        branch.targets = tuple(starts)
+        for jump in jumps:
+            jump.targets = (self.pc,)
+
+    def loop_op(self, op: Operation, dying: set[SSAValue]) -> None:
+        trip_count, condition, *initial = op.operands
+        body = op.regions[0].block
+        index_arg, *carried_args = body.args
+        limit, cond, counter = self.constant(None), self.constant(None), self.constant(None)
+        carried = [self.define(arg) for arg in carried_args]
+        for result, register in zip(op.results, carried, strict=True):
+            self.registers[result] = register  # the loop's results are its final carried values
+        index = self.define(index_arg) if index_arg.uses else None
+        used_inside = {v for nested in op.walk() if nested is not op for v in nested.operands}
+        zero = self.constant(0)
+        self.emit(
+            Instruction(
+                "move",
+                inputs=(self.registers[trip_count], self.registers[condition], zero, *map(self.registers.get, initial)),
+                outputs=(limit, cond, counter, *carried),
+                drops=self.droppable(v for v in dying if v not in used_inside),
+                label=op.name,
+                op=op,
+            )
+        )
+        test = self.emit(
+            Instruction(
+                "loop_test",
+                inputs=(counter, limit, cond),
+                outputs=() if index is None else (index,),
+                label=op.name,
+                op=op,
+            )
+        )
+        header = self.pc - 1
+        terminator, term_dying = self.block(body, frozenset())
+        self.emit_move(terminator.operands, [cond, *carried], term_dying, terminator, jump_to=header)
+        test.targets = (self.pc,)
+        unused_results = [r for r in op.results if not r.uses]
+        self.emit_drop([*(v for v in dying if v in used_inside), *unused_results], op)
+
+    def with_op(self, op: Operation, dying: set[SSAValue]) -> None:
+        """`prim.With` before the exit transform: its body, then its exit region."""
+        body, exit_region = op.regions
+        results = [self.define(r) if r.uses else None for r in op.results]
+        terminator, term_dying = self.block(body.block, frozenset())
+        self.emit_move(terminator.operands, results, term_dying, terminator)
+        terminator, term_dying = self.block(exit_region.block, frozenset())
+        self.emit_drop([*term_dying, *dying], op)
+
+    def alias(self, op: Operation, dying: set[SSAValue]) -> None:
+        """An op whose result is its operand (`prim.unchecked_cast`): a move."""
+        (result,) = op.results
+        register = self.define(result)
+        self.emit_move(op.operands, [register if result.uses else None], dying, op)
+
+    def structural_error(self, op: Operation, dying: set[SSAValue]) -> None:
+        raise TsjitError(
+            f"{op.name} cannot run: it exists only before the frontend's lowering (run the exit transform)",
+            SourceLocation.of_op(op),
+        )
+
+    # -- calls -----------------------------------------------------------------------
+    def call_function(self, op: Operation) -> Callable[..., Any]:
+        assert isinstance(op, func.CallOp)
+        return self.program.function(op.callee.root_reference.data).invoke
+
+    def call_method(self, op: Operation) -> Callable[..., Any]:
+        name = _property_str(op, "name")
+        return self.method_caller(op.operands[0], name, op, required=True)
+
+    def method_caller(
+        self, receiver: SSAValue, name: str, op: Operation, required: bool
+    ) -> Callable[..., Any] | None:
+        """The callable of `receiver.name(...)`, resolved from the receiver's static
+        class type when it has one, else on the object at run time."""
+        program = self.program
+        if isinstance(receiver.type, ClassType):
+            class_name = receiver.type.qualname.data
+            code = program.method(class_name, name)
+            if code is None:
+                if not required:
+                    return None
+                raise TsjitError(f"class {class_name} has no method '{name}'", SourceLocation.of_op(op))
+            return code.invoke
+
+        def call_on_object(receiver: ScriptObject, *args: Any) -> Any:
+            code = program.method(receiver.qualified_name, name)
+            if code is None:
+                if not required:
+                    return None
+                raise TorchScriptError(f"class {receiver.qualified_name} has no method '{name}'")
+            return code.run((receiver, *args))
+
+        return call_on_object
+
+    def subgraph(self, op: Operation) -> Callable[..., Any]:
+        """A region op whose block arguments are its operands (FusionGroup,
+        DifferentiableGraph) runs as a call of its compiled region."""
+        block = op.regions[0].block
+        code = Code(op.name, len(block.args))
+        _Compiler(self.program, code).compile(block)
+        return code.invoke
+
+
+def _last_uses(block: Block, ops: Sequence[Operation], ending: frozenset[SSAValue]) -> dict[SSAValue, int]:
+    """For each value of `block` (its arguments, its ops' results) and each value of
+    `ending`, the index of the last op that uses it, directly or in nested regions."""
+    tracked = set(ending).union(block.args)
+    for op in ops:
+        tracked.update(op.results)
+    last: dict[SSAValue, int] = {}
+    for index, op in enumerate(ops):
+        for value in op.operands:
+            if value in tracked:
+                last[value] = index
+        if op.regions:
+            for nested in op.walk():
+                for value in nested.operands:
+                    if value in tracked:
+                        last[value] = index
+    return last
+
+
+# --------------------------------------------------------------------------------------
+# What each op compiles to
+# --------------------------------------------------------------------------------------
+
+
+def _constant_value(op: Operation) -> Any:
+    from tsjit.dialects.prim import ConstantOp
+    from tsjit.dialects.types import DeviceType
+    from tsjit.runtime.values import Device
+
+    assert isinstance(op, ConstantOp)
+    value = op.python_value
+    if isinstance(op.result.type, DeviceType):
+        return Device.parse(value)
+    return value
+
+
+def _property_str(op: Operation, name: str) -> str:
+    return op.properties[name].data  # pyright: ignore[reportAttributeAccessIssue]
+
+
+def _property_int(op: Operation, name: str) -> int:
+    return op.properties[name].value.data  # pyright: ignore[reportAttributeAccessIssue]
+
+
+def _make_tuple(*items: Any) -> tuple[Any, ...]:
+    return items
+
+
+def _make_list(*items: Any) -> list[Any]:
+    return list(items)
+
+
+def _make_dict(*keys_and_values: Any) -> dict[Any, Any]:
+    return dict(zip(keys_and_values[::2], keys_and_values[1::2]))
+
+
+def _identity(value: Any) -> Any:
+    return value
+
+
+def _first(values: Sequence[Any]) -> Any:
+    return values[0]
+
+
+def _tuple_constructor(compiler: _Compiler, op: Operation) -> Callable[..., Any]:
+    result_type = op.results[0].type
+    if isinstance(result_type, TupleType) and result_type.names.data:
+        qualified = "" if isinstance(result_type.qualname, NoneAttr) else result_type.qualname.data
+        fields = tuple(n.data for n in result_type.names)
+
+        def make_named_tuple(*items: Any) -> NamedTupleValue:
+            return NamedTupleValue(items, qualified, fields)
+
+        return make_named_tuple
+    return _make_tuple
+
+
+def _tuple_unpacker(compiler: _Compiler, op: Operation) -> Callable[..., Any]:
+    """The outputs are assigned from the tuple itself (one output: its element)."""
+    return _first if len(op.results) == 1 else _identity
+
+
+def _list_unpacker(compiler: _Compiler, op: Operation) -> Callable[..., Any]:
+    count = len(op.results)
+
+    def unpack(items: list[Any]) -> Any:
+        if len(items) != count:
+            raise TorchScriptError(f"Expected {count} elements in a list but found {len(items)}")
+        return items[0] if count == 1 else items
+
+    return unpack
+
+
+def _tuple_slicer(compiler: _Compiler, op: Operation) -> Callable[..., Any]:
+    begin, end = _property_int(op, "begin"), _property_int(op, "end")
+
+    def tuple_slice(items: tuple[Any, ...]) -> tuple[Any, ...]:
+        return items[begin:end]
+
+    return tuple_slice
+
+
+def _tuple_index(items: tuple[Any, ...], index: int) -> Any:
+    if not -len(items) <= index < len(items):
+        raise TorchScriptError(f"Tuple index out of range: index {index} of a {len(items)}-tuple")
+    return items[index]
+
+
+def _attribute_getter(compiler: _Compiler, op: Operation) -> Callable[..., Any]:
+    name = _property_str(op, "name")
+
+    def get_attribute(obj: ScriptObject) -> Any:
+        try:
+            return obj.attributes[name]
+        except KeyError:
+            raise TorchScriptError(f"object of type {obj.qualified_name} has no attribute '{name}'") from None
+
+    return get_attribute
+
+
+def _attribute_setter(compiler: _Compiler, op: Operation) -> Callable[..., Any]:
+    name = _property_str(op, "name")
+
+    def set_attribute(obj: ScriptObject, value: Any) -> None:
+        obj.attributes[name] = value
+
+    return set_attribute
+
+
+def _object_creator(compiler: _Compiler, op: Operation) -> Callable[..., Any]:
+    result_type = op.results[0].type
+    assert isinstance(result_type, ClassType)
+    class_name = result_type.qualname.data
+
+    def create_object() -> ScriptObject:
+        return ScriptObject(class_name)
+
+    return create_object
+
+
+def _raise_exception(message: str, exception_class: str | None = None) -> None:
+    """`raise X(msg)` carries "builtins.X"; a failing assert carries no class and
+    TorchScript reports it as RuntimeError."""
+    kind = exception_class.rsplit(".", 1)[-1] if exception_class else "RuntimeError"
+    raise TorchScriptError(message, kind)
+
+
+def _printer(compiler: _Compiler, op: Operation) -> Callable[..., Any]:
+    to_str = kernels.lookup("aten::str")
+    assert to_str is not None, "the aten::str kernel formats prim.Print's values"
+
+    def print_values(*values: Any) -> None:
+        print(" ".join(to_str(v) for v in values), flush=True)
+
+    return print_values
+
+
+def _context_method(method: str, arity: int) -> Callable[[_Compiler, Operation], Callable[..., Any]]:
+    """`prim.Enter`/`prim.Exit` call the object's `__enter__`/`__exit__` when its class
+    defines one; builtin context managers (`torch.no_grad()`: there is no autograd here)
+    have none and do nothing."""
+
+    def build(compiler: _Compiler, op: Operation) -> Callable[..., Any]:
+        caller = compiler.method_caller(op.operands[0], method, op, required=False)
+        if caller is None:
+            return _ignore
+        if arity == 1:
+            return caller
+
+        def call_exit(receiver: Any) -> Any:
+            return caller(receiver, None, None, None)
+
+        return call_exit
+
+    return build
+
+
+def _ignore(*values: Any) -> None:
+    return None
+
+
+def _constant_chunk(compiler: _Compiler, op: Operation) -> Callable[..., Any]:
+    chunk = kernels.lookup("aten::chunk")
+    assert chunk is not None, "prim.ConstantChunk runs the aten::chunk kernel"
+    chunks, dim = _property_int(op, "chunks"), _property_int(op, "dim")
+    count = len(op.results)
+
+    def constant_chunk(tensor: Any) -> Any:
+        pieces = chunk(tensor, chunks, dim)
+        if len(pieces) != count:
+            raise TorchScriptError(f"prim::ConstantChunk expected {count} chunks but got {len(pieces)}")
+        return pieces[0] if count == 1 else pieces
+
+    return constant_chunk
+
+
+def _fork(compiler: _Compiler, op: Operation) -> Callable[..., Any]:
+    """`aten.fork %args {callee = @f}` runs `f(args)` in a thread and gives a Future."""
+    from xdsl.dialects.builtin import SymbolRefAttr
+
+    callee = op.attributes.get("callee")
+    if not isinstance(callee, SymbolRefAttr):
+        raise TsjitError("aten.fork needs a callee attribute: {callee = @function}", SourceLocation.of_op(op))
+    function = compiler.program.function(callee.root_reference.data)
+
+    def fork(*args: Any) -> Future:
+        return Future(function.invoke, args)
+
+    return fork
+
+
+def _wait(future: Future) -> Any:
+    return future.wait()
+
+
+_EMITTERS: dict[str, Callable[[_Compiler, Operation, set[SSAValue]], None]] = {
+    "prim.Constant": _Compiler.constant_op,
+    "prim.Uninitialized": _Compiler.uninitialized,
+    "prim.If": _Compiler.if_op,
+    "prim.Loop": _Compiler.loop_op,
+    "prim.With": _Compiler.with_op,
+    "prim.unchecked_cast": _Compiler.alias,
+    "prim.Store": _Compiler.structural_error,
+    "prim.Load": _Compiler.structural_error,
+    "prim.LoopContinuation": _Compiler.structural_error,
+    "prim.ReturnStmt": _Compiler.structural_error,
+}
+"""Ops that become control flow, moves or template constants rather than calls."""
+
+_CALLABLES: dict[str, Callable[[_Compiler, Operation], Callable[..., Any]]] = {
+    "prim.TupleConstruct": _tuple_constructor,
+    "prim.TupleUnpack": _tuple_unpacker,
+    "prim.TupleIndex": lambda compiler, op: _tuple_index,
+    "prim.TupleSlice": _tuple_slicer,
+    "prim.ListConstruct": lambda compiler, op: _make_list,
+    "prim.ListUnpack": _list_unpacker,
+    "prim.DictConstruct": lambda compiler, op: _make_dict,
+    "prim.GetAttr": _attribute_getter,
+    "prim.SetAttr": _attribute_setter,
+    "prim.CreateObject": _object_creator,
+    "prim.RaiseException": lambda compiler, op: _raise_exception,
+    "prim.Print": _printer,
+    "prim.Enter": _context_method("__enter__", 1),
+    "prim.Exit": _context_method("__exit__", 4),
+    "prim.ConstantChunk": _constant_chunk,
+    "prim.CallMethod": _Compiler.call_method,
+    "func.call": _Compiler.call_function,
+    "prim.FusionGroup": _Compiler.subgraph,
+    "prim.DifferentiableGraph": _Compiler.subgraph,
+    "aten.fork": _fork,
+}
+"""Ops that run as a call of a Python callable built for the op at compile time."""
+
+_INTERPRETER_OPERATORS: dict[str, Callable[..., Any]] = {"aten::wait": _wait}
+"""Schema operators whose implementation needs the interpreter's own values."""
