@@ -309,6 +309,8 @@ def test_alias_set_union():
         ("aten::add(Tensor x) -> Tensor $", 31, "unexpected character '$'"),
         ("aten::add(Tensor x) -> Tensor y z", 33, "unexpected 'z' after the returns"),
         ("aten::add(int[x] a) -> ()", 14, "expected an argument name, found '['"),
+        ("aten::add(Tensor a, Foo b) -> ()", 21, "unknown type 'Foo'"),
+        ("aten::add(Dict(str, Tensor a) -> ()", 28, "expected ')', found 'a'"),
     ],
 )
 def test_malformed_schema(text, column, message):

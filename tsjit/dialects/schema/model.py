@@ -27,7 +27,6 @@ from tsjit.dialects.types import (
     OptionalType,
     TorchType,
     TupleType,
-    TypeStringError,
     UnionType,
     parse_torchscript_type,
 )
@@ -165,10 +164,7 @@ _GENERIC_TYPES: dict[str, Callable[..., TorchType]] = {
 
 @functools.cache
 def _torch_type(text: str) -> TorchType:
-    try:
-        return parse_torchscript_type(text)
-    except TypeStringError as e:
-        raise ValueError(f"schema type '{text}' has no tsjit type: {e}") from None
+    return parse_torchscript_type(text)
 
 
 @dataclass(frozen=True)

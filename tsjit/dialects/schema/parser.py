@@ -13,7 +13,7 @@ import re
 from typing import NamedTuple
 
 from tsjit.dialects.schema.model import WILDCARD, AliasInfo, Argument, FunctionSchema, SchemaType, TypeKind
-from tsjit.dialects.types import DTYPE_BY_NAME, DTYPE_BY_TORCH_NAME
+from tsjit.dialects.types import DTYPE_BY_NAME, DTYPE_BY_TORCH_NAME, TypeStringError
 
 
 class SchemaParseError(ValueError):
@@ -292,6 +292,7 @@ class _SchemaReader:
             if any(a is not None for a in aliases):
                 alias = AliasInfo(contained=tuple(a or AliasInfo() for a in aliases))
             return SchemaType(TypeKind.TUPLE, elements=tuple(elements)), alias
+        start = self._cur.start
         name = self._expect_kind("ident", "a type").text
         while self._at(".") and self.tokens[self.i + 1].kind == "ident":
             name += "." + self.tokens[self.i + 1].text
@@ -303,8 +304,14 @@ class _SchemaReader:
                 elements.append(self._type()[0])
             self._expect(")")
             return SchemaType(TypeKind.GENERIC, name, tuple(elements)), self._alias_annotation()
-        kind = TypeKind.VARIABLE if name[0].islower() and name not in _LOWERCASE_TYPES else TypeKind.NAMED
-        return SchemaType(kind, name), self._alias_annotation()
+        if name[0].islower() and name not in _LOWERCASE_TYPES:
+            return SchemaType(TypeKind.VARIABLE, name), self._alias_annotation()
+        named = SchemaType(TypeKind.NAMED, name)
+        try:
+            named.torch_type  # noqa: B018 - checks the name now, where the error has a column
+        except TypeStringError:
+            self._fail(f"unknown type '{name}'", start)
+        return named, self._alias_annotation()
 
     def _alias_annotation(self) -> AliasInfo | None:
         if not self._eat("("):
