@@ -1456,7 +1456,7 @@ class ConstantChunkOp(IRDLOperation):
 
     traits = traits_def(MemoryReadEffect())
 
-    assembly_format = "`[` `chunks` `=` $chunks `,` `dim` `=` $dim `]` $input attr-dict `:` type($input) `->` type($outs)"
+    assembly_format = "`[` `chunks` `=` $chunks `,` `dim` `=` $dim `]` $input attr-dict `:` type($input) (`->` type($outs)^)?"
 
     def __init__(self, input: SSAValue | Operation, chunks: int, dim: int, result_types: Sequence[Attribute] | None = None):
         if result_types is None:

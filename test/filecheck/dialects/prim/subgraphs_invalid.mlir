@@ -1,0 +1,61 @@
+// RUN: ts-opt %s --split-input-file --verify-diagnostics | filecheck %s
+
+%x = "test.op"() : () -> !ts.tensor
+"prim.FusionGroup"(%x) ({
+^bb0:
+  prim.Yield
+}) : (!ts.tensor) -> ()
+// CHECK: error: 'prim.FusionGroup' op body takes 0 arguments but the op has 1 input
+
+// -----
+
+%x = "test.op"() : () -> !ts.tensor
+%r = "prim.DifferentiableGraph"(%x) ({
+^bb0(%a : !ts.tensor<f32>):
+  prim.Yield %a : !ts.tensor<f32>
+}) : (!ts.tensor) -> !ts.tensor
+// CHECK: error: 'prim.DifferentiableGraph' op input 0 has type !ts.tensor but body argument 0 has type !ts.tensor<f32>
+
+// -----
+
+%x = "test.op"() : () -> !ts.tensor
+%r, %s = prim.FusionGroup(%a = %x : !ts.tensor) -> (!ts.tensor, !ts.tensor) {
+  prim.Yield %a : !ts.tensor
+}
+// CHECK: error: 'prim.FusionGroup' op body yields 1 value but the op has 2 results
+
+// -----
+
+%x = "test.op"() : () -> !ts.tensor
+%r = prim.FusionGroup(%a = %x : !ts.tensor) -> (!ts.int) {
+  prim.Yield %a : !ts.tensor
+}
+// CHECK: error: 'prim.FusionGroup' op body yields !ts.tensor at position 0, which is not a subtype of !ts.int
+
+// -----
+
+// A subgraph is isolated: its inputs are its only view of the enclosing graph.
+
+%x = "test.op"() : () -> !ts.tensor
+%r = prim.FusionGroup() -> (!ts.tensor) {
+  prim.Yield %x : !ts.tensor
+}
+// CHECK: error: 'prim.FusionGroup' op Operation using value defined out of its IsolatedFromAbove parent: YieldOp(prim.Yield %x : !ts.tensor)
+
+// -----
+
+%x = "test.op"() : () -> !ts.tensor
+%a, %b = prim.ConstantChunk[chunks = 3, dim = 0] %x : !ts.tensor -> !ts.tensor, !ts.tensor
+// CHECK: error: 'prim.ConstantChunk' op has 2 results but chunks = 3
+
+// -----
+
+%x = "test.op"() : () -> !ts.tensor
+"prim.ConstantChunk"(%x) <{chunks = 0 : i64, dim = 0 : i64}> : (!ts.tensor) -> ()
+// CHECK: error: 'prim.ConstantChunk' op chunks must be positive, got 0
+
+// -----
+
+%x = "test.op"() : () -> !ts.int
+%a = "prim.ConstantChunk"(%x) <{chunks = 1 : i64, dim = 0 : i64}> : (!ts.int) -> !ts.tensor
+// CHECK: error: 'prim.ConstantChunk' op operand 'input' at position 0 does not verify:
