@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import re
-from typing import NamedTuple
+from typing import NamedTuple, NoReturn
 
 from tsjit.dialects.schema.model import WILDCARD, AliasInfo, Argument, FunctionSchema, SchemaType, TypeKind
 from tsjit.dialects.types import DTYPE_BY_NAME, DTYPE_BY_TORCH_NAME, TypeStringError
@@ -93,7 +93,7 @@ class _SchemaReader:
         return tokens
 
     # -- token helpers -----------------------------------------------------------------
-    def _fail(self, message: str, offset: int | None = None) -> None:
+    def _fail(self, message: str, offset: int | None = None) -> NoReturn:
         if offset is None:
             offset = self.tokens[self.i].start
         raise SchemaParseError(message, self.text, offset + 1)
