@@ -455,6 +455,13 @@ TS = Dialect("ts", [], list(TYPES))
 # --------------------------------------------------------------------------------------
 
 _NUMBERS = (IntType, FloatType, ComplexScalarType)
+_ANY_OF_KIND: dict[str, type[Attribute]] = {
+    "AnyList": ListType,
+    "AnyTuple": TupleType,
+    "AnyClass": ClassType,
+    "AnyClassType": ClassType,
+    "AnyEnumType": EnumType,
+}
 
 
 def is_subtype_of(sub: Attribute, sup: Attribute) -> bool:
@@ -483,9 +490,7 @@ def is_subtype_of(sub: Attribute, sup: Attribute) -> bool:
     if isinstance(sub, FutureType) and isinstance(sup, FutureType):
         return is_subtype_of(sub.element_type, sup.element_type)
     if isinstance(sup, OpaqueType):
-        return (sup.qualname.data == "AnyList" and isinstance(sub, ListType)) or (
-            sup.qualname.data == "AnyTuple" and isinstance(sub, TupleType)
-        ) or (sup.qualname.data == "AnyClass" and isinstance(sub, ClassType))
+        return isinstance(sub, _ANY_OF_KIND.get(sup.qualname.data, ()))
     return False
 
 
@@ -594,7 +599,6 @@ _SCALAR_NAMES: dict[str, type[TorchType]] = {
     "Scalar": NumberType,
     "number": NumberType,
     "Any": AnyType,
-    "t": AnyType,  # schema type variables (t, t1, tVal, ...) are treated as Any
     "complex": ComplexScalarType,
 }
 _OPAQUE_NAMES = (
@@ -668,6 +672,11 @@ def _tensor_str(t: TensorType) -> str:
     if not parts:
         return head
     return f"{head}({', '.join(parts)})"
+
+
+def _is_type_variable(name: str) -> bool:
+    """Schema type variables: `t`, `t1`, `tVal`, `tKey`, ... (TorchScript treats them as Any)."""
+    return name in ("t", "tVal", "tKey") or (name[:1] == "t" and name[1:].isdigit())
 
 
 class _TypeReader:
@@ -744,7 +753,7 @@ class _TypeReader:
             return self.generic(name, args)
         if name in _SCALAR_NAMES:
             return _SCALAR_NAMES[name]()
-        if name.startswith(("t", "tVal", "tKey")) and name[1:].isdigit():
+        if _is_type_variable(name):
             return AnyType()
         if name in _OPAQUE_NAMES or name.startswith("__torch__.torch.classes."):
             return OpaqueType(name)

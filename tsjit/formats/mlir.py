@@ -32,17 +32,9 @@ class LocatingParser(Parser):
 
 def parse_mlir(ctx: Context, text: str, filename: str = "<stdin>", line_offset: int = 0) -> ModuleOp:
     """Parses MLIR text; top-level ops outside a module are wrapped in one."""
-    parser = LocatingParser(ctx, text, name=filename)
-    if line_offset:
-        _shift_lines(parser, line_offset)
+    # Chunks of --split-input-file keep the line numbers of the whole file.
+    parser = LocatingParser(ctx, "\n" * line_offset + text, name=filename)
     return parser.parse_module()
-
-
-def _shift_lines(parser: Parser, offset: int) -> None:
-    """Chunks of --split-input-file keep the line numbers of the whole file."""
-    parser.lexer.input.content = "\n" * offset + parser.lexer.input.content
-    parser.lexer.pos = offset
-    parser._current_token = parser.lexer.lex()  # pyright: ignore[reportPrivateUsage]
 
 
 def verify(root: Operation) -> None:

@@ -50,6 +50,11 @@ class TsOptMain(xDSLOptMain):
             if name not in ours:
                 self.ctx.register_dialect(name, factory)
 
+    def get_input_stream(self):  # noqa: ANN201 - xDSL's signature
+        if self.args.input_file == "-":
+            self.args.input_file = None  # MLIR's spelling of standard input
+        return super().get_input_stream()
+
     def register_all_frontends(self) -> None:
         for extension in ("mlir", "txt", "graph", "ts"):
             self.available_frontends[extension] = self._read
