@@ -1,0 +1,413 @@
+"""PyTorch's graph text in: a `graph(...)` becomes a `func.func` in a module.
+
+    graph(%x.1 : Tensor, %n.1 : int):                 func.func @forward(%x.1 : !ts.tensor, %n.1 : !ts.int) -> ... {
+      %3 : int = prim::Constant[value=0]() # s.py:5:11   %0 = prim.Constant 0 : !ts.int            loc("s.py":5:11)
+      %y : Tensor = prim::If(%4)                        %y = prim.If %4 -> (!ts.tensor) {...} else {...}
+      %f : Function = prim::Constant[name="helper"]()   (the callee `func.func private @helper`)
+      %r : Tensor = prim::CallFunction(%f, %y)          %r = func.call @helper(%y) : (!ts.tensor) -> !ts.tensor
+      return (%r)                                       func.return %r : !ts.tensor
+
+Every node `ns::kind` becomes the op `ns.kind` the context knows (hand-written prim ops,
+schema ops, open-universe aten ops); its blocks become regions ending in `prim.Yield`,
+the subgraph of a `prim::FusionGroup_0` node becomes the region of a `prim.FusionGroup`,
+node attributes become the op's properties of the same name and otherwise discardable
+attributes. Value names become name hints (numeric ones are renumbered by the printer),
+`# file:line:col` comments become op locations. Malformed text, unknown values and
+ops that fail verification are reported at their position in the text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.context import Context
+from xdsl.dialects import func
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DenseIntOrFPElementsAttr,
+    FileLineColLoc,
+    FloatAttr,
+    IntAttr,
+    IntegerAttr,
+    LocationAttr,
+    ModuleOp,
+    NoneAttr,
+    StringAttr,
+    f64,
+    i1,
+    i64,
+)
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.utils.exceptions import VerifyException
+
+from tsjit.diagnostics import TsjitError
+from tsjit.dialects import types as ts
+from tsjit.formats import torchscript_syntax as syntax
+
+FUNCTION_TYPE = ts.OpaqueType("Function")
+"""The type of `prim::Constant[name="f"]()`, a callee: it becomes a symbol, not a value."""
+
+OP_NAMES: dict[str, str] = {
+    "prim::profile": "profile.profile",
+    "prim::TypeCheck": "profile.type_check",
+    "prim::Guard": "profile.guard",
+    "prim::BailOut": "profile.bailout",
+}
+"""Node kinds whose op is not spelled `ns.kind` (the profiling ops of `profile`)."""
+
+ATTRIBUTE_NAMES: dict[tuple[str, str], str] = {
+    ("prim::TypeCheck", "types"): "expected_types",
+    ("prim::TupleSlice", "beg"): "begin",
+}
+"""Node attributes whose op property has another name."""
+
+
+def import_graph_text(
+    ctx: Context, text: str, filename: str = "<stdin>", line_offset: int = 0, entry: str = "forward"
+) -> ModuleOp:
+    """Reads one PyTorch graph as the function `entry` of a new, verified module."""
+    source = syntax.Source(text, filename, line_offset)
+    graph = syntax.parse_graph_text(source)
+    return GraphImporter(ctx, source).module(graph, entry)
+
+
+def op_name_of_kind(kind: str) -> str:
+    """`aten::add` -> `aten.add`; `prim::FusionGroup_0` -> `prim.FusionGroup`."""
+    return OP_NAMES.get(kind) or kind.replace("::", ".", 1)
+
+
+class _Scope:
+    """The values of one graph: TorchScript names are unique per graph and values are
+    visible from their definition to the end of their block."""
+
+    def __init__(self) -> None:
+        self.visible: dict[str, SSAValue] = {}
+        self.defined: dict[str, int] = {}
+        self.callees: dict[str, str] = {}  # Function values -> function symbol
+
+
+class GraphImporter:
+    """Builds IR from the syntax tree; one importer per text."""
+
+    def __init__(self, ctx: Context, source: syntax.Source):
+        self.ctx = ctx
+        self.source = source
+        self.declarations: dict[str, func.FuncOp] = {}
+        self.positions: dict[Operation, int] = {}
+        self.locations: dict[tuple[str, int, int], LocationAttr] = {}
+        self.op_classes: dict[str, type[Operation]] = {}
+
+    def module(self, graph: syntax.Graph, entry: str) -> ModuleOp:
+        function = self.function(graph, entry)
+        module = ModuleOp([function, *self.declarations.values()])
+        self.verify(module)
+        return module
+
+    def function(self, graph: syntax.Graph, name: str) -> func.FuncOp:
+        scope = _Scope()
+        body = graph.body
+        block = Block(arg_types=[p.type for p in body.params])
+        self.define_all(scope, body.params, block.args)
+        block.add_ops(self.nodes(scope, body.nodes))
+        returns = self.uses(scope, body.returns)
+        block.add_op(func.ReturnOp(*returns))
+        function = func.FuncOp(name, ([p.type for p in body.params], [v.type for v in returns]), Region(block))
+        line, col = self.source.line_col(graph.offset)
+        function.location = FileLineColLoc(
+            StringAttr(self.source.filename), IntAttr(line + self.source.line_offset), IntAttr(col)
+        )
+        return function
+
+    # -- nodes --------------------------------------------------------------------------
+
+    def nodes(self, scope: _Scope, nodes: Sequence[syntax.Node]) -> list[Operation]:
+        ops: list[Operation] = []
+        for node in nodes:
+            op = self.node(scope, node)
+            if op is None:
+                continue
+            self.positions[op] = node.offset
+            if node.source is not None:
+                op.location = self.location(node.source)
+            ops.append(op)
+        return ops
+
+    def node(self, scope: _Scope, node: syntax.Node) -> Operation | None:
+        kind = node.kind
+        if kind == "prim::Constant":
+            if len(node.outputs) == 1 and node.outputs[0].type == FUNCTION_TYPE:
+                self.function_constant(scope, node)
+                return None
+            op = self.constant(node)
+        elif kind == "prim::CallFunction":
+            op = self.call(scope, node)
+        else:
+            op = self.generic(scope, node)
+        self.define_all(scope, node.outputs, op.results)
+        return op
+
+    def generic(self, scope: _Scope, node: syntax.Node) -> Operation:
+        """Any other node: the op of its kind, attributes as properties or attributes."""
+        kind = node.kind
+        if node.subgraph is not None:
+            kind = kind[: kind.rindex("_")]
+        op_class = self.op_class(kind, node.kind_offset)
+        properties, attributes = self.attributes(op_class, kind, node.attributes)
+        regions = [self.block_region(scope, block) for block in node.blocks]
+        if node.subgraph is not None:
+            regions.append(self.subgraph_region(node.subgraph))
+        return op_class.create(
+            operands=self.uses(scope, node.inputs),
+            result_types=[o.type for o in node.outputs],
+            properties=properties,
+            attributes=attributes,
+            regions=regions,
+        )
+
+    def op_class(self, kind: str, offset: int) -> type[Operation]:
+        known = self.op_classes.get(kind)
+        if known is None:
+            known = self.ctx.get_optional_op(op_name_of_kind(kind))
+            if known is None:
+                raise self.source.error(f"unknown operator '{kind}'", offset)
+            self.op_classes[kind] = known
+        return known
+
+    def attributes(
+        self, op_class: type[Operation], kind: str, attributes: Sequence[syntax.Attribute]
+    ) -> tuple[dict[str, Attribute], dict[str, Attribute]]:
+        """Properties the op defines get the attributes of their name; the rest stay
+        discardable attributes, so export prints them back."""
+        if not attributes:
+            return {}, {}
+        property_names = _property_names(op_class)
+        properties: dict[str, Attribute] = {}
+        discardable: dict[str, Attribute] = {}
+        for attribute in attributes:
+            name = ATTRIBUTE_NAMES.get((kind, attribute.name), attribute.name)
+            value = self.attribute_value(attribute.value, attribute.offset)
+            (properties if name in property_names else discardable)[name] = value
+        return properties, discardable
+
+    def attribute_value(self, value: object, offset: int) -> Attribute:
+        """A node attribute as an xDSL attribute, keeping TorchScript's kind: int i64,
+        float f64, str, type, tensor, and lists of them."""
+        if isinstance(value, bool):
+            return IntegerAttr(int(value), i1)
+        if isinstance(value, int):
+            return IntegerAttr(value, i64)
+        if isinstance(value, float):
+            return FloatAttr(value, f64)
+        if isinstance(value, str):
+            return StringAttr(value)
+        if value is None:
+            return NoneAttr()
+        if isinstance(value, (list, tuple)):
+            return ArrayAttr(self.attribute_value(v, offset) for v in value)
+        if isinstance(value, syntax.TensorLiteral):
+            return self.dense(value, None, offset)
+        assert isinstance(value, ts.TorchType)
+        return value
+
+    # -- blocks and subgraphs -----------------------------------------------------------
+
+    def block_region(self, scope: _Scope, block: syntax.Block) -> Region:
+        body = Block(arg_types=[p.type for p in block.params])
+        before = set(scope.visible)
+        self.define_all(scope, block.params, body.args)
+        body.add_ops(self.nodes(scope, block.nodes))
+        body.add_op(self.yield_op(scope, block))
+        for name in [n for n in scope.visible if n not in before]:
+            del scope.visible[name]  # block-scoped
+        return Region(body)
+
+    def subgraph_region(self, graph: syntax.Graph) -> Region:
+        """A `with` subgraph: its own names, inputs as block arguments."""
+        scope = _Scope()
+        body = Block(arg_types=[p.type for p in graph.body.params])
+        self.define_all(scope, graph.body.params, body.args)
+        body.add_ops(self.nodes(scope, graph.body.nodes))
+        body.add_op(self.yield_op(scope, graph.body))
+        return Region(body)
+
+    def yield_op(self, scope: _Scope, block: syntax.Block) -> Operation:
+        op = self.op_class("prim::Yield", block.return_offset).create(operands=self.uses(scope, block.returns))
+        self.positions[op] = block.return_offset
+        return op
+
+    # -- constants and calls ------------------------------------------------------------
+
+    def constant(self, node: syntax.Node) -> Operation:
+        from tsjit.dialects.prim import ConstantError, ConstantOp
+
+        if len(node.outputs) != 1:
+            raise self.source.error(f"prim::Constant has 1 output, not {len(node.outputs)}", node.offset)
+        result_type = node.outputs[0].type
+        value = None
+        others: dict[str, Attribute] = {}
+        for attribute in node.attributes:
+            if attribute.name == "value":
+                value = self.constant_value(attribute.value, result_type, attribute.offset)
+            else:
+                others[attribute.name] = self.attribute_value(attribute.value, attribute.offset)
+        try:
+            op = ConstantOp.from_value(value, result_type)
+        except ConstantError as e:
+            where = next((a.offset for a in node.attributes if a.name == "value"), node.kind_offset)
+            raise self.source.error(str(e), where) from None
+        op.attributes.update(others)
+        return op
+
+    def constant_value(self, value: object, value_type: Attribute, offset: int) -> object:
+        """The Python value `ConstantOp.from_value` takes for a `value=` literal; the
+        value's type decides (`1` of type bool is True, `{2}` a Long tensor)."""
+        if isinstance(value_type, ts.OptionalType):
+            value_type = value_type.element_type
+        if isinstance(value, syntax.TensorLiteral):
+            if not isinstance(value_type, ts.TensorType):
+                raise self.source.error(f"a tensor literal is not a constant of type {ts.to_torchscript_str(value_type)}", offset)
+            return self.dense(value, value_type, offset)
+        if isinstance(value_type, ts.BoolType) and isinstance(value, int):
+            return bool(value)
+        if isinstance(value_type, ts.FloatType) and isinstance(value, int) and not isinstance(value, bool):
+            return float(value)
+        if isinstance(value_type, (ts.ListType, ts.TupleType)) and isinstance(value, (list, tuple)):
+            element_types = (
+                [value_type.element_type] * len(value) if isinstance(value_type, ts.ListType) else list(value_type.types)
+            )
+            items = [self.constant_value(v, t, offset) for v, t in zip(value, element_types)]
+            return items if isinstance(value_type, ts.ListType) else tuple(items)
+        return value
+
+    def dense(self, literal: syntax.TensorLiteral, value_type: ts.TensorType | None, offset: int) -> DenseIntOrFPElementsAttr:
+        """A tensor literal as a dense attribute of its dtype and shape; `{v}` takes
+        both from the value's type when it knows them."""
+        import numpy as np
+
+        dtype = ts.DTYPE_BY_NAME.get(literal.dtype) if literal.dtype is not None else None
+        if literal.dtype is not None and dtype is None:
+            raise self.source.error(f"unknown tensor dtype '{literal.dtype}'", offset)
+        if dtype is None and value_type is not None:
+            dtype = value_type.dtype_info
+        if dtype is None:
+            dtype = ts.DTYPE_BY_NAME["Double" if isinstance(literal.values[0], float) else "Long"]
+        if dtype.is_complex:
+            raise self.source.error(f"{dtype.name} tensor constants are not supported", offset)
+        sizes = literal.sizes
+        if sizes is None:
+            shape = value_type.shape if value_type is not None else None
+            sizes = tuple(shape) if shape is not None and None not in shape else ()  # pyright: ignore[reportAssignmentType]
+        count = 1
+        for size in sizes:
+            count *= size
+        if count != len(literal.values):
+            raise self.source.error(f"tensor literal has {len(literal.values)} values for shape {list(sizes)}", offset)
+        numpy_dtype = "float32" if dtype.name == "BFloat16" else dtype.torch_name
+        from tsjit.dialects.prim import constant_attr
+
+        array = np.array(literal.values, dtype=numpy_dtype).reshape(sizes)
+        attr = constant_attr(array, ts.TensorType(dtype.element, sizes))
+        assert isinstance(attr, DenseIntOrFPElementsAttr)
+        return attr
+
+    def function_constant(self, scope: _Scope, node: syntax.Node) -> None:
+        """`%f : Function = prim::Constant[name="helper"]()`: `%f` names the symbol."""
+        names = [a for a in node.attributes if a.name == "name"]
+        if not names or not isinstance(names[0].value, str):
+            raise self.source.error('a Function constant needs a name="..." attribute', node.kind_offset)
+        output = node.outputs[0]
+        self.define_name(scope, output.name, output.offset)
+        scope.callees[output.name] = names[0].value
+
+    def call(self, scope: _Scope, node: syntax.Node) -> Operation:
+        """`prim::CallFunction(%f, args)` -> `func.call @f(args)`; the callee is
+        declared from the first call's types."""
+        if not node.inputs:
+            raise self.source.error("prim::CallFunction needs the function as its first input", node.kind_offset)
+        function, *arguments = node.inputs
+        callee = scope.callees.get(function.name)
+        if callee is None:
+            self.uses(scope, [function])  # unknown or out of scope
+            raise self.source.error(f"'%{function.name}' is not a Function constant", function.offset)
+        operands = self.uses(scope, arguments)
+        result_types = [o.type for o in node.outputs]
+        declared = self.declarations.get(callee)
+        if declared is None:
+            self.declarations[callee] = func.FuncOp.external(callee, [v.type for v in operands], result_types)
+        elif list(declared.function_type.inputs) != [v.type for v in operands] or list(
+            declared.function_type.outputs
+        ) != result_types:
+            raise self.source.error(
+                f"call of '{callee}' with types {_signature([v.type for v in operands], result_types)} "
+                f"but an earlier call used {_signature(declared.function_type.inputs, declared.function_type.outputs)}",
+                node.kind_offset,
+            )
+        return func.CallOp(callee, operands, result_types)
+
+    # -- values -------------------------------------------------------------------------
+
+    def define_all(self, scope: _Scope, defs: Sequence[syntax.ValueDef], values: Sequence[SSAValue]) -> None:
+        for definition, value in zip(defs, values, strict=True):
+            self.define_name(scope, definition.name, definition.offset)
+            scope.visible[definition.name] = value
+            if not definition.name[0].isdigit():
+                value.name_hint = definition.name
+
+    def define_name(self, scope: _Scope, name: str, offset: int) -> None:
+        if name in scope.defined:
+            line, col = self.source.line_col(scope.defined[name])
+            raise self.source.error(f"redefinition of '%{name}' (first defined at {line}:{col})", offset)
+        scope.defined[name] = offset
+
+    def uses(self, scope: _Scope, uses: Sequence[syntax.ValueUse]) -> list[SSAValue]:
+        visible = scope.visible
+        values: list[SSAValue] = []
+        for use in uses:
+            value = visible.get(use.name)
+            if value is None:
+                raise self.source.error(self.why_unknown(scope, use.name), use.offset)
+            values.append(value)
+        return values
+
+    def why_unknown(self, scope: _Scope, name: str) -> str:
+        if name in scope.callees:
+            return f"the Function '%{name}' can only be called by prim::CallFunction"
+        if name in scope.defined:
+            line, col = self.source.line_col(scope.defined[name])
+            return f"'%{name}' (defined at {line}:{col}) is not visible here: values live until the end of their block"
+        return f"use of undefined value '%{name}'"
+
+    # -- locations and verification -----------------------------------------------------
+
+    def location(self, source: tuple[str, int, int]) -> LocationAttr:
+        known = self.locations.get(source)
+        if known is None:
+            known = FileLineColLoc(StringAttr(source[0]), IntAttr(source[1]), IntAttr(source[2]))
+            self.locations[source] = known
+        return known
+
+    def verify(self, module: ModuleOp) -> None:
+        """Verifies every op, reporting a failure at its node in the text."""
+        for op in module.walk():
+            try:
+                op.verify(verify_nested_ops=False)
+            except VerifyException as e:
+                message = str(e).strip().splitlines()[0] if str(e).strip() else "verification failed"
+                if not message.startswith("'"):
+                    message = f"'{op.name}' op {message}"
+                offset = self.positions.get(op)
+                if offset is None:
+                    raise TsjitError(message) from e
+                raise self.source.error(message, offset) from e
+
+
+def _property_names(op_class: type[Operation]) -> frozenset[str]:
+    definition = getattr(op_class, "get_irdl_definition", None)
+    return frozenset(definition().properties) if definition is not None else frozenset()
+
+
+def _signature(inputs: Sequence[Attribute], outputs: Sequence[Attribute]) -> str:
+    return f"({', '.join(ts.to_torchscript_str(t) for t in inputs)}) -> ({', '.join(ts.to_torchscript_str(t) for t in outputs)})"
+
+
+__all__ = ["ATTRIBUTE_NAMES", "FUNCTION_TYPE", "GraphImporter", "OP_NAMES", "import_graph_text", "op_name_of_kind"]
