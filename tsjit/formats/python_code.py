@@ -1,0 +1,553 @@
+"""The Python printer: a graph as TorchScript-syntax Python, as `scripted.code` shows it.
+
+    def forward(x: Tensor,                      graph(%x.1 : Tensor, %n.1 : int):
+        n: int) -> Tensor:                        %3 : int = prim::Constant[value=2]()
+      if torch.gt(n, 2):                           %4 : bool = aten::gt(%n.1, %3)
+        x0 = torch.add(x, n)                       %x : Tensor = prim::If(%4) ...
+      else:
+        x0 = torch.neg(x)
+      return x0
+
+It follows PyTorch's `python_print.cpp`: constants and single-use temporaries are
+inlined into their use when evaluation order allows it (a right-to-left scan of each
+op's operands against the ops emitted before it), long inlined expressions are split
+back into statements, `prim.If` becomes if/else assigning the results, `prim.Loop`
+becomes `for i in range(n)` or `while c` with the carried values assigned at the end of
+the body, `prim.Enter`/`prim.Exit` become `with`. Schema ops print as `torch.name(...)`
+(other namespaces `ops.ns.name(...)`) with trailing default arguments left out and
+keyword-only ones named. The output is valid Python (`ast.parse` reads it).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.traits import IsolatedFromAbove
+
+from tsjit.diagnostics import SourceLocation, TsjitError
+from tsjit.dialects import types as ts
+from tsjit.formats.torchscript_export import GraphPrinter, find_function, torchscript_float
+
+MAX_INLINE_WIDTH = 40
+"""Inlined expressions at least this wide (indentation included) become statements."""
+
+INT64_MAX = 2**63 - 1
+
+RESERVED_NAMES = frozenset(
+    "_ as aten attribute CONSTANTS fork getattr inf nan infj nanj ops __torch__ and assert async await "
+    "break class continue def del elif else except False finally for from global if import in is lambda "
+    "None nonlocal not or pass raise return True try with while yield uninitialized unchecked_cast "
+    "torch annotate range print str int float bool sorted isinstance".split()
+)
+"""Names a printed value must not take: Python keywords and the names the code uses."""
+
+_SIMPLE_TYPES: dict[type[Attribute], str] = {
+    ts.TensorType: "Tensor", ts.IntType: "int", ts.FloatType: "float", ts.BoolType: "bool",
+    ts.StrType: "str", ts.NoneType: "NoneType", ts.DeviceType: "Device", ts.NumberType: "number",
+    ts.AnyType: "Any", ts.ComplexScalarType: "complex",
+}  # fmt: skip
+
+
+def export_python(module: ModuleOp | func.FuncOp, entry: str = "forward") -> str:
+    """The Python code of function `entry` (or of the module's only function)."""
+    function = module if isinstance(module, func.FuncOp) else find_function(module, entry)
+    return PythonPrinter().function(function)
+
+
+def python_type(t: Attribute) -> str:
+    """A type as a Python annotation: `Tensor`, `List[int]`, `Optional[Tensor]`."""
+    if type(t) in _SIMPLE_TYPES:
+        return _SIMPLE_TYPES[type(t)]
+    if isinstance(t, ts.ListType):
+        return f"List[{python_type(t.element_type)}]"
+    if isinstance(t, ts.OptionalType):
+        return f"Optional[{python_type(t.element_type)}]"
+    if isinstance(t, ts.FutureType):
+        return f"Future[{python_type(t.element_type)}]"
+    if isinstance(t, ts.TupleType):
+        if isinstance(t.qualname, ts.StringAttr):
+            return t.qualname.data
+        return f"Tuple[{', '.join(python_type(e) for e in t.types) or '()'}]"
+    if isinstance(t, ts.DictType):
+        return f"Dict[{python_type(t.key_type)}, {python_type(t.value_type)}]"
+    if isinstance(t, ts.UnionType):
+        return f"Union[{', '.join(python_type(e) for e in t.types)}]"
+    if isinstance(t, (ts.ClassType, ts.EnumType, ts.OpaqueType)):
+        return t.qualname.data
+    raise TsjitError(f"type {t} has no Python spelling")
+
+
+def python_literal(value: object, value_type: Attribute) -> str:
+    """A constant's Python value (as `op.python_value` gives it) as an expression."""
+    if isinstance(value_type, ts.OptionalType) and value is not None:
+        value_type = value_type.element_type
+    if value is None:
+        return "None"
+    if isinstance(value_type, ts.BoolType):
+        return "True" if value else "False"
+    if isinstance(value_type, ts.FloatType):
+        return torchscript_float(float(value))  # pyright: ignore[reportArgumentType]
+    if isinstance(value_type, ts.StrType):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value_type, ts.DeviceType):
+        return f"torch.device({json.dumps(value)})"
+    if isinstance(value_type, ts.TensorType):
+        dtype = ts.DTYPE_BY_TORCH_NAME.get(str(getattr(value, "dtype", "")))
+        data = value.tolist()  # pyright: ignore[reportAttributeAccessIssue]
+        return f"torch.tensor({data!r}, dtype=torch.{dtype.torch_name if dtype else 'float32'})"
+    if isinstance(value_type, ts.ListType) and isinstance(value, list):
+        if not value:
+            return f"annotate({python_type(value_type)}, [])"
+        return "[" + ", ".join(python_literal(v, value_type.element_type) for v in value) + "]"
+    if isinstance(value_type, ts.TupleType) and isinstance(value, tuple):
+        items = [python_literal(v, t) for v, t in zip(value, value_type.types)]
+        return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
+    return repr(value)
+
+
+def _is_constant(op: Operation | None) -> bool:
+    return op is not None and op.name == "prim.Constant"
+
+
+def _constant_value(value: SSAValue) -> object:
+    """The Python value of a `prim.Constant` result; `_NOT_CONSTANT` otherwise."""
+    owner = value.owner
+    if isinstance(owner, Operation) and _is_constant(owner):
+        return owner.python_value  # pyright: ignore[reportAttributeAccessIssue]
+    return _NOT_CONSTANT
+
+
+_NOT_CONSTANT = object()
+
+Expression = Callable[["PythonPrinter", Operation, list[str]], str]
+
+
+def _items(args: list[str]) -> str:
+    return ", ".join(args)
+
+
+def _subscript(printer: PythonPrinter, op: Operation, args: list[str]) -> str:
+    base = args[0] if args[0].isidentifier() else f"({args[0]})"
+    return f"{base}[{args[1]}]"
+
+
+def _list_display(printer: PythonPrinter, op: Operation, args: list[str]) -> str:
+    if not args:
+        return f"annotate({python_type(op.results[0].type)}, [])"
+    return f"[{_items(args)}]"
+
+
+def _dict_display(printer: PythonPrinter, op: Operation, args: list[str]) -> str:
+    pairs = ", ".join(f"{k}: {v}" for k, v in zip(args[::2], args[1::2]))
+    if not args:
+        return f"annotate({python_type(op.results[0].type)}, {{}})"
+    return "{" + pairs + "}"
+
+
+def _get_attr(printer: PythonPrinter, op: Operation, args: list[str]) -> str:
+    field = op.properties["name"].data  # pyright: ignore[reportAttributeAccessIssue]
+    return f"{args[0]}.{field}" if field.isidentifier() else f"getattr({args[0]}, {json.dumps(field)})"
+
+
+def _call(name: str) -> Expression:
+    return lambda printer, op, args: f"{name}({_items(args)})"
+
+
+def _annotated(printer: PythonPrinter, op: Operation, args: list[str]) -> str:
+    return f"annotate({python_type(op.results[0].type)}, {args[0]})"
+
+
+EXPRESSIONS: dict[str, Expression] = {
+    "prim.TupleConstruct": lambda p, op, a: f"({_items(a)}{',' if len(a) == 1 else ''})",
+    "prim.TupleIndex": lambda p, op, a: f"({a[0]})[{a[1]}]",
+    "prim.TupleSlice": lambda p, op, a: (
+        f"({a[0]})[{op.properties['begin'].value.data}:{op.properties['end'].value.data}]"  # pyright: ignore[reportAttributeAccessIssue]
+    ),
+    "prim.ListConstruct": _list_display,
+    "prim.DictConstruct": _dict_display,
+    "prim.GetAttr": _get_attr,
+    "prim.CreateObject": lambda p, op, a: f"{python_type(op.results[0].type)}.__new__({python_type(op.results[0].type)})",
+    "prim.CallMethod": lambda p, op, a: f"({a[0]}).{op.properties['name'].data}({_items(a[1:])})",  # pyright: ignore[reportAttributeAccessIssue]
+    "prim.Uninitialized": lambda p, op, a: f"uninitialized({python_type(op.results[0].type)})",
+    "prim.unchecked_cast": lambda p, op, a: f"unchecked_cast({python_type(op.results[0].type)}, {a[0]})",
+    "prim.Print": _call("print"),
+    "aten.__getitem__": _subscript,
+    "aten.str": _call("str"),
+    "aten.Int": _call("int"),
+    "aten.Float": _call("float"),
+    "aten.Bool": _call("bool"),
+    "aten.sorted": _call("sorted"),
+    "aten.IntImplicit": _annotated,
+    "aten.FloatImplicit": _annotated,
+    "aten.ScalarImplicit": _annotated,
+    "func.call": lambda p, op, a: f"{op.callee.string_value()}({_items(a)})",  # pyright: ignore[reportAttributeAccessIssue]
+}
+"""Ops with their own Python spelling; other ops are calls of their operator."""
+
+STATEMENTS = frozenset(
+    ("prim.If", "prim.Loop", "prim.With", "prim.Enter", "prim.Exit", "prim.TupleUnpack", "prim.ListUnpack", "prim.SetAttr")
+)
+"""Ops printed as statements of their own, never inlined into an expression."""
+
+
+class PythonPrinter:
+    """Prints one function; nested subgraphs share its names."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.level = 0
+        self.used: set[str] = set()
+        self.next_suffix: dict[str, int] = {}
+        self.idents: dict[SSAValue, str] = {}
+        self.exprs: dict[SSAValue, str] = {}
+        self.inlined: set[Operation] = set()
+        self.split_visits: dict[Operation, int] = {}
+
+    # -- functions ------------------------------------------------------------------------
+
+    def function(self, function: func.FuncOp) -> str:
+        if function.is_declaration:
+            raise TsjitError(f"@{function.sym_name.data} has no body to print", SourceLocation.of_op(function))
+        self.define_function(function.sym_name.data, function.body.block, function.function_type.outputs.data)
+        return "\n".join(self.lines) + "\n"
+
+    def define_function(self, name: str, block: Block, result_types: Sequence[Attribute]) -> None:
+        params: list[str] = []
+        for index, arg in enumerate(block.args):
+            param = self.assign_name(arg)
+            if index == 0 and isinstance(arg.type, ts.ClassType):
+                params.append(param)  # `self`: its type is the class being defined
+            else:
+                params.append(f"{param}: {python_type(arg.type)}")
+        returns = (
+            "None"
+            if not result_types
+            else python_type(result_types[0])
+            if len(result_types) == 1
+            else f"Tuple[{', '.join(python_type(t) for t in result_types)}]"
+        )
+        self.line(f"def {name}({(',' + chr(10) + '    ' + '  ' * self.level).join(params)}) -> {returns}:")
+        self.level += 1
+        self.scan_block(block)
+        self.define_long_constants(block)
+        terminator = block.last_op
+        assert terminator is not None
+        self.block(block, bool(terminator.operands))
+        if terminator.operands:
+            self.line(f"return {self.uses(terminator.operands)}")
+        self.level -= 1
+
+    def define_long_constants(self, block: Block) -> None:
+        """Constants too wide to inline get a name at the top, as PyTorch does."""
+        for op in _ops_of_graph(block):
+            if _is_constant(op) and op.results[0].uses:
+                literal = python_literal(op.python_value, op.results[0].type)  # pyright: ignore[reportAttributeAccessIssue]
+                if self.is_long(literal):
+                    self.definition(op, literal)
+
+    # -- inlining: PyTorch's scanBlock / scanNode / scanValue ---------------------------
+
+    def can_inline(self, value: SSAValue) -> bool:
+        op = value.owner
+        if not isinstance(op, Operation) or len(op.results) != 1 or op.regions or op.name in STATEMENTS:
+            return False
+        use = value.get_unique_use()
+        if use is None:
+            return False
+        user = use.operation
+        if value.name_hint is not None and user.name not in ("func.return", "prim.Yield"):
+            return False  # a named value was a variable in the source
+        return not (user.name == "prim.Loop" and use.index >= 2)
+
+    def scan_block(self, block: Block) -> None:
+        terminator = block.last_op
+        for op in reversed(list(block.ops)):
+            if op is terminator or op not in self.inlined:
+                self.scan_op(op)
+
+    def scan_op(self, op: Operation) -> Operation | None:
+        if op in self.inlined:
+            return op
+        for region in op.regions:
+            if not op.has_trait(IsolatedFromAbove):
+                self.scan_block(region.block)
+        point = _previous_non_constant(op)
+        for operand in reversed(op.operands):
+            point = self.scan_value(point, operand)
+        return point
+
+    def scan_value(self, point: Operation | None, value: SSAValue) -> Operation | None:
+        owner = value.owner
+        if owner is point and point is not None and self.can_inline(value):
+            point = self.scan_op(point)
+            self.inlined.add(owner)  # pyright: ignore[reportArgumentType]
+        elif isinstance(owner, Operation) and _is_constant(owner):
+            self.inlined.add(owner)
+        return point
+
+    # -- statements -------------------------------------------------------------------------
+
+    def block(self, block: Block, has_other_statements: bool) -> None:
+        start = len(self.lines)
+        for op in block.ops:
+            if op is not block.last_op:
+                self.op(op)
+        if len(self.lines) == start and not has_other_statements:
+            self.line("pass")
+
+    def op(self, op: Operation) -> None:
+        name = op.name
+        if _is_constant(op):
+            return
+        if name == "prim.If":
+            self.if_statement(op)
+        elif name == "prim.Loop":
+            self.loop(op)
+        elif name == "prim.With":
+            self.with_statement(op)
+        elif name == "prim.Enter":
+            ctx = self.use(op.operands[0])
+            if op.results[0].uses:
+                self.line(f"with {ctx} as {self.assign_name(op.results[0])}:")
+            else:
+                self.line(f"with {ctx}:")
+            self.level += 1
+        elif name == "prim.Exit":
+            if op.prev_op is not None and op.prev_op.name == "prim.Enter":
+                self.line("pass")
+            self.level -= 1
+        elif name in ("prim.TupleUnpack", "prim.ListUnpack"):
+            targets = ", ".join(self.assign_name(r) for r in op.results)
+            self.line(f"{targets}, = {self.use(op.operands[0])}")
+        elif name == "prim.SetAttr":
+            obj, value = (self.use(v) for v in op.operands)
+            self.line(f"{obj}.{op.properties['name'].data} = {value}")  # pyright: ignore[reportAttributeAccessIssue]
+        elif len(op.regions) == 1 and op.has_trait(IsolatedFromAbove):
+            self.subgraph(op)
+        else:
+            rhs = self.expression(op)
+            if op not in self.inlined:
+                self.definition(op, rhs)
+            else:
+                self.exprs[op.results[0]] = rhs
+                if self.is_long(rhs):
+                    self.split_long_inlines(op.results[0])
+
+    def if_statement(self, op: Operation) -> None:
+        outputs = [self.assign_name(r) for r in op.results]
+        self.line(f"if {self.use(op.operands[0])}:")
+        for index, region in enumerate(op.regions):
+            if index == 1:
+                self.line("else:")
+            self.level += 1
+            self.block(region.block, bool(outputs))
+            self.assignment(outputs, region.block.last_op.operands)  # pyright: ignore[reportOptionalMemberAccess]
+            self.level -= 1
+
+    def loop(self, op: Operation) -> None:
+        """`for`, `while`, or (for a loop with both a trip count and a condition, which
+        PyTorch refuses to print) `for` with a `break` on the condition."""
+        trip_count, condition, *initial = op.operands
+        body = op.regions[0].block
+        counter, *carried = body.args
+        next_condition, *updates = body.last_op.operands  # pyright: ignore[reportOptionalMemberAccess]
+        always_true = _constant_value(condition) is True and _constant_value(next_condition) is True
+        counted = _constant_value(trip_count) != INT64_MAX or bool(counter.uses)
+        outputs = [self.assign_name(r) for r in op.results]
+        for arg, name in zip(carried, outputs):
+            self.idents[arg] = name
+        for output, value in zip(op.results, initial):
+            annotation = f": {python_type(output.type)}" if output.type != value.type else ""
+            self.line(f"{self.idents[output]}{annotation} = {self.use(value)}")
+        if always_true and counted:
+            self.line(f"for {self.assign_name(counter)} in range({self.use(trip_count)}):")
+            targets, values = outputs, list(updates)
+        else:
+            flag = self.fresh_name("_")
+            self.line(f"{flag} = {self.use(condition)}")
+            targets, values = [flag, *outputs], [next_condition, *updates]
+            if counted:
+                self.line(f"for {self.assign_name(counter)} in range({self.use(trip_count)}):")
+                self.line(f"  if not {flag}:")
+                self.line("    break")
+            else:
+                self.line(f"while {flag}:")
+        self.level += 1
+        self.block(body, bool(targets))
+        self.assignment(targets, values)
+        self.level -= 1
+
+    def with_statement(self, op: Operation) -> None:
+        """The block form of `with` (during the exit transform): the context is the
+        operand, or the one `prim.Exit` in the exit region names."""
+        context = op.operands[0] if op.operands else None
+        if context is None:
+            exits = [o for o in op.regions[1].block.ops if o.name == "prim.Exit"]
+            if not exits:
+                raise TsjitError("'prim.With' names no context object", SourceLocation.of_op(op))
+            context = exits[0].operands[0]
+        outputs = [self.assign_name(r) for r in op.results]
+        self.line(f"with {self.use(context)}:")
+        self.level += 1
+        body = op.regions[0].block
+        self.block(body, bool(outputs))
+        self.assignment(outputs, body.last_op.operands)  # pyright: ignore[reportOptionalMemberAccess]
+        self.level -= 1
+
+    def subgraph(self, op: Operation) -> None:
+        """A fusion group or differentiable graph: a nested function, then its call."""
+        name = self.fresh_name(op.name.split(".")[-1].lower())
+        block = op.regions[0].block
+        self.define_function(name, block, [r.type for r in op.results])
+        self.definition(op, f"{name}({self.uses(op.operands)})")
+
+    def definition(self, op: Operation, rhs: str) -> None:
+        if not op.results:
+            self.line(rhs)
+            return
+        targets = ", ".join(self.assign_name(r) for r in op.results)
+        self.line(f"{targets} = {rhs}")
+
+    def assignment(self, targets: Sequence[str], values: Sequence[SSAValue]) -> None:
+        if targets:
+            self.line(f"{', '.join(targets)} = {self.uses(values)}")
+
+    # -- expressions ----------------------------------------------------------------------
+
+    def expression(self, op: Operation) -> str:
+        special = EXPRESSIONS.get(op.name)
+        if special is not None:
+            return special(self, op, [self.use(v) for v in op.operands])
+        kind = GraphPrinter().kind(op)
+        namespace, short = kind.split("::")
+        callee = f"torch.{short}" if namespace == "aten" else f"ops.{namespace}.{short}"
+        return f"{callee}({self.arguments(op, kind)})"
+
+    def arguments(self, op: Operation, kind: str) -> str:
+        """Operands in schema order, trailing defaults left out, keyword-only named."""
+        from tsjit.dialects.schema import has_operator, resolve_overload
+
+        operands = list(op.operands)
+        schema = getattr(op, "schema", None)
+        if schema is None and has_operator(kind):
+            schema = resolve_overload(kind, [v.type for v in operands], [r.type for r in op.results])
+        if schema is None or len(operands) > len(schema.arguments):
+            return self.uses(operands)
+        needed = len(operands)
+        while needed > 0:
+            argument = schema.arguments[needed - 1]
+            if not argument.has_default or not _equal(_constant_value(operands[needed - 1]), argument.default):
+                break
+            needed -= 1
+        parts = []
+        for operand, argument in zip(operands[:needed], schema.arguments):
+            prefix = f"{argument.name}=" if argument.kwarg_only else ""
+            parts.append(prefix + self.use(operand))
+        return ", ".join(parts)
+
+    def split_long_inlines(self, value: SSAValue) -> None:
+        """An inlined expression got too long: it and the inlined operands evaluated
+        before it become statements, in order ([reordering of inlines])."""
+        use = value.get_unique_use()
+        assert use is not None
+        to_split: list[SSAValue] = []
+        self.scan_long_inlines(use.operation, use.index, to_split)
+        for split in reversed(to_split):
+            owner = split.owner
+            assert isinstance(owner, Operation)
+            self.definition(owner, self.exprs[split])
+
+    def scan_long_inlines(self, user: Operation, offset: int, to_split: list[SSAValue]) -> None:
+        visited = self.split_visits.get(user)
+        stop = visited + 1 if visited is not None else 0
+        for index in range(offset, stop - 1, -1):
+            operand = user.operands[index]
+            owner = operand.owner
+            if isinstance(owner, Operation) and not _is_constant(owner) and owner in self.inlined:
+                to_split.append(operand)
+        self.split_visits[user] = offset
+        if visited is None and user in self.inlined:
+            use = user.results[0].get_unique_use()
+            assert use is not None
+            self.scan_long_inlines(use.operation, use.index - 1, to_split)
+
+    # -- values and names -----------------------------------------------------------------
+
+    def use(self, value: SSAValue) -> str:
+        name = self.idents.get(value)
+        if name is not None:
+            return name
+        expr = self.exprs.get(value)
+        if expr is not None:
+            return expr
+        owner = value.owner
+        if isinstance(owner, Operation) and _is_constant(owner):
+            return python_literal(owner.python_value, value.type)  # pyright: ignore[reportAttributeAccessIssue]
+        where = SourceLocation.of_op(owner) if isinstance(owner, Operation) else None
+        raise TsjitError("a value is used before the printer defined it", where)
+
+    def uses(self, values: Sequence[SSAValue]) -> str:
+        return ", ".join(self.use(v) for v in values)
+
+    def assign_name(self, value: SSAValue) -> str:
+        """A fresh variable for `value`, from its name hint (`x.1` -> `x`, `x0`)."""
+        hint = value.name_hint
+        base = "_"
+        if hint is not None:
+            stem, _, suffix = hint.rpartition(".")
+            base = stem if stem and suffix.isdigit() else hint
+            base = "".join(c if c.isalnum() or c == "_" else "_" for c in base)
+            if base[0].isdigit():
+                base = "_" + base
+        name = self.fresh_name(base)
+        self.idents[value] = name
+        return name
+
+    def fresh_name(self, base: str) -> str:
+        name = base
+        while name in self.used or name in RESERVED_NAMES:
+            suffix = self.next_suffix.get(base, 0)
+            self.next_suffix[base] = suffix + 1
+            name = f"{base}{suffix}"
+        self.used.add(name)
+        return name
+
+    def is_long(self, text: str) -> bool:
+        return len(text) + 2 * self.level >= MAX_INLINE_WIDTH
+
+    def line(self, text: str) -> None:
+        self.lines.append("  " * self.level + text)
+
+
+def _ops_of_graph(block: Block):
+    """The ops of a graph body, nested blocks included, subgraphs excluded."""
+    for op in block.ops:
+        yield op
+        if not op.has_trait(IsolatedFromAbove):
+            for region in op.regions:
+                for nested in region.blocks:
+                    yield from _ops_of_graph(nested)
+
+
+def _previous_non_constant(op: Operation) -> Operation | None:
+    previous = op.prev_op
+    while previous is not None and _is_constant(previous):
+        previous = previous.prev_op
+    return previous
+
+
+def _equal(value: object, default: object) -> bool:
+    """IValue equality of a constant operand and a schema default (no int/bool/float
+    mixing; lists against tuples)."""
+    if value is _NOT_CONSTANT:
+        return False
+    if isinstance(value, list):
+        value = tuple(value)
+    return type(value) is type(default) and value == default
+
+
+__all__ = ["EXPRESSIONS", "PythonPrinter", "export_python", "python_literal", "python_type"]

@@ -1,0 +1,122 @@
+"""ts-translate: convert a program between tsjit IR and the formats around it.
+
+    ts-translate --import-torchscript graph.txt            PyTorch graph text -> MLIR
+    ts-translate --export-torchscript in.mlir              MLIR (or graph text) -> graph text
+    ts-translate --export-python in.mlir --entry forward   -> TorchScript-syntax Python
+
+Each mode is one row of `MODES`: how to read the input into a module and how to write
+the module out. A new format plugs in as a row (`--script`, `--export-llvm`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from io import StringIO
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.printer import Printer
+
+from tsjit.diagnostics import tool_main
+
+
+@dataclass(frozen=True)
+class Options:
+    """What readers and writers may look at besides the program."""
+
+    entry: str
+    print_debuginfo: bool
+
+
+Reader = Callable[[Context, str, str, Options], ModuleOp]
+Writer = Callable[[ModuleOp, Options], str]
+
+
+@dataclass(frozen=True)
+class Mode:
+    help: str
+    read: Reader
+    write: Writer
+
+
+def read_graph_text(ctx: Context, text: str, filename: str, options: Options) -> ModuleOp:
+    from tsjit.formats.torchscript_text import import_graph_text
+
+    return import_graph_text(ctx, text, filename, entry=options.entry)
+
+
+def read_program(ctx: Context, text: str, filename: str, options: Options) -> ModuleOp:
+    """Any input `ts-opt` reads (MLIR, graph text), verified."""
+    from tsjit.formats import read_program as read
+    from tsjit.formats.mlir import verify
+
+    module = read(ctx, text, filename)
+    verify(module)
+    return module
+
+
+def write_mlir(module: ModuleOp, options: Options) -> str:
+    out = StringIO()
+    Printer(stream=out, print_debuginfo=options.print_debuginfo).print_op(module)
+    return out.getvalue() + "\n"
+
+
+def write_graph_text(module: ModuleOp, options: Options) -> str:
+    from tsjit.formats.torchscript_export import export_graph_text
+
+    return export_graph_text(module, options.entry)
+
+
+def write_python(module: ModuleOp, options: Options) -> str:
+    from tsjit.formats.python_code import export_python
+
+    return export_python(module, options.entry)
+
+
+MODES: dict[str, Mode] = {
+    "--import-torchscript": Mode("PyTorch graph text to MLIR", read_graph_text, write_mlir),
+    "--export-torchscript": Mode("MLIR to PyTorch graph text", read_program, write_graph_text),
+    "--export-python": Mode("MLIR to TorchScript-syntax Python code", read_program, write_python),
+}
+
+
+def argument_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="ts-translate", description=__doc__.splitlines()[0])
+    modes = parser.add_mutually_exclusive_group(required=True)
+    for flag, mode in MODES.items():
+        modes.add_argument(flag, dest="mode", action="store_const", const=flag, help=mode.help)
+    parser.add_argument("file", nargs="?", default="-", help="input file, '-' for stdin")
+    parser.add_argument("--entry", default="forward", metavar="NAME", help="the function to import or export")
+    parser.add_argument("-o", "--output", default="-", metavar="OUT", help="output file, '-' for stdout")
+    parser.add_argument("--print-debuginfo", action="store_true", help="print op locations in MLIR output")
+    return parser
+
+
+def translate(argv: Sequence[str] | None) -> None:
+    from tsjit.context import make_context
+
+    args = argument_parser().parse_args(argv)
+    mode = MODES[args.mode]
+    if args.file == "-":
+        text, filename = sys.stdin.read(), "<stdin>"
+    else:
+        with open(args.file, encoding="utf-8") as f:
+            text, filename = f.read(), args.file
+    options = Options(entry=args.entry, print_debuginfo=args.print_debuginfo)
+    result = mode.write(mode.read(make_context(), text, filename, options), options)
+    if args.output == "-":
+        sys.stdout.write(result)
+    else:
+        with open(args.output, "w", encoding="utf-8") as f:
+            f.write(result)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    tool_main("ts-translate", translate, None if argv is None else list(argv))
+
+
+if __name__ == "__main__":
+    main()
