@@ -1,0 +1,154 @@
+"""inline: calls of graphs whose bodies the module holds are replaced by those bodies
+(PyTorch's `Inline`), so that later passes see one graph.
+
+    %r = func.call @helper(%x) : (!ts.tensor) -> !ts.tensor     →   %y = aten.relu %x ...
+    %r = prim.CallMethod[name = "forward"] %sub, %x ...          →   (body of `<class>.forward`)
+
+A `func.call` is inlined when its callee is a `func.func` with a body (the text
+importer declares callees it has no body for: those calls stay); a `prim.CallMethod`
+when its receiver's class type names a method function `<class>.<method>` of the module,
+the convention the interpreter resolves methods by. Inlined ops keep the callee's
+locations, so errors still point at the callee's source. Calls into a recursive cycle
+stay calls: TorchScript has no recursion, and inlining one would not terminate.
+
+xDSL ships no inliner for `func` (its `inline-snrt` is specific to snitch), hence ours.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Block, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+
+from tsjit.dialects.prim import CallMethodOp
+from tsjit.dialects.types import ClassType
+
+
+@dataclass
+class InlineFunctionCall(RewritePattern):
+    """`func.call @f(...)` of a function with a body: the body in place of the call."""
+
+    callees: Mapping[str, func.FuncOp]
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: func.CallOp, rewriter: PatternRewriter, /) -> None:
+        callee = self.callees.get(op.callee.string_value())
+        if callee is not None:
+            rewriter.replace(op, [], inline_body(callee.body.block, op.arguments, rewriter))
+
+
+@dataclass
+class InlineMethodCall(RewritePattern):
+    """`prim.CallMethod[name = m] %obj, ...` where the module defines `<class>.m`: that
+    function's body, with `%obj` as its first argument."""
+
+    callees: Mapping[str, func.FuncOp]
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: CallMethodOp, rewriter: PatternRewriter, /) -> None:
+        receiver = op.obj.type
+        if not isinstance(receiver, ClassType):
+            return
+        callee = self.callees.get(f"{receiver.qualname.data}.{op.method_name.data}")
+        if callee is not None:
+            rewriter.replace(op, [], inline_body(callee.body.block, op.operands, rewriter))
+
+
+def inline_body(body: Block, arguments: Sequence[SSAValue], rewriter: PatternRewriter) -> list[SSAValue]:
+    """Clones `body` before the matched op with its arguments bound to `arguments`;
+    returns the values its terminator returns."""
+    mapping: dict[SSAValue, SSAValue] = dict(zip(body.args, arguments, strict=True))
+    terminator = body.last_op
+    assert terminator is not None
+    rewriter.insert([op.clone(mapping) for op in body.ops if op is not terminator])
+    return [mapping.get(v, v) for v in terminator.operands]
+
+
+def inlinable_functions(module: ModuleOp) -> dict[str, func.FuncOp]:
+    """Functions with bodies that take part in no call cycle, by name."""
+    functions = {op.sym_name.data: op for op in module.ops if isinstance(op, func.FuncOp) and not op.is_declaration}
+    calls: dict[str, set[str]] = {name: set() for name in functions}
+    for name, function in functions.items():
+        for op in function.walk():
+            if isinstance(op, func.CallOp):
+                calls[name].add(op.callee.string_value())
+            elif isinstance(op, CallMethodOp) and isinstance(op.obj.type, ClassType):
+                calls[name].add(f"{op.obj.type.qualname.data}.{op.method_name.data}")
+    recursive = _in_cycles(calls)
+    return {name: f for name, f in functions.items() if name not in recursive}
+
+
+def _in_cycles(calls: Mapping[str, set[str]]) -> set[str]:
+    """The functions that can reach themselves (Tarjan's strongly connected components,
+    iterative so deep call chains do not hit Python's recursion limit)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    cyclic: set[str] = set()
+    for root in calls:
+        if root in index:
+            continue
+        work = [(root, iter(sorted(calls[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, successors = work[-1]
+            advanced = False
+            for successor in successors:
+                if successor not in calls:
+                    continue
+                if successor not in index:
+                    index[successor] = low[successor] = len(index)
+                    stack.append(successor)
+                    on_stack.add(successor)
+                    work.append((successor, iter(sorted(calls[successor]))))
+                    advanced = True
+                    break
+                if successor in on_stack:
+                    low[node] = min(low[node], index[successor])
+            if advanced:
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1 or node in calls[node]:
+                    cyclic.update(component)
+    return cyclic
+
+
+@dataclass(frozen=True)
+class InlinePass(ModulePass):
+    """Inlines every call of a non-recursive function or method the module defines."""
+
+    name = "inline"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        callees = inlinable_functions(op)
+        if not callees:
+            return
+        patterns = GreedyRewritePatternApplier(
+            [InlineFunctionCall(callees), InlineMethodCall(callees)], dce_enabled=False
+        )
+        PatternRewriteWalker(patterns).rewrite_module(op)
