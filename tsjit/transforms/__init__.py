@@ -16,4 +16,6 @@ def _lazy(module: str, cls: str) -> Callable[[], type[ModulePass]]:
     return load
 
 
-PASSES: dict[str, Callable[[], type[ModulePass]]] = {}
+PASSES: dict[str, Callable[[], type[ModulePass]]] = {
+    "inline": _lazy("inline", "InlinePass"),
+}
