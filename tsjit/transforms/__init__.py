@@ -17,5 +17,12 @@ def _lazy(module: str, cls: str) -> Callable[[], type[ModulePass]]:
 
 
 PASSES: dict[str, Callable[[], type[ModulePass]]] = {
+    "convert-arith-to-llvm": _lazy("lowering.convert_arith_to_llvm", "ConvertArithToLLVMPass"),
+    "convert-cf-to-llvm": _lazy("lowering.convert_cf_to_llvm", "ConvertCfToLLVMPass"),
+    "convert-func-to-llvm": _lazy("lowering.convert_func_to_llvm", "ConvertFuncToLLVMPass"),
+    "convert-math-to-llvm": _lazy("lowering.convert_math_to_llvm", "ConvertMathToLLVMPass"),
+    "convert-memref-to-llvm": _lazy("lowering.convert_memref_to_llvm", "ConvertMemRefToLLVMPass"),
+    "convert-scf-while-to-cf": _lazy("lowering.convert_scf_while_to_cf", "ConvertScfWhileToCfPass"),
+    "convert-to-llvm": _lazy("lowering.convert_to_llvm", "ConvertToLLVMPass"),
     "inline": _lazy("inline", "InlinePass"),
 }
