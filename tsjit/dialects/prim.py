@@ -25,11 +25,12 @@ reads and writes, prints and raises are effects, and calls have unknown effects.
 
 from __future__ import annotations
 
+import functools
 import math
 import numbers
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, NoReturn, Self
+from typing import TYPE_CHECKING, Any, ClassVar, NoReturn, Self, TypeAlias
 
 from xdsl.dialect_interfaces.constant_materialization import ConstantMaterializationInterface
 from xdsl.dialects import builtin
@@ -103,6 +104,9 @@ from tsjit.dialects.types import (
 if TYPE_CHECKING:
     import numpy
 
+Operand: TypeAlias = SSAValue | Operation
+"""What op builders accept as an operand: a value or a single-result op."""
+
 # --------------------------------------------------------------------------------------
 # Verification helpers
 # --------------------------------------------------------------------------------------
@@ -146,8 +150,8 @@ def verify_values_stay_inside(op: Operation, region_names: Sequence[str]) -> Non
             defined = [*block.args, *(result for inner in block.ops for result in inner.results)]
             for value in defined:
                 for use in value.uses:
-                    if not op.is_ancestor(use.operation):
-                        fail(op, f"a value defined in its {region_name} is used outside it by '{use.operation.name}'")
+                    if not op.is_ancestor(user := use.operation):
+                        fail(op, f"a value defined in its {region_name} is used outside it by '{user.name}'")
 
 
 class AllocatesResult(MemoryEffect):
@@ -166,6 +170,32 @@ def print_types(printer: Printer, types: Sequence[Attribute]) -> None:
 
 def parse_types(parser: Parser) -> list[Attribute]:
     return parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_type)
+
+
+def print_bindings(printer: Printer, arguments: Sequence[SSAValue], values: Sequence[SSAValue]) -> None:
+    """`(%arg = %value : T, ...)`: block arguments and the operands bound to them."""
+
+    def binding(pair: tuple[SSAValue, SSAValue]) -> None:
+        argument, value = pair
+        printer.print_operand(argument)
+        printer.print_string(" = ")
+        printer.print_operand(value)
+        printer.print_string(" : ")
+        printer.print_attribute(value.type)
+
+    with printer.in_parens():
+        printer.print_list(zip(arguments, values), binding)
+
+
+def parse_bindings(parser: Parser) -> list[tuple[Parser.UnresolvedArgument, SSAValue]]:
+    def binding() -> tuple[Parser.UnresolvedArgument, SSAValue]:
+        argument = parser.parse_argument(expect_type=False)
+        parser.parse_punctuation("=")
+        value = parser.parse_unresolved_operand()
+        parser.parse_punctuation(":")
+        return argument, parser.resolve_operand(value, parser.parse_type())
+
+    return parser.parse_comma_separated_list(parser.Delimiter.PAREN, binding)
 
 
 # --------------------------------------------------------------------------------------
@@ -212,8 +242,20 @@ def _str_literal(value: str) -> str:
     return "".join(out)
 
 
-def _is_int(value: object) -> bool:
-    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+def _is_int64(value: object) -> bool:
+    if not isinstance(value, numbers.Integral) or isinstance(value, bool):
+        return False
+    return -(2**63) <= int(value) < 2**63
+
+
+def _is_double(value: object) -> bool:
+    if not isinstance(value, numbers.Real) or isinstance(value, bool):
+        return False
+    try:
+        float(value)
+    except OverflowError:
+        return False
+    return True
 
 
 @dataclass(frozen=True)
@@ -237,14 +279,14 @@ _STRING_KIND = ScalarKind(
 
 SCALAR_KINDS: dict[type[Attribute], ScalarKind] = {
     IntType: ScalarKind(
-        accepts=_is_int,
+        accepts=_is_int64,
         make=lambda v: IntegerAttr(int(v), i64),
         holds=lambda a: isinstance(a, IntegerAttr) and a.type == i64,
         read=lambda a: a.value.data,
         literal=str,
     ),
     FloatType: ScalarKind(
-        accepts=lambda v: isinstance(v, numbers.Real) and not isinstance(v, bool),
+        accepts=_is_double,
         make=lambda v: FloatAttr(float(v), f64),
         holds=lambda a: isinstance(a, FloatAttr) and a.type == f64,
         read=lambda a: a.value.data,
@@ -320,7 +362,8 @@ def constant_attr(value: object, type: Attribute) -> Attribute | None:
 def _element_attr(value: object, type: Attribute, container: object) -> Attribute:
     attr = constant_attr(value, type)
     if attr is None:
-        raise ConstantError(f"{_describe(container)} is not a constant of type {type}: None is not an element value")
+        described = _describe(container)
+        raise ConstantError(f"{described} is not a constant: its elements of type {type} cannot be None")
     return attr
 
 
@@ -398,7 +441,8 @@ def _dense_from_array(array: object) -> DenseIntOrFPElementsAttr | None:
     if dtype.name == "Bool":  # xDSL stores a signless i1 `true` as all ones
         raw = np.negative(data.astype("<i1")).tobytes()
     elif dtype.name == "BFloat16":
-        return DenseIntOrFPElementsAttr.from_list(shaped, data.astype(np.float32).ravel().tolist())  # pyright: ignore[reportArgumentType]
+        values = data.astype(np.float32).ravel().tolist()
+        return DenseIntOrFPElementsAttr.from_list(shaped, values)  # pyright: ignore[reportArgumentType]
     else:
         raw = np.ascontiguousarray(data, dtype=np.dtype(dtype.torch_name).newbyteorder("<")).tobytes()
     return DenseIntOrFPElementsAttr(shaped, BytesAttr(raw))
@@ -447,7 +491,8 @@ def parse_constant_literal(parser: Parser) -> object:
             parser.raise_error("string constant is not valid UTF-8")
     if (flag := parser.parse_optional_boolean()) is not None:
         return flag
-    if (items := parser.parse_optional_comma_separated_list(parser.Delimiter.SQUARE, lambda: parse_constant_literal(parser))) is not None:
+    element = functools.partial(parse_constant_literal, parser)
+    if (items := parser.parse_optional_comma_separated_list(parser.Delimiter.SQUARE, element)) is not None:
         return items
     sign = -1 if parser.parse_optional_punctuation("-") is not None else 1
     if parser.parse_optional_keyword("inf") is not None:
@@ -567,7 +612,7 @@ class YieldOp(IRDLOperation):
 
     assembly_format = "attr-dict ($values^ `:` type($values))?"
 
-    def __init__(self, *values: SSAValue | Operation):
+    def __init__(self, *values: Operand):
         super().__init__(operands=[values])
 
 
@@ -594,7 +639,9 @@ class IfOp(IRDLOperation):
 
     REGION_NAMES: ClassVar[tuple[str, str]] = ("then-region", "else-region")
 
-    def __init__(self, cond: SSAValue | Operation, result_types: Sequence[Attribute], then_region: Region, else_region: Region):
+    def __init__(
+        self, cond: Operand, result_types: Sequence[Attribute], then_region: Region, else_region: Region
+    ):
         super().__init__(operands=[cond], result_types=[result_types], regions=[then_region, else_region])
 
     def print(self, printer: Printer) -> None:
@@ -652,9 +699,9 @@ class LoopOp(IRDLOperation):
 
     def __init__(
         self,
-        max_trip_count: SSAValue | Operation,
-        initial_condition: SSAValue | Operation,
-        carried: Sequence[SSAValue | Operation],
+        max_trip_count: Operand,
+        initial_condition: Operand,
+        carried: Sequence[Operand],
         result_types: Sequence[Attribute],
         body: Region,
     ):
@@ -673,17 +720,7 @@ class LoopOp(IRDLOperation):
         printer.print_string(")")
         if self.carried:
             printer.print_string(" carried")
-
-            def binding(pair: tuple[SSAValue, SSAValue]) -> None:
-                argument, initial = pair
-                printer.print_operand(argument)
-                printer.print_string(" = ")
-                printer.print_operand(initial)
-                printer.print_string(" : ")
-                printer.print_attribute(initial.type)
-
-            with printer.in_parens():
-                printer.print_list(zip(arguments, self.carried), binding)
+            print_bindings(printer, arguments, self.carried)
             printer.print_string(" -> ")
             print_types(printer, self.outs.types)
         printer.print_string(" ")
@@ -699,24 +736,15 @@ class LoopOp(IRDLOperation):
         parser.parse_punctuation("(")
         counter = parser.parse_argument(expect_type=False).resolve(IntType())
         parser.parse_punctuation(")")
-
-        def binding() -> tuple[Parser.UnresolvedArgument, SSAValue]:
-            argument = parser.parse_argument(expect_type=False)
-            parser.parse_punctuation("=")
-            initial = parser.parse_unresolved_operand()
-            parser.parse_punctuation(":")
-            return argument, parser.resolve_operand(initial, parser.parse_type())
-
-        bindings = parser.parse_comma_separated_list(parser.Delimiter.PAREN, binding) if parser.parse_optional_keyword("carried") else []
+        bindings = parse_bindings(parser) if parser.parse_optional_keyword("carried") else []
         result_types: list[Attribute] = []
         if bindings:
             parser.parse_punctuation("->")
             position = parser.pos
             result_types = parse_types(parser)
             if len(result_types) != len(bindings):
-                parser.raise_error(
-                    f"expected {plural(len(bindings), 'result type')}, one per carried value", position, parser.pos
-                )
+                expected = plural(len(bindings), "result type")
+                parser.raise_error(f"expected {expected}, one per carried value", position, parser.pos)
         arguments = [counter, *(argument.resolve(t) for (argument, _), t in zip(bindings, result_types))]
         body = parser.parse_region(arguments)
         op = cls(max_trip_count, initial_condition, [initial for _, initial in bindings], result_types, body)
@@ -739,10 +767,12 @@ class LoopOp(IRDLOperation):
             if arg.type != out.type:
                 fail(self, f"body argument {i + 1} has type {arg.type} but result {i} has type {out.type}")
             if not is_subtype_of(initial.type, out.type):
-                fail(self, f"carried value {i} of type {initial.type} is not a subtype of result type {out.type}")
+                got, want = initial.type, out.type
+                fail(self, f"carried value {i} of type {got} is not a subtype of result type {want}")
         terminator = self.body.block.last_op
-        if isinstance(terminator, YieldOp) and terminator.values and not isinstance(terminator.values[0].type, BoolType):
-            fail(self, f"body must yield the !ts.bool loop condition first, got {terminator.values[0].type}")
+        if isinstance(terminator, YieldOp) and terminator.values:
+            if not isinstance(condition := terminator.values[0].type, BoolType):
+                fail(self, f"body must yield the !ts.bool loop condition first, got {condition}")
         verify_yield(
             self,
             self.body,
@@ -779,7 +809,9 @@ class WithOp(IRDLOperation):
 
     REGION_NAMES: ClassVar[tuple[str, str]] = ("body", "exit-region")
 
-    def __init__(self, context: SSAValue | Operation | None, result_types: Sequence[Attribute], body: Region, exit: Region):
+    def __init__(
+        self, context: Operand | None, result_types: Sequence[Attribute], body: Region, exit: Region
+    ):
         super().__init__(operands=[context], result_types=[result_types], regions=[body, exit])
 
     def print(self, printer: Printer) -> None:
@@ -814,7 +846,8 @@ class WithOp(IRDLOperation):
     def verify_(self) -> None:
         for region, region_name in zip(self.regions, self.REGION_NAMES):
             verify_no_arguments(self, region, region_name)
-        verify_yield(self, self.body, "body", self.outs.types, f"the op has {plural(len(self.outs), 'result')}")
+        results = f"the op has {plural(len(self.outs), 'result')}"
+        verify_yield(self, self.body, "body", self.outs.types, results)
         verify_yield(self, self.exit, "exit-region", (), "it must yield none")
         verify_values_stay_inside(self, self.REGION_NAMES)
 
@@ -834,7 +867,7 @@ class EnterOp(IRDLOperation):
 
     assembly_format = "$context attr-dict `:` type($context) `->` type($result)"
 
-    def __init__(self, context: SSAValue | Operation, result_type: Attribute):
+    def __init__(self, context: Operand, result_type: Attribute):
         super().__init__(operands=[context], result_types=[result_type])
 
 
@@ -852,7 +885,7 @@ class ExitOp(IRDLOperation):
 
     assembly_format = "$context attr-dict `:` type($context) `->` type($result)"
 
-    def __init__(self, context: SSAValue | Operation, result_type: Attribute):
+    def __init__(self, context: Operand, result_type: Attribute):
         super().__init__(operands=[context], result_types=[result_type])
 
 
@@ -861,7 +894,9 @@ class ExitOp(IRDLOperation):
 # --------------------------------------------------------------------------------------
 
 
-def verify_subtypes(op: Operation, what: str, values: Sequence[SSAValue], types: Sequence[Attribute], of: str) -> None:
+def verify_subtypes(
+    op: Operation, what: str, values: Sequence[SSAValue], types: Sequence[Attribute], of: str
+) -> None:
     for i, (value, want) in enumerate(zip(values, types)):
         if not is_subtype_of(value.type, want):
             fail(op, f"{what} {i} has type {value.type}, which is not a subtype of {of} {want}")
@@ -883,9 +918,10 @@ class TupleConstructOp(IRDLOperation):
 
     assembly_format = "$elements attr-dict `:` functional-type($elements, $result)"
 
-    def __init__(self, elements: Sequence[SSAValue | Operation], result_type: TupleType | None = None):
+    def __init__(self, elements: Sequence[Operand], result_type: TupleType | None = None):
         if result_type is None:
-            result_type = TupleType([SSAValue.get(e).type for e in elements])  # pyright: ignore[reportArgumentType]
+            types = [SSAValue.get(e).type for e in elements]
+            result_type = TupleType(types)  # pyright: ignore[reportArgumentType]
         super().__init__(operands=[elements], result_types=[result_type])
 
     def verify_(self) -> None:
@@ -911,7 +947,7 @@ class TupleUnpackOp(IRDLOperation):
 
     assembly_format = "$tuple attr-dict `:` type($tuple) (`->` type($outs)^)?"
 
-    def __init__(self, tuple: SSAValue | Operation, result_types: Sequence[Attribute] | None = None):
+    def __init__(self, tuple: Operand, result_types: Sequence[Attribute] | None = None):
         if result_types is None:
             result_types = SSAValue.get(tuple).type.elements  # pyright: ignore[reportAttributeAccessIssue]
         super().__init__(operands=[tuple], result_types=[result_types])
@@ -919,7 +955,8 @@ class TupleUnpackOp(IRDLOperation):
     def verify_(self) -> None:
         types = self.tuple.type.elements
         if len(self.outs) != len(types):
-            fail(self, f"has {plural(len(self.outs), 'result')} but the tuple has {plural(len(types), 'element')}")
+            elements = plural(len(types), "element")
+            fail(self, f"has {plural(len(self.outs), 'result')} but the tuple has {elements}")
         for i, (element, out) in enumerate(zip(types, self.outs.types)):
             if not is_subtype_of(element, out):
                 fail(self, f"tuple element {i} of type {element} is not a subtype of result type {out}")
@@ -942,7 +979,7 @@ class TupleIndexOp(IRDLOperation):
 
     assembly_format = "$tuple `[` $index `]` attr-dict `:` type($tuple) `->` type($result)"
 
-    def __init__(self, tuple: SSAValue | Operation, index: SSAValue | Operation, result_type: Attribute):
+    def __init__(self, tuple: Operand, index: Operand, result_type: Attribute):
         super().__init__(operands=[tuple, index], result_types=[result_type])
 
     def verify_(self) -> None:
@@ -953,15 +990,17 @@ class TupleIndexOp(IRDLOperation):
         position = index.value.data
         if not -len(types) <= position < len(types):
             fail(self, f"index {position} is out of range for a tuple of {plural(len(types), 'element')}")
-        if not is_subtype_of(types[position], self.result.type):
-            fail(self, f"tuple element {position} of type {types[position]} is not a subtype of result type {self.result.type}")
+        if not is_subtype_of(element := types[position], self.result.type):
+            result = self.result.type
+            fail(self, f"tuple element {position} of type {element} is not a subtype of result type {result}")
 
 
 @irdl_op_definition
 class TupleSliceOp(IRDLOperation):
     """`prim::TupleSlice`: elements `begin` (inclusive) to `end` (exclusive).
 
-    %s = prim.TupleSlice[begin = 1, end = 3] %t : !ts.tuple<!ts.int, !ts.int, !ts.str> -> !ts.tuple<!ts.int, !ts.str>
+    %s = prim.TupleSlice[begin = 1, end = 3] %t : !ts.tuple<!ts.int, !ts.int, !ts.str>
+                                                -> !ts.tuple<!ts.int, !ts.str>
     """
 
     name = "prim.TupleSlice"
@@ -973,11 +1012,14 @@ class TupleSliceOp(IRDLOperation):
 
     traits = traits_def(Pure())
 
-    assembly_format = "`[` `begin` `=` $begin `,` `end` `=` $end `]` $tuple attr-dict `:` type($tuple) `->` type($result)"
+    assembly_format = (
+        "`[` `begin` `=` $begin `,` `end` `=` $end `]` $tuple attr-dict `:` type($tuple) `->` type($result)"
+    )
 
-    def __init__(self, tuple: SSAValue | Operation, begin: int, end: int, result_type: TupleType | None = None):
+    def __init__(self, tuple: Operand, begin: int, end: int, result_type: TupleType | None = None):
         if result_type is None:
-            result_type = TupleType(SSAValue.get(tuple).type.elements[begin:end])  # pyright: ignore[reportAttributeAccessIssue]
+            elements = SSAValue.get(tuple).type.elements  # pyright: ignore[reportAttributeAccessIssue]
+            result_type = TupleType(elements[begin:end])
         super().__init__(
             operands=[tuple],
             result_types=[result_type],
@@ -988,13 +1030,16 @@ class TupleSliceOp(IRDLOperation):
         types = self.tuple.type.elements
         begin, end = self.begin.value.data, self.end.value.data
         if not 0 <= begin <= end <= len(types):
-            fail(self, f"slice [{begin}, {end}) is out of range for a tuple of {plural(len(types), 'element')}")
+            elements = plural(len(types), "element")
+            fail(self, f"slice [{begin}, {end}) is out of range for a tuple of {elements}")
         sliced, result = types[begin:end], self.result.type.elements
         if len(result) != len(sliced):
             fail(self, f"result has {plural(len(result), 'element')} but the slice has {len(sliced)}")
         for i, (element, want) in enumerate(zip(sliced, result)):
             if not is_subtype_of(element, want):
-                fail(self, f"tuple element {begin + i} of type {element} is not a subtype of result element type {want}")
+                position = begin + i
+                wanted = f"result element type {want}"
+                fail(self, f"tuple element {position} of type {element} is not a subtype of {wanted}")
 
 
 @irdl_op_definition
@@ -1013,7 +1058,7 @@ class ListConstructOp(IRDLOperation):
 
     assembly_format = "$elements attr-dict `:` functional-type($elements, $result)"
 
-    def __init__(self, elements: Sequence[SSAValue | Operation], result_type: ListType):
+    def __init__(self, elements: Sequence[Operand], result_type: ListType):
         super().__init__(operands=[elements], result_types=[result_type])
 
     def verify_(self) -> None:
@@ -1038,7 +1083,7 @@ class ListUnpackOp(IRDLOperation):
 
     assembly_format = "$list attr-dict `:` type($list) (`->` type($outs)^)?"
 
-    def __init__(self, list: SSAValue | Operation, result_types: Sequence[Attribute]):
+    def __init__(self, list: Operand, result_types: Sequence[Attribute]):
         super().__init__(operands=[list], result_types=[result_types])
 
     def verify_(self) -> None:
@@ -1064,7 +1109,7 @@ class DictConstructOp(IRDLOperation):
 
     assembly_format = "$elements attr-dict `:` functional-type($elements, $result)"
 
-    def __init__(self, keys_and_values: Sequence[SSAValue | Operation], result_type: DictType):
+    def __init__(self, keys_and_values: Sequence[Operand], result_type: DictType):
         super().__init__(operands=[keys_and_values], result_types=[result_type])
 
     def verify_(self) -> None:
@@ -1099,8 +1144,9 @@ class GetAttrOp(IRDLOperation):
 
     assembly_format = "`[` `name` `=` $name `]` $obj attr-dict `:` type($obj) `->` type($result)"
 
-    def __init__(self, obj: SSAValue | Operation, attr_name: str, result_type: Attribute):
-        super().__init__(operands=[obj], result_types=[result_type], properties={"name": StringAttr(attr_name)})
+    def __init__(self, obj: Operand, attr_name: str, result_type: Attribute):
+        properties = {"name": StringAttr(attr_name)}
+        super().__init__(operands=[obj], result_types=[result_type], properties=properties)
 
 
 @irdl_op_definition
@@ -1118,9 +1164,11 @@ class SetAttrOp(IRDLOperation):
 
     traits = traits_def(MemoryWriteEffect())
 
-    assembly_format = "`[` `name` `=` $name `]` $obj `,` $new_value attr-dict `:` type($obj) `,` type($new_value)"
+    assembly_format = (
+        "`[` `name` `=` $name `]` $obj `,` $new_value attr-dict `:` type($obj) `,` type($new_value)"
+    )
 
-    def __init__(self, obj: SSAValue | Operation, attr_name: str, new_value: SSAValue | Operation):
+    def __init__(self, obj: Operand, attr_name: str, new_value: Operand):
         super().__init__(operands=[obj, new_value], properties={"name": StringAttr(attr_name)})
 
 
@@ -1157,10 +1205,15 @@ class CallMethodOp(IRDLOperation):
     args = var_operand_def()
     outs = var_result_def()
 
-    assembly_format = "`[` `name` `=` $name `]` $obj (`,` $args^)? attr-dict `:` functional-type(operands, results)"
+    assembly_format = (
+        "`[` `name` `=` $name `]` $obj (`,` $args^)? attr-dict `:` functional-type(operands, results)"
+    )
 
-    def __init__(self, obj: SSAValue | Operation, method_name: str, args: Sequence[SSAValue | Operation], result_types: Sequence[Attribute]):
-        super().__init__(operands=[obj, args], result_types=[result_types], properties={"name": StringAttr(method_name)})
+    def __init__(
+        self, obj: Operand, method_name: str, args: Sequence[Operand], result_types: Sequence[Attribute]
+    ):
+        properties = {"name": StringAttr(method_name)}
+        super().__init__(operands=[obj, args], result_types=[result_types], properties=properties)
 
 
 @irdl_op_definition
@@ -1179,7 +1232,7 @@ class CallFunctionOp(IRDLOperation):
 
     assembly_format = "$callee (`,` $args^)? attr-dict `:` functional-type(operands, results)"
 
-    def __init__(self, callee: SSAValue | Operation, args: Sequence[SSAValue | Operation], result_types: Sequence[Attribute]):
+    def __init__(self, callee: Operand, args: Sequence[Operand], result_types: Sequence[Attribute]):
         super().__init__(operands=[callee, args], result_types=[result_types])
 
 
@@ -1224,7 +1277,7 @@ class RaiseExceptionOp(IRDLOperation):
 
     assembly_format = "$message (`,` $exception_class^ `:` type($exception_class))? attr-dict"
 
-    def __init__(self, message: SSAValue | Operation, exception_class: SSAValue | Operation | None = None):
+    def __init__(self, message: Operand, exception_class: Operand | None = None):
         super().__init__(operands=[message, exception_class])
 
 
@@ -1245,7 +1298,7 @@ class UncheckedCastOp(IRDLOperation):
 
     assembly_format = "$input attr-dict `:` type($input) `->` type($result)"
 
-    def __init__(self, input: SSAValue | Operation, result_type: Attribute):
+    def __init__(self, input: Operand, result_type: Attribute):
         super().__init__(operands=[input], result_types=[result_type])
 
 
@@ -1265,7 +1318,7 @@ class PrintOp(IRDLOperation):
 
     assembly_format = "`(` $values `)` attr-dict (`:` type($values)^)?"
 
-    def __init__(self, *values: SSAValue | Operation):
+    def __init__(self, *values: Operand):
         super().__init__(operands=[values])
 
 
@@ -1290,7 +1343,7 @@ class StoreOp(IRDLOperation):
 
     assembly_format = "`[` `name` `=` $name `]` $input attr-dict `:` type($input)"
 
-    def __init__(self, var_name: str, input: SSAValue | Operation):
+    def __init__(self, var_name: str, input: Operand):
         super().__init__(operands=[input], properties={"name": StringAttr(var_name)})
 
 
@@ -1332,7 +1385,7 @@ class LoopContinuationOp(IRDLOperation):
 
     assembly_format = "$condition (`,` $carried^)? attr-dict `:` type($condition) (`,` type($carried)^)?"
 
-    def __init__(self, condition: SSAValue | Operation, carried: Sequence[SSAValue | Operation] = ()):
+    def __init__(self, condition: Operand, carried: Sequence[Operand] = ()):
         super().__init__(operands=[condition, carried])
 
 
@@ -1350,7 +1403,7 @@ class ReturnStmtOp(IRDLOperation):
 
     assembly_format = "`(` $values `)` attr-dict (`:` type($values)^)?"
 
-    def __init__(self, *values: SSAValue | Operation):
+    def __init__(self, *values: Operand):
         super().__init__(operands=[values])
 
 
@@ -1375,20 +1428,11 @@ class SubgraphOp(IRDLOperation):
 
     traits = traits_def(IsolatedFromAbove(), RecursiveMemoryEffect())
 
-    def __init__(self, inputs: Sequence[SSAValue | Operation], result_types: Sequence[Attribute], body: Region):
+    def __init__(self, inputs: Sequence[Operand], result_types: Sequence[Attribute], body: Region):
         super().__init__(operands=[inputs], result_types=[result_types], regions=[body])
 
     def print(self, printer: Printer) -> None:
-        def binding(pair: tuple[SSAValue, SSAValue]) -> None:
-            argument, input = pair
-            printer.print_operand(argument)
-            printer.print_string(" = ")
-            printer.print_operand(input)
-            printer.print_string(" : ")
-            printer.print_attribute(input.type)
-
-        with printer.in_parens():
-            printer.print_list(zip(self.body.block.args, self.inputs), binding)
+        print_bindings(printer, self.body.block.args, self.inputs)
         if self.outs:
             printer.print_string(" -> ")
             print_types(printer, self.outs.types)
@@ -1398,17 +1442,9 @@ class SubgraphOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
-        def binding() -> tuple[Parser.Argument, SSAValue]:
-            argument = parser.parse_argument(expect_type=False)
-            parser.parse_punctuation("=")
-            input = parser.parse_unresolved_operand()
-            parser.parse_punctuation(":")
-            input_type = parser.parse_type()
-            return argument.resolve(input_type), parser.resolve_operand(input, input_type)
-
-        bindings = parser.parse_comma_separated_list(parser.Delimiter.PAREN, binding)
+        bindings = parse_bindings(parser)
         result_types = parse_types(parser) if parser.parse_optional_punctuation("->") else []
-        body = parser.parse_region([argument for argument, _ in bindings])
+        body = parser.parse_region([argument.resolve(input.type) for argument, input in bindings])
         op = cls([input for _, input in bindings], result_types, body)
         op.attributes.update(parser.parse_optional_attr_dict())
         return op
@@ -1416,11 +1452,13 @@ class SubgraphOp(IRDLOperation):
     def verify_(self) -> None:
         args = self.body.block.args
         if len(args) != len(self.inputs):
-            fail(self, f"body takes {plural(len(args), 'argument')} but the op has {plural(len(self.inputs), 'input')}")
+            inputs = plural(len(self.inputs), "input")
+            fail(self, f"body takes {plural(len(args), 'argument')} but the op has {inputs}")
         for i, (input, arg) in enumerate(zip(self.inputs, args)):
             if input.type != arg.type:
                 fail(self, f"input {i} has type {input.type} but body argument {i} has type {arg.type}")
-        verify_yield(self, self.body, "body", self.outs.types, f"the op has {plural(len(self.outs), 'result')}")
+        results = f"the op has {plural(len(self.outs), 'result')}"
+        verify_yield(self, self.body, "body", self.outs.types, results)
         verify_values_stay_inside(self, ("body",))
 
 
@@ -1456,9 +1494,14 @@ class ConstantChunkOp(IRDLOperation):
 
     traits = traits_def(MemoryReadEffect())
 
-    assembly_format = "`[` `chunks` `=` $chunks `,` `dim` `=` $dim `]` $input attr-dict `:` type($input) (`->` type($outs)^)?"
+    assembly_format = (
+        "`[` `chunks` `=` $chunks `,` `dim` `=` $dim `]` $input attr-dict `:` type($input)"
+        " (`->` type($outs)^)?"
+    )
 
-    def __init__(self, input: SSAValue | Operation, chunks: int, dim: int, result_types: Sequence[Attribute] | None = None):
+    def __init__(
+        self, input: Operand, chunks: int, dim: int, result_types: Sequence[Attribute] | None = None
+    ):
         if result_types is None:
             result_types = [TensorType()] * chunks
         super().__init__(

@@ -33,7 +33,7 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import MemoryReadEffect, MemoryWriteEffect
 
-from tsjit.dialects.prim import fail, parse_types, plural, print_types
+from tsjit.dialects.prim import Operand, fail, parse_types, plural, print_types
 from tsjit.dialects.types import BoolType, TensorType, is_subtype_of
 
 
@@ -54,7 +54,7 @@ class ProfileOp(IRDLOperation):
 
     traits = traits_def(MemoryWriteEffect())
 
-    def __init__(self, profiled: Sequence[SSAValue | Operation], seen_types: Sequence[TypeAttribute] | None = None):
+    def __init__(self, profiled: Sequence[Operand], seen_types: Sequence[TypeAttribute] | None = None):
         super().__init__(
             operands=[profiled],
             result_types=[[SSAValue.get(v).type for v in profiled]],
@@ -85,7 +85,8 @@ class ProfileOp(IRDLOperation):
         attributes = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
-        op = cls(parser.resolve_operands(unresolved, types, position), seen_types)  # pyright: ignore[reportArgumentType]
+        profiled = parser.resolve_operands(unresolved, types, position)
+        op = cls(profiled, seen_types)  # pyright: ignore[reportArgumentType]
         op.attributes.update(attributes)
         return op
 
@@ -93,14 +94,16 @@ class ProfileOp(IRDLOperation):
         if not self.profiled:
             fail(self, "must profile at least one value")
         if len(self.outs) != len(self.profiled):
-            fail(self, f"has {plural(len(self.outs), 'result')} but profiles {plural(len(self.profiled), 'value')}")
+            values = plural(len(self.profiled), "value")
+            fail(self, f"has {plural(len(self.outs), 'result')} but profiles {values}")
         for i, (value, out) in enumerate(zip(self.profiled, self.outs)):
             if value.type != out.type:
                 fail(self, f"result {i} has type {out.type} but the profiled value has type {value.type}")
         if self.seen_types is None:
             return
         if len(self.seen_types) != len(self.profiled):
-            fail(self, f"records {plural(len(self.seen_types), 'seen type')} for {plural(len(self.profiled), 'value')}")
+            values = plural(len(self.profiled), "value")
+            fail(self, f"records {plural(len(self.seen_types), 'seen type')} for {values}")
         for i, (seen, value) in enumerate(zip(self.seen_types, self.profiled)):
             if not is_subtype_of(seen, value.type):
                 fail(self, f"seen type {seen} of value {i} is not a subtype of its type {value.type}")
@@ -117,7 +120,8 @@ class TypeCheckOp(IRDLOperation):
     specialized for; results are the inputs refined to those types and whether all
     matched (the guarded fast path runs only then).
 
-        %a, %b, %ok = profile.type_check %x, %y : (!ts.tensor, !ts.tensor) -> (!ts.tensor<f32, [2]>, !ts.tensor<f32, [?]>)
+        %a, %b, %ok = profile.type_check %x, %y : (!ts.tensor, !ts.tensor)
+                                               -> (!ts.tensor<f32, [2]>, !ts.tensor<f32, [?]>)
     """
 
     name = "profile.type_check"
@@ -129,7 +133,7 @@ class TypeCheckOp(IRDLOperation):
 
     traits = traits_def(MemoryReadEffect())
 
-    def __init__(self, checked: Sequence[SSAValue | Operation], expected_types: Sequence[TensorType]):
+    def __init__(self, checked: Sequence[Operand], expected_types: Sequence[TensorType]):
         super().__init__(
             operands=[checked],
             result_types=[list(expected_types), BoolType()],
@@ -161,10 +165,11 @@ class TypeCheckOp(IRDLOperation):
         expected = self.expected_types.data
         if not self.checked:
             fail(self, "must check at least one tensor")
+        inputs = plural(len(self.checked), "input")
         if len(expected) != len(self.checked):
-            fail(self, f"has {plural(len(expected), 'expected type')} for {plural(len(self.checked), 'input')}")
+            fail(self, f"has {plural(len(expected), 'expected type')} for {inputs}")
         if len(self.refined) != len(self.checked):
-            fail(self, f"has {plural(len(self.refined), 'refined result')} for {plural(len(self.checked), 'input')}")
+            fail(self, f"has {plural(len(self.refined), 'refined result')} for {inputs}")
         for i, (want, value, out) in enumerate(zip(expected, self.checked, self.refined)):
             if not isinstance(want, TensorType):
                 fail(self, f"expected type {i} is {want}, not a tensor type")
@@ -189,8 +194,9 @@ class GuardOp(IRDLOperation):
 
     traits = traits_def(MemoryReadEffect())
 
-    def __init__(self, input: SSAValue | Operation, expected_type: TypeAttribute):
-        super().__init__(operands=[input], result_types=[expected_type], properties={"expected_type": expected_type})
+    def __init__(self, input: Operand, expected_type: TypeAttribute):
+        properties = {"expected_type": expected_type}
+        super().__init__(operands=[input], result_types=[expected_type], properties=properties)
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
@@ -233,9 +239,11 @@ class BailOutOp(IRDLOperation):
     transferred = var_operand_def()
     outs = var_result_def()
 
-    assembly_format = "`[` `index` `=` $index `]` $transferred attr-dict `:` functional-type($transferred, $outs)"
+    assembly_format = (
+        "`[` `index` `=` $index `]` $transferred attr-dict `:` functional-type($transferred, $outs)"
+    )
 
-    def __init__(self, index: int, transferred: Sequence[SSAValue | Operation], result_types: Sequence[Attribute]):
+    def __init__(self, index: int, transferred: Sequence[Operand], result_types: Sequence[Attribute]):
         super().__init__(
             operands=[transferred], result_types=[result_types], properties={"index": IntegerAttr(index, i64)}
         )
