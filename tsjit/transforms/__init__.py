@@ -25,4 +25,5 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "convert-scf-while-to-cf": _lazy("lowering.convert_scf_while_to_cf", "ConvertScfWhileToCfPass"),
     "convert-to-llvm": _lazy("lowering.convert_to_llvm", "ConvertToLLVMPass"),
     "inline": _lazy("inline", "InlinePass"),
+    "loop-unrolling": _lazy("loop_unrolling", "LoopUnrollingPass"),
 }
