@@ -186,9 +186,15 @@ def make_executor(
     target = BACKENDS.get(backend)
     if target is None:
         raise TsjitError(f"unknown backend '{backend}' (backends: {', '.join(BACKENDS)})")
+    executor_class = _backend_class(target)
+    if executor_class is None:
+        available = ", ".join(name for name, t in BACKENDS.items() if _backend_class(t) is not None)
+        raise TsjitError(f"backend '{backend}' is not available yet ({target} is missing); available: {available}")
+    return executor_class(module, entry, pipeline)
+
+
+def _backend_class(target: str) -> type | None:
     module_name, _, class_name = target.partition(":")
     if importlib.util.find_spec(module_name) is None:
-        available = ", ".join(n for n, t in BACKENDS.items() if importlib.util.find_spec(t.partition(":")[0]))
-        raise TsjitError(f"backend '{backend}' is not available yet ({module_name} is missing); available: {available}")
-    executor_class = getattr(importlib.import_module(module_name), class_name)
-    return executor_class(module, entry, pipeline)
+        return None
+    return getattr(importlib.import_module(module_name), class_name, None)

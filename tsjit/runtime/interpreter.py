@@ -27,7 +27,7 @@ from __future__ import annotations
 import functools
 import threading
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -73,8 +73,13 @@ class Program:
                     f"function '{name}' is only declared: its body is not in the program",
                     SourceLocation.of_op(op),
                 )
+            # registered before compiling, so that recursive calls find it
             code = self._compiled[name] = Code(name, len(op.body.block.args))
-            _Compiler(self, code).compile(op.body.block)
+            try:
+                _Compiler(self, code).compile(op.body.block)
+            except BaseException:
+                del self._compiled[name]
+                raise
             return code
 
     def has_function(self, name: str) -> bool:
@@ -96,7 +101,7 @@ class Instruction:
     """One instruction of linear code, kept for printing, tests and error locations;
     `Code.steps` holds its executable closure."""
 
-    opcode: str  # call, move, drop, jump, branch, loop_test, loop_latch
+    opcode: str  # call, move, drop, jump, branch, loop_test
     inputs: tuple[int, ...] = ()
     outputs: tuple[int, ...] = ()
     drops: tuple[int, ...] = ()
@@ -339,15 +344,15 @@ class _Compiler:
         self.code.steps = [_make_step(instruction, pc + 1) for pc, instruction in enumerate(self.code.instructions)]
 
     # -- registers and emission --------------------------------------------------------
-    def define(self, value: SSAValue, constant: Any = None, is_constant: bool = False) -> int:
+    def define(self, value: SSAValue) -> int:
+        """A fresh register for `value`, empty until an instruction stores it."""
         register = self.registers[value] = len(self.code.template)
-        self.code.template.append(constant)
-        if is_constant:
-            self.constants.add(register)
+        self.code.template.append(None)
         return register
 
-    def constant(self, value: Any) -> int:
-        """A fresh template register holding `value` (loop counters start from one)."""
+    def scratch(self, value: Any = None) -> int:
+        """A register no SSA value names (a loop's state, a constant the compiler needs),
+        starting as `value` and never dropped."""
         register = len(self.code.template)
         self.code.template.append(value)
         self.constants.add(register)
@@ -417,14 +422,13 @@ class _Compiler:
             return
         builder = _CALLABLES.get(op.name)
         callee, label = (builder(self, op), op.name) if builder is not None else self.kernel(op)
-        self.emit_call(op, callee, label, op.operands, dying)
+        self.emit_call(op, callee, label, dying)
 
     def emit_call(
         self,
         op: Operation,
         callee: Callable[..., Any],
         label: str,
-        operands: Sequence[SSAValue],
         dying: Iterable[SSAValue],
     ) -> None:
         results = [self.define(r) for r in op.results]
@@ -434,7 +438,7 @@ class _Compiler:
         self.emit(
             Instruction(
                 "call",
-                inputs=tuple(self.registers[v] for v in operands),
+                inputs=tuple(self.registers[v] for v in op.operands),
                 outputs=tuple(results),
                 drops=self.droppable([*dying, *unused]),
                 callee=callee,
@@ -467,10 +471,10 @@ class _Compiler:
 
     # -- structured ops --------------------------------------------------------------
     def constant_op(self, op: Operation, dying: set[SSAValue]) -> None:
-        self.define(op.results[0], _constant_value(op), is_constant=True)
+        self.registers[op.results[0]] = self.scratch(_constant_value(op))
 
     def uninitialized(self, op: Operation, dying: set[SSAValue]) -> None:
-        self.define(op.results[0], None, is_constant=True)
+        self.registers[op.results[0]] = self.scratch(None)
 
     def if_op(self, op: Operation, dying: set[SSAValue]) -> None:
         branch = self.emit(Instruction("branch", inputs=(self.registers[op.operands[0]],), label=op.name, op=op))
@@ -492,13 +496,13 @@ class _Compiler:
         trip_count, condition, *initial = op.operands
         body = op.regions[0].block
         index_arg, *carried_args = body.args
-        limit, cond, counter = self.constant(None), self.constant(None), self.constant(None)
+        limit, cond, counter = self.scratch(), self.scratch(), self.scratch()
         carried = [self.define(arg) for arg in carried_args]
         for result, register in zip(op.results, carried, strict=True):
             self.registers[result] = register  # the loop's results are its final carried values
         index = self.define(index_arg) if index_arg.uses else None
         used_inside = {v for nested in op.walk() if nested is not op for v in nested.operands}
-        zero = self.constant(0)
+        zero = self.scratch(0)
         self.emit(
             Instruction(
                 "move",

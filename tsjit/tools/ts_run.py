@@ -1,0 +1,188 @@
+"""ts-run: run a TorchScript program on JSON-encoded inputs, or check it against the
+runs a conformance case recorded.
+
+    ts-run graph.txt --inputs values.json          prints the result, JSON-encoded
+    ts-run CASE_DIR                                 checks CASE_DIR/graph.txt against its io.json
+    ts-run CASE_DIR/graph.opt.txt --check CASE_DIR/io.json -p canonicalize,cse
+
+FILE is MLIR, PyTorch graph text or a case directory. A graph whose first input is a
+module (`%self`) runs against the object built from `--module` (default: module.json
+beside FILE). Values use the conformance corpus's JSON encoding.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp
+
+from tsjit.diagnostics import SourceLocation, TsjitError, tool_main
+from tsjit.dialects.types import ClassType
+from tsjit.runtime.errors import TorchScriptError
+from tsjit.runtime.values import ScriptObject, decode_value, encode_value, match_value
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    tool_main("ts-run", run_tool, None if argv is None else list(argv))
+
+
+def run_tool(argv: list[str] | None) -> None:
+    args = _arguments().parse_args(argv)
+    case = Path(args.file)
+    graph_path = case / "graph.txt" if case.is_dir() else case
+    check = args.check or (str(case / "io.json") if case.is_dir() else None)
+    io = _read_json(check) if check else None
+    entry = args.entry or (io.get("entry") if io else None) or "forward"
+
+    from tsjit.context import make_context
+    from tsjit.formats import read_program
+    from tsjit.formats.mlir import verify
+    from tsjit.runtime.executor import make_executor
+
+    if graph_path.suffix == ".py":
+        raise TsjitError("Python source needs the script frontend, which this tsjit does not have yet", SourceLocation(str(graph_path), 0))
+    try:
+        text = graph_path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise TsjitError(f"cannot read {graph_path}: {error.strerror}") from error
+    module = read_program(make_context(), text, str(graph_path))
+    verify(module)
+    executor = make_executor(module, entry, args.backend, args.passes or ())
+    receiver = module_receiver(module, entry, args.module, graph_path)
+    call = executor if receiver is None else (lambda *inputs: executor(receiver, *inputs))
+
+    if io is not None:
+        results = check_runs(call, io)
+        for result in results:
+            print(result.line)
+        failed = sum(not r.ok for r in results)
+        print(f"{len(results) - failed} passed, {failed} failed")
+        if failed:
+            raise SystemExit(1)
+        return
+    inputs = _read_inputs(args.inputs) if args.inputs else []
+    try:
+        value = call(*inputs)
+    except TorchScriptError as error:
+        raise _located(error) from error
+    print(json.dumps(encode_value(value)))
+
+
+def _arguments() -> argparse.ArgumentParser:
+    from tsjit.runtime.executor import BACKENDS
+
+    parser = argparse.ArgumentParser(prog="ts-run", description=__doc__.splitlines()[0])
+    parser.add_argument("file", metavar="FILE", help=".mlir, PyTorch graph text, or a conformance case directory")
+    parser.add_argument("--entry", metavar="NAME", help="function to run (default: io.json's entry, else forward)")
+    parser.add_argument("--inputs", metavar="VALUES.json", help="the arguments: a JSON list of encoded values")
+    parser.add_argument("--check", metavar="IO.json", help="run every recorded run and compare")
+    parser.add_argument("--module", metavar="MODULE.json", help="the module object (default: module.json beside FILE)")
+    parser.add_argument("--backend", choices=list(BACKENDS), default="interp")
+    parser.add_argument("-p", "--passes", metavar="PIPELINE", help="optimization pipeline, as for ts-opt")
+    return parser
+
+
+def _read_json(path: str) -> Any:
+    try:
+        with open(path, encoding="utf-8") as file:
+            return json.load(file)
+    except OSError as error:
+        raise TsjitError(f"cannot read {path}: {error.strerror}") from error
+    except json.JSONDecodeError as error:
+        raise TsjitError(error.msg, SourceLocation(path, error.lineno, error.colno)) from error
+
+
+def _read_inputs(path: str) -> list[Any]:
+    """`[v1, v2]`, or an io.json-style `{"inputs": [v1, v2]}`."""
+    data = _read_json(path)
+    encoded = data.get("inputs") if isinstance(data, dict) else data
+    if not isinstance(encoded, list):
+        raise TsjitError("inputs must be a JSON list of encoded values", SourceLocation(path, 0))
+    try:
+        return [decode_value(v, f"input {i}") for i, v in enumerate(encoded)]
+    except ValueError as error:
+        raise TsjitError(str(error), SourceLocation(path, 0)) from error
+
+
+def module_receiver(module: ModuleOp, entry: str, module_json: str | None, graph_path: Path) -> ScriptObject | None:
+    """The module object a graph's `%self` input needs, or None for a plain function."""
+    from tsjit.runtime.modules import module_object
+
+    function = next((op for op in module.ops if isinstance(op, func.FuncOp) and op.sym_name.data == entry), None)
+    inputs = function.function_type.inputs.data if function is not None else ()
+    if not inputs or not isinstance(inputs[0], ClassType):
+        return None
+    path = Path(module_json) if module_json else graph_path.parent / "module.json"
+    if not path.is_file():
+        raise TsjitError(
+            f"'{entry}' takes a module ({inputs[0].qualname.data}): give its module.json with --module",
+            SourceLocation(str(graph_path), 0),
+        )
+    return module_object(path, module)
+
+
+# --------------------------------------------------------------------------------------
+# Checking recorded runs
+# --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RunResult:
+    index: int
+    failure: str | None  # None when the run matched
+
+    @property
+    def ok(self) -> bool:
+        return self.failure is None
+
+    @property
+    def line(self) -> str:
+        return f"run {self.index}: ok" if self.ok else f"run {self.index}: FAIL {self.failure}"
+
+
+def check_runs(call: Callable[..., Any], io: dict[str, Any]) -> list[RunResult]:
+    """Runs every run of an io.json through `call` and compares outputs (under the
+    case's tolerances), raised exception classes and arguments mutated in place."""
+    rtol, atol = io.get("rtol", 1e-5), io.get("atol", 1e-6)
+    return [RunResult(i, _check_run(call, run, rtol, atol)) for i, run in enumerate(io["runs"])]
+
+
+def _check_run(call: Callable[..., Any], run: dict[str, Any], rtol: float, atol: float) -> str | None:
+    inputs = [decode_value(v, f"input {i}") for i, v in enumerate(run["inputs"])]
+    try:
+        result = call(*inputs)
+    except TorchScriptError as error:
+        if "raises" not in run:
+            return f"raised {error}"
+        if error.kind != run["raises"]:
+            return f"raised {error.kind} instead of {run['raises']}: {error.message}"
+        return None
+    if "raises" in run:
+        return f"returned instead of raising {run['raises']} ({run.get('message', '')})"
+    mismatch = match_value(result, decode_value(run["outputs"], "output"), rtol, atol, "output")
+    if mismatch is not None:
+        return mismatch
+    for i, expected in enumerate(run.get("inputs_after", ())):
+        mismatch = match_value(inputs[i], decode_value(expected), rtol, atol, f"input[{i}] after the call")
+        if mismatch is not None:
+            return mismatch
+    return None
+
+
+def _located(error: TorchScriptError) -> TsjitError:
+    """The tool's one-line report of an exception the program raised."""
+    location = None
+    if error.location and (m := re.fullmatch(r"(.*):(\d+)(?::(\d+))?", error.location)):
+        location = SourceLocation(m.group(1), int(m.group(2)), int(m.group(3) or 0))
+    return TsjitError(f"{error.kind}: {error.message}", location)
+
+
+if __name__ == "__main__":
+    main()
