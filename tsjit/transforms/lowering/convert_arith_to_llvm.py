@@ -199,13 +199,12 @@ class ArithRoundingDivisionToLLVM(RewritePattern):
             return
         quotient, remainder = e.sdiv(a, b), e.srem(a, b)
         inexact = e.icmp("ne", remainder, zero)
-        signs_differ = e.icmp("slt", e.xor(remainder, b), zero)
-        if isinstance(op, arith.FloorDivSIOp):  # the exact quotient is negative: step down
-            adjust = e.and_(inexact, signs_differ)
-            replace_op(rewriter, op, [], [e.select(adjust, e.sub(quotient, one), quotient)])
-        else:  # the exact quotient is positive: step up
-            adjust = e.and_(inexact, e.xor(signs_differ, e.constant(1, i1)))
-            replace_op(rewriter, op, [], [e.select(adjust, e.add(quotient, one), quotient)])
+        if isinstance(op, arith.FloorDivSIOp):  # step down where the exact quotient is negative
+            negative = e.icmp("slt", e.xor(remainder, b), zero)
+            replace_op(rewriter, op, [], [e.select(e.and_(inexact, negative), e.sub(quotient, one), quotient)])
+        else:  # step up where it is positive
+            positive = e.icmp("sge", e.xor(remainder, b), zero)
+            replace_op(rewriter, op, [], [e.select(e.and_(inexact, positive), e.add(quotient, one), quotient)])
 
 
 ARITH_TO_LLVM_PATTERNS: tuple[RewritePattern, ...] = (

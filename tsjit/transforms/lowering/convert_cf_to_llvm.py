@@ -67,10 +67,10 @@ class SwitchToLLVM(RewritePattern):
             matches = e.icmp("eq", flag, e.constant(value, flag.type))
             otherwise = Block()
             Rewriter.insert_block(otherwise, BlockInsertPoint.after(here))
-            e.emit(llvm.CondBrOp(matches, block, operands, otherwise, []))
+            rewriter.insert(llvm.CondBrOp(matches, block, operands, otherwise, []), e.insert_point)
             here = otherwise
             e = LLVMBuilder(rewriter, InsertPoint.at_end(otherwise))
-        e.emit(llvm.BrOp(op.default_block, *default_operands))
+        rewriter.insert(llvm.BrOp(op.default_block, *default_operands), e.insert_point)
         rewriter.erase(op)
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypeGuard
 
 from xdsl.context import Context
 from xdsl.dialects import llvm, math
@@ -25,6 +26,7 @@ from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriter, 
 from xdsl.rewriter import InsertPoint
 from xdsl.traits import SymbolTable
 
+from tsjit.diagnostics import SourceLocation, TsjitError
 from tsjit.transforms.lowering import fast_math
 from tsjit.transforms.lowering.llvm_builder import LLVMBuilder
 from tsjit.transforms.lowering.llvm_types import intrinsic_name, native_operands, replace_op
@@ -81,13 +83,23 @@ class LibmCall(Lowering):
     def _call(self, e: LLVMBuilder, op: Operation, x: SSAValue) -> SSAValue:
         type = x.type
         symbol = self.name + ("f" if isinstance(type, Float32Type) else "")
+        function_type = llvm.LLVMFunctionType([type], type)
         module = op.get_toplevel_object()
-        if isinstance(module, ModuleOp) and SymbolTable.lookup_symbol(module, symbol) is None:
-            declaration = llvm.FuncOp(
-                symbol, llvm.LLVMFunctionType([type], type), linkage=llvm.LinkageAttr("external")
-            )
+        assert isinstance(module, ModuleOp)
+        existing = SymbolTable.lookup_symbol(module, symbol)
+        if existing is None:
+            declaration = llvm.FuncOp(symbol, function_type, linkage=llvm.LinkageAttr("external"))
             e.rewriter.insert(declaration, InsertPoint.at_start(module.body.block))
+        elif not (_is_declaration(existing) and existing.function_type == function_type):
+            raise TsjitError(
+                f"'{op.name}' calls the C library's {symbol}, but the module defines another @{symbol}",
+                SourceLocation.of_op(op),
+            )
         return e.emit(llvm.CallOp(symbol, x, return_type=type))
+
+
+def _is_declaration(op: Operation) -> TypeGuard[llvm.FuncOp]:
+    return isinstance(op, llvm.FuncOp) and not op.body.blocks
 
 
 @dataclass(frozen=True)

@@ -27,15 +27,26 @@ from tsjit.transforms.lowering.calling_convention import native_type
 def value_as(
     rewriter: PatternRewriter, value: SSAValue, type: Attribute, insert_point: InsertPoint | None = None
 ) -> SSAValue:
-    """`value` as a value of `type`: itself, the input of the cast that made it, or the
-    result of a new cast (inserted before the matched op unless told otherwise)."""
+    """`value` as a value of `type`: itself, the input of the cast that made it, an
+    earlier cast of it in the same block, or the result of a new cast (inserted before
+    the matched op unless told otherwise)."""
     if value.type == type:
         return value
     owner = value.owner
     if isinstance(owner, UnrealizedConversionCastOp) and len(owner.inputs) == 1 and owner.inputs[0].type == type:
         return owner.inputs[0]
+    point = insert_point or rewriter.insertion_point
+    for use in value.uses:
+        cast = use.operation
+        if (
+            isinstance(cast, UnrealizedConversionCastOp)
+            and cast.result_types == (type,)
+            and cast.parent_block() is point.block
+            and (point.insert_before is None or cast.is_before_in_block(point.insert_before))
+        ):
+            return cast.results[0]
     cast, result = UnrealizedConversionCastOp.cast_one(value, type)
-    rewriter.insert(cast, insert_point)
+    rewriter.insert(cast, point)
     return result
 
 
