@@ -44,6 +44,7 @@ from xdsl.dialects.builtin import (
     IntegerType,
     NoneAttr,
     StringAttr,
+    f32,
     f64,
     i1,
     i64,
@@ -214,13 +215,14 @@ class ConstantError(ValueError):
     """A Python or textual value that is not a constant of the requested type."""
 
 
-def _float_literal(value: float) -> str:
-    """Shortest text that reads back as the same double; `inf`/`nan` spelled out."""
+def _float_literal(value: float, shortest: Callable[[float], str] = repr) -> str:
+    """Shortest text that reads back as the same float (`shortest` spells it for the
+    float's width); `inf` and `nan` spelled out; always a float literal for MLIR."""
     if math.isnan(value):
         return "nan"
     if math.isinf(value):
         return "inf" if value > 0 else "-inf"
-    text = repr(value)
+    text = shortest(value)
     return text.replace("e", ".0e") if "e" in text and "." not in text else text
 
 
@@ -242,10 +244,12 @@ def _str_literal(value: str) -> str:
     return "".join(out)
 
 
+def _is_integer(value: object) -> bool:
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
 def _is_int64(value: object) -> bool:
-    if not isinstance(value, numbers.Integral) or isinstance(value, bool):
-        return False
-    return -(2**63) <= int(value) < 2**63
+    return _is_integer(value) and -(2**63) <= int(value) < 2**63  # pyright: ignore[reportArgumentType]
 
 
 def _is_double(value: object) -> bool:
@@ -476,12 +480,24 @@ def print_constant_literal(printer: Printer, value: Attribute, type: Attribute) 
         with printer.in_square_brackets():
             printer.print_list(zip(value, types), lambda pair: print_constant_literal(printer, *pair))
     else:
-        printer.print_attribute(value)
+        assert isinstance(value, DenseIntOrFPElementsAttr)
+        print_dense(printer, value)
 
 
 def parse_constant_literal(parser: Parser) -> object:
     """A literal of the custom syntax as a Python value: numbers (`inf`, `nan`), bools,
-    strings, `[...]` lists; any other attribute (`dense<...> : tensor<...>`) as is."""
+    strings, `[...]` lists, `(re, im)` complex numbers, and `dense<...> : tensor<...>`
+    as a DenseIntOrFPElementsAttr."""
+    if parser.parse_optional_keyword("dense") is not None:
+        return parse_dense(parser)
+    if parser.parse_optional_punctuation("(") is not None:
+        real = parse_constant_literal(parser)
+        parser.parse_punctuation(",")
+        imag = parse_constant_literal(parser)
+        parser.parse_punctuation(")")
+        if not (_is_double(real) and _is_double(imag)):
+            parser.raise_error("a complex number needs real parts")
+        return complex(real, imag)  # pyright: ignore[reportArgumentType]
     if (text := parser.parse_optional_str_literal()) is not None:
         return text
     if (raw := parser.parse_optional_bytes_literal()) is not None:
@@ -505,7 +521,117 @@ def parse_constant_literal(parser: Parser) -> object:
         return sign * number
     if sign == -1:
         parser.raise_error("expected a number after '-'")
-    return parser.parse_attribute()
+    parser.raise_error("expected a constant value")
+
+
+# --------------------------------------------------------------------------------------
+# Dense tensor literals
+# --------------------------------------------------------------------------------------
+#
+# Tensor constants are spelled as MLIR's `dense<...> : tensor<...>`, with each element in
+# its shortest exact form and `inf`/`nan` written out: xDSL 0.74 prints non-finite floats
+# as hex bit patterns that its own parser then reads back as integers.
+
+
+def print_dense(printer: Printer, value: DenseIntOrFPElementsAttr) -> None:
+    shaped = value.type
+    spell = _element_spelling(shaped.get_element_type())
+    elements = value.get_values()
+    printer.print_string("dense<")
+    if len(elements) > 1 and all(e == elements[0] for e in elements[1:]):
+        printer.print_string(spell(elements[0]))
+    elif elements:
+        printer.print_string(_nested_literal(elements, shaped.get_shape(), spell))
+    printer.print_string("> : ")
+    printer.print_attribute(shaped)
+
+
+def _nested_literal(elements: Sequence[object], shape: Sequence[int], spell: Callable[[Any], str]) -> str:
+    if not shape:
+        return spell(elements[0])
+    step = len(elements) // shape[0] if shape[0] else 0
+    rows = (_nested_literal(elements[i * step : (i + 1) * step], shape[1:], spell) for i in range(shape[0]))
+    return "[" + ", ".join(rows) + "]"
+
+
+def _element_spelling(element: Attribute) -> Callable[[Any], str]:
+    if isinstance(element, ComplexType):
+        part = _element_spelling(element.element_type)
+        return lambda z: f"({part(z[0])}, {part(z[1])})"
+    if element == i1:
+        return lambda v: "true" if v else "false"
+    if isinstance(element, IntegerType):
+        return str
+    import numpy as np
+
+    narrow = {f32: np.float32, builtin.f16: np.float16}.get(element)  # pyright: ignore[reportArgumentType]
+    if narrow is None:  # f64, and bf16 whose values are exact doubles
+        return _float_literal
+    return functools.partial(_float_literal, shortest=lambda v: str(narrow(v)))
+
+
+def parse_dense(parser: Parser) -> DenseIntOrFPElementsAttr:
+    """The rest of `dense<...> : tensor<...>` after the `dense` keyword."""
+    start = parser.pos
+    parser.parse_punctuation("<")
+    literal = None
+    if parser.parse_optional_punctuation(">") is None:
+        literal = parse_constant_literal(parser)
+        parser.parse_punctuation(">")
+    parser.parse_punctuation(":")
+    shaped = parser.parse_type()
+    if not isinstance(shaped, builtin.TensorType):
+        parser.raise_error(f"a dense literal needs a ranked tensor type, got {shaped}", start, parser.pos)
+    try:
+        return dense_from_literal(literal, shaped)  # pyright: ignore[reportUnknownArgumentType]
+    except ConstantError as e:
+        parser.raise_error(str(e), start, parser.pos)
+
+
+def dense_from_literal(literal: object, shaped: builtin.TensorType[Attribute]) -> DenseIntOrFPElementsAttr:
+    """A dense tensor from nested lists of the tensor's shape, or a single value (splat),
+    or None (no elements)."""
+    element, shape = shaped.get_element_type(), shaped.get_shape()
+    if element not in DTYPE_BY_ELEMENT:
+        raise ConstantError(f"{element} is not a TorchScript tensor element type")
+    if literal is None:
+        elements: list[object] | None = []
+    elif not isinstance(literal, list) and shape:
+        elements = [literal]
+    else:
+        elements = _row_major(literal, shape)
+    count = math.prod(shape)
+    if elements is None or len(elements) not in (count, 1 if count else 0):
+        shown = "dense<>" if literal is None else _describe(literal)
+        raise ConstantError(f"{shown} does not have the tensor's shape {list(shape)}")
+    accepts, convert = _element_conversion(element)
+    for value in elements:
+        if not accepts(value):
+            raise ConstantError(f"{_describe(value)} is not a valid {element} element")
+    return DenseIntOrFPElementsAttr.from_list(shaped, [convert(e) for e in elements])  # pyright: ignore
+
+
+def _row_major(literal: object, shape: Sequence[int]) -> list[object] | None:
+    """The elements of nested lists in row-major order; None when the nesting is not
+    `shape`."""
+    if not shape:
+        return None if isinstance(literal, list) else [literal]
+    if not isinstance(literal, list) or len(literal) != shape[0]:
+        return None
+    rows = [_row_major(row, shape[1:]) for row in literal]
+    return None if any(row is None for row in rows) else [e for row in rows for e in row]  # pyright: ignore
+
+
+def _element_conversion(element: Attribute) -> tuple[Callable[[object], bool], Callable[[Any], object]]:
+    """Which Python literals are elements of the type, and the value `from_list` packs."""
+    if isinstance(element, ComplexType):
+        return (lambda v: isinstance(v, numbers.Complex) and not isinstance(v, bool)), (lambda z: (z.real, z.imag))
+    if element == i1:
+        return (lambda v: isinstance(v, bool)), int
+    if isinstance(element, IntegerType):
+        low, high = element.value_range()
+        return (lambda v: _is_integer(v) and low <= int(v) < high), int  # pyright: ignore
+    return _is_double, float
 
 
 # --------------------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 effects, and the block-scoping check that xDSL's verifier lacks."""
 
 import math
+from io import StringIO
 
 import numpy as np
 import pytest
@@ -18,6 +19,7 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import Block, Region
+from xdsl.printer import Printer
 from xdsl.traits import ConstantLike, MemoryEffectKind, get_effects
 from xdsl.transforms.canonicalize import CanonicalizePass
 from xdsl.utils.exceptions import VerifyException
@@ -126,6 +128,24 @@ def test_tensor_constants_agree_with_parsed_dense_literals():
     assert parsed.value == prim.ConstantOp.from_value(np.array([True, False])).value
     splat = _parse_op("%t = prim.Constant dense<1.5> : tensor<2x2xf32> : !ts.tensor<f32, [2, 2]>")
     np.testing.assert_array_equal(splat.python_value, np.full((2, 2), 1.5, dtype=np.float32))
+
+
+@pytest.mark.parametrize(
+    "array",
+    [
+        np.array([0.1, -0.0, np.inf, -np.inf, np.nan, 3.4028235e38, 1.2e-38], dtype=np.float32),
+        np.array([0.1, np.inf, 65504.0, 6e-8], dtype=np.float16),
+        np.array([[1 / 3, np.nan], [5e-324, -1e308]]),
+        np.array([np.inf + 1j, np.nan - 0.5j], dtype=np.complex128),
+        np.array([-128, 127], dtype=np.int8),
+    ],
+    ids=["f32", "f16", "f64", "complex", "int8"],
+)
+def test_dense_literals_print_and_parse_back_bit_exactly(array):
+    op = prim.ConstantOp.from_value(array)
+    text = StringIO()
+    Printer(stream=text).print_op(op)
+    assert _parse_op(text.getvalue()).value.data == op.value.data
 
 
 def test_tensor_type_must_allow_the_value():

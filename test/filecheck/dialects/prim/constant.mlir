@@ -85,15 +85,15 @@ func.func @tensors() {
 }
 
 // CHECK-LABEL: func.func @tensors() {
-// CHECK-NEXT:    %vector = prim.Constant dense<[1.000000e+00, 2.000000e+00]> : tensor<2xf32> : !ts.tensor<f32, [2]>
+// CHECK-NEXT:    %vector = prim.Constant dense<[1.0, 2.0]> : tensor<2xf32> : !ts.tensor<f32, [2]>
 // CHECK-NEXT:    %scalar = prim.Constant dense<3> : tensor<i64> : !ts.tensor<i64, []>
 // CHECK-NEXT:    %matrix = prim.Constant dense<{{\[}}[true, false], [false, true]]> : tensor<2x2xi1> : !ts.tensor<i1, [2, 2]>
 // CHECK-NEXT:    %bytes = prim.Constant dense<[0, 255]> : tensor<2xui8> : !ts.tensor<ui8, [2]>
-// CHECK-NEXT:    %half = prim.Constant dense<5.000000e-01> : tensor<1xf16> : !ts.tensor<f16, [1]>
-// CHECK-NEXT:    %complex = prim.Constant dense<(1.000000e+00,2.000000e+00)> : tensor<complex<f64>> : !ts.tensor<complex<f64>, []>
+// CHECK-NEXT:    %half = prim.Constant dense<[0.5]> : tensor<1xf16> : !ts.tensor<f16, [1]>
+// CHECK-NEXT:    %complex = prim.Constant dense<(1.0, 2.0)> : tensor<complex<f64>> : !ts.tensor<complex<f64>, []>
 // CHECK-NEXT:    %empty = prim.Constant dense<> : tensor<0xf64> : !ts.tensor<f64, [0]>
 // CHECK-NEXT:    %unknown = prim.Constant dense<[1, 2, 3]> : tensor<3xi32> : !ts.tensor
-// CHECK-NEXT:    %partial = prim.Constant dense<1.000000e+00> : tensor<2x3xf32> : !ts.tensor<f32, [2, ?], device = "cpu", requires_grad = false>
+// CHECK-NEXT:    %partial = prim.Constant dense<1.0> : tensor<2x3xf32> : !ts.tensor<f32, [2, ?], device = "cpu", requires_grad = false>
 // CHECK-NEXT:    func.return
 // CHECK-NEXT:  }
 
@@ -129,7 +129,7 @@ func.func @containers() {
 // CHECK-NEXT:    %floats = prim.Constant [1.0, 1.0e+20, -inf] : !ts.list<!ts.float>
 // CHECK-NEXT:    %bools = prim.Constant [true, false] : !ts.list<!ts.bool>
 // CHECK-NEXT:    %strs = prim.Constant ["a", "b c"] : !ts.list<!ts.str>
-// CHECK-NEXT:    %tensors = prim.Constant [dense<1.000000e+00> : tensor<f32>, dense<true> : tensor<1xi1>] : !ts.list<!ts.tensor>
+// CHECK-NEXT:    %tensors = prim.Constant [dense<1.0> : tensor<f32>, dense<[true]> : tensor<1xi1>] : !ts.list<!ts.tensor>
 // CHECK-NEXT:    %empty = prim.Constant [] : !ts.list<!ts.int>
 // CHECK-NEXT:    %nested = prim.Constant {{\[}}[1], [2, 3]] : !ts.list<!ts.list<!ts.int>>
 // CHECK-NEXT:    %tuple = prim.Constant [1, "x", [2.5]] : !ts.tuple<!ts.int, !ts.str, !ts.list<!ts.float>>

@@ -101,3 +101,50 @@
 
 %x = prim.Constant 2 : !ts.tensor
 // CHECK: error: 2 is not a constant of type !ts.tensor
+
+// -----
+
+// Dense tensor literals.
+
+%x = prim.Constant dense<[1, 2]> : tensor<3xi64> : !ts.tensor
+// CHECK: error: [1, 2] does not have the tensor's shape [3]
+
+// -----
+
+%x = prim.Constant dense<[[1], 2]> : tensor<2x1xi64> : !ts.tensor
+// CHECK: error: {{\[}}[1], 2] does not have the tensor's shape [2, 1]
+
+// -----
+
+%x = prim.Constant dense<> : tensor<2xi32> : !ts.tensor
+// CHECK: error: dense<> does not have the tensor's shape [2]
+
+// -----
+
+%x = prim.Constant dense<[true, 2]> : tensor<2xi1> : !ts.tensor
+// CHECK: error: 2 is not a valid i1 element
+
+// -----
+
+%x = prim.Constant dense<300> : tensor<2xi8> : !ts.tensor
+// CHECK: error: 300 is not a valid i8 element
+
+// -----
+
+%x = prim.Constant dense<[1.5]> : tensor<1xi32> : !ts.tensor
+// CHECK: error: 1.5 is not a valid i32 element
+
+// -----
+
+%x = prim.Constant dense<1> : vector<2xi64> : !ts.tensor
+// CHECK: error: a dense literal needs a ranked tensor type, got vector<2xi64>
+
+// -----
+
+%x = prim.Constant dense<1> : tensor<2xindex> : !ts.tensor
+// CHECK: error: index is not a TorchScript tensor element type
+
+// -----
+
+%x = prim.Constant foo : !ts.int
+// CHECK: error: expected a constant value
