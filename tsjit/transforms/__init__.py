@@ -26,4 +26,5 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "convert-to-llvm": _lazy("lowering.convert_to_llvm", "ConvertToLLVMPass"),
     "inline": _lazy("inline", "InlinePass"),
     "loop-unrolling": _lazy("loop_unrolling", "LoopUnrollingPass"),
+    "lower-tuples": _lazy("lower_tuples", "LowerTuplesPass"),
 }
