@@ -33,16 +33,23 @@ import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import func, llvm
 from xdsl.dialects.builtin import (
+    DenseArrayBase,
     Float16Type,
     Float32Type,
     Float64Type,
     IntegerType,
     ModuleOp,
     Signedness,
+    i64,
 )
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, Block, Region
 
-from tsjit.transforms.lowering.calling_convention import KernelSignature, MemRefDescriptor, kernel_signature
+from tsjit.transforms.lowering.calling_convention import (
+    POINTER,
+    KernelSignature,
+    MemRefDescriptor,
+    kernel_signature,
+)
 from tsjit.transforms.lowering.convert_to_llvm import ConvertToLLVMPass
 from tsjit.transforms.lowering.llvm_export import convert_module
 
@@ -79,7 +86,7 @@ class LLVMEngine:
         optimized = _optimize(_parse(str(convert_module(lowered)), machine), machine, self.opt_level)
         execution = llvm_binding.create_mcjit_compiler(optimized, machine)
         execution.finalize_object()
-        compiled = CompiledModule(self, execution, optimized, signatures)
+        compiled = CompiledModule(self, execution, optimized, signatures, codegen_level)
         self._cache[key] = compiled
         return compiled
 
@@ -105,17 +112,23 @@ class CompiledModule:
         execution: llvm_binding.ExecutionEngine,
         optimized: llvm_binding.ModuleRef,
         signatures: dict[str, KernelSignature],
+        codegen_level: int,
     ):
         self.engine = engine
+        self.signatures = signatures
+        self.codegen_level = codegen_level
         self._execution = execution  # owns the code the kernels point into
         self._optimized = optimized
-        self.kernels = {
-            name: Kernel(self, signature, execution.get_function_address(name))
-            for name, signature in signatures.items()
-        }
+        self._kernels: dict[str, Kernel] = {}
 
     def __getitem__(self, name: str) -> Kernel:
-        return self.kernels[name]
+        """The kernel of function `name`, made on first use (a function whose types
+        ctypes cannot pass, such as f16 scalars, can still be called from native code)."""
+        if (kernel := self._kernels.get(name)) is None:
+            signature = self.signatures[name]
+            entry = name if len(signature.results) <= 1 else results_entry_name(name)
+            kernel = self._kernels[name] = Kernel(self, signature, self._execution.get_function_address(entry))
+        return kernel
 
     @property
     def optimized_ir(self) -> str:
@@ -131,14 +144,22 @@ _VECTOR_TYPE = re.compile(r"<\d+ x (?:float|double|half|bfloat|i\d+)>")
 
 class Kernel:
     """One compiled function. `raw` is the ctypes function on native arguments (pointers
-    as ints); calling the kernel itself converts numpy arrays and numbers first."""
+    as ints, and first a pointer to the result struct for several results); calling the
+    kernel itself converts numpy arrays and numbers first."""
 
     def __init__(self, module: CompiledModule, signature: KernelSignature, address: int):
         self.module = module
         self.signature = signature
         self.address = address
-        restype, self._unpack = _result_conversion(signature.native_result)
         argtypes = [_ctype(t) for t in signature.native_parameters]
+        self._results, unpack_struct = _results_struct(signature.results)
+        if self._results is not None:
+            restype, self._unpack = None, unpack_struct
+            argtypes.insert(0, ctypes.c_void_p)
+        elif signature.results:
+            restype, self._unpack = _ctype(signature.results[0]), _scalar_conversion(signature.results[0])
+        else:
+            restype, self._unpack = None, _identity
         self.raw = ctypes.CFUNCTYPE(restype, *argtypes)(address)
         self._writers = [_argument_writer(i, p.native_types[0], p.memref) for i, p in enumerate(signature.parameters)]
 
@@ -151,13 +172,22 @@ class Kernel:
         return natives
 
     def __call__(self, *args: Any) -> Any:
-        return self._unpack(self.raw(*self.native_arguments(*args)))
+        if self._results is None:
+            return self._unpack(self.raw(*self.native_arguments(*args)))
+        results = self._results()
+        self.raw(ctypes.addressof(results), *self.native_arguments(*args))
+        return self._unpack(results)
 
     def bind(self, *args: Any) -> Callable[[], Any]:
         """The call on these arguments, prepared once: the arrays must stay alive and
         unmoved while the result is used."""
-        call = partial(self.raw, *self.native_arguments(*args))
-        return call if self._unpack is _identity else lambda: self._unpack(call())
+        natives = self.native_arguments(*args)
+        if self._results is None:
+            call = partial(self.raw, *natives)
+            return call if self._unpack is _identity else lambda: self._unpack(call())
+        results = self._results()
+        fill = partial(self.raw, ctypes.addressof(results), *natives)
+        return lambda: (fill(), self._unpack(results))[1]
 
     def split_call(self, *args: Any, threads: int | None = None) -> None:
         """Runs a 1-D elementwise kernel (every memref parameter of rank 1 and dynamic
@@ -198,7 +228,38 @@ def lower(module: ModuleOp) -> tuple[ModuleOp, dict[str, KernelSignature]]:
     lowered = module.clone()
     if any(op.dialect_name() != "llvm" for op in lowered.walk() if op is not lowered):
         ConvertToLLVMPass().apply(Context(), lowered)
+    for function in list(lowered.ops):
+        if isinstance(function, llvm.FuncOp) and len(signatures.get(function.sym_name.data, _VOID).results) > 1:
+            lowered.body.block.add_op(_results_entry(function))
     return lowered, signatures
+
+
+_VOID = KernelSignature("", (), ())
+
+
+def results_entry_name(name: str) -> str:
+    return f"{name}.results"
+
+
+def _results_entry(function: llvm.FuncOp) -> llvm.FuncOp:
+    """`void @f.results(ptr out, args...)`: calls `@f` and stores its struct result at
+    `out`. LLVM returns a first-class struct in registers of its choosing, which is not
+    the C ABI ctypes reads a returned struct with."""
+    inputs = function.function_type.inputs.data
+    struct = function.function_type.output
+    assert isinstance(struct, llvm.LLVMStructType)
+    block = Block(arg_types=[POINTER, *inputs])
+    out, *args = block.args
+    call = llvm.CallOp(function.sym_name.data, *args, return_type=struct)
+    block.add_op(call)
+    for i, field in enumerate(struct.types.data):
+        value = llvm.ExtractValueOp(DenseArrayBase.from_list(i64, [i]), call.results[0], field)
+        address = llvm.GEPOp(out, [0, i], struct)
+        block.add_ops([value, address, llvm.StoreOp(value, address)])
+    block.add_op(llvm.ReturnOp())
+    entry_type = llvm.LLVMFunctionType([POINTER, *inputs])
+    name = results_entry_name(function.sym_name.data)
+    return llvm.FuncOp(name, entry_type, linkage=llvm.LinkageAttr("external"), body=Region(block))
 
 
 def llvm_ir(module: ModuleOp, optimized: bool = False, opt_level: int = 3) -> str:
@@ -211,10 +272,10 @@ def llvm_ir(module: ModuleOp, optimized: bool = False, opt_level: int = 3) -> st
     return str(_optimize(_parse(text, machine), machine, opt_level))
 
 
-@cache
 def _target_machine(codegen_level: int) -> llvm_binding.TargetMachine:
-    llvm_binding.initialize_native_target()
-    llvm_binding.initialize_native_asmprinter()
+    """A new machine for the host CPU each time: an MCJIT engine takes ownership of its
+    machine and destroys it with itself."""
+    _initialize_llvm()
     target = llvm_binding.Target.from_default_triple()
     return target.create_target_machine(
         cpu=llvm_binding.get_host_cpu_name(),
@@ -222,6 +283,12 @@ def _target_machine(codegen_level: int) -> llvm_binding.TargetMachine:
         opt=codegen_level,
         jit=True,
     )
+
+
+@cache
+def _initialize_llvm() -> None:
+    llvm_binding.initialize_native_target()
+    llvm_binding.initialize_native_asmprinter()
 
 
 def _parse(text: str, machine: llvm_binding.TargetMachine) -> llvm_binding.ModuleRef:
@@ -334,28 +401,38 @@ _CTYPES: dict[str, type[Any]] = {
     "i32": ctypes.c_int32,
     "i16": ctypes.c_int16,
     "i8": ctypes.c_int8,
-    "i1": ctypes.c_bool,
+    "i1": ctypes.c_uint8,
     "!llvm.ptr": ctypes.c_void_p,
 }
 
 
 def _ctype(attr: Attribute) -> type[Any]:
-    if isinstance(attr, llvm.LLVMStructType):
-        fields = [(f"f{i}", _ctype(t)) for i, t in enumerate(attr.types.data)]
-        return type("Result", (ctypes.Structure,), {"_fields_": fields})
     if str(attr) not in _CTYPES:
         raise TypeError(f"kernels cannot pass {attr} through ctypes")
     return _CTYPES[str(attr)]
 
 
-def _result_conversion(result: Attribute | None) -> tuple[type[Any] | None, Callable[[Any], Any]]:
-    if result is None:
-        return None, _identity
-    restype = _ctype(result)
-    if isinstance(result, llvm.LLVMStructType):
-        names = [name for name, _ in restype._fields_]
-        return restype, lambda value: tuple(getattr(value, n) for n in names)
-    return restype, _identity
+def _results_struct(
+    results: tuple[Attribute, ...],
+) -> tuple[type[ctypes.Structure] | None, Callable[[Any], tuple[Any, ...]]]:
+    """The C struct that the entry of a function with several results fills, and how
+    to read it back."""
+    if len(results) <= 1:
+        return None, tuple
+    fields = [(f"r{i}", _ctype(t)) for i, t in enumerate(results)]
+    readers = [(name, _scalar_conversion(t)) for (name, _), t in zip(fields, results)]
+
+    def unpack(struct: Any) -> tuple[Any, ...]:
+        return tuple(convert(getattr(struct, name)) for name, convert in readers)
+
+    return type("Results", (ctypes.Structure,), {"_fields_": fields}), unpack
+
+
+def _scalar_conversion(result: Attribute) -> Callable[[Any], Any]:
+    """An `i1` comes back in a byte whose upper bits LLVM leaves undefined."""
+    if isinstance(result, IntegerType) and result.width.data == 1:
+        return lambda value: bool(value & 1)
+    return _identity
 
 
 def _identity(value: Any) -> Any:
