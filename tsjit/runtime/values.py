@@ -1,0 +1,313 @@
+"""Run-time values of TorchScript programs and their JSON encoding.
+
+Values are plain Python and numpy objects, so kernels stay minimal and fast:
+
+    Tensor                       numpy.ndarray (views share memory; a 0-dim tensor is a 0-d array)
+    int, float, bool, str, None  themselves
+    List[T], Tuple[...], Dict    list (mutable, shared), tuple, dict (insertion order)
+    NamedTuple                   NamedTupleValue, a tuple that knows its class and field names
+    Device                       Device
+    ScalarType, Layout, MemoryFormat  int, as TorchScript passes them
+    class and module instances   ScriptObject
+
+The JSON encoding is the conformance corpus's (`{"int": 3}`, `{"tensor": {...}}`, ...);
+`match_value` compares with its rules: float tolerance `|a - e| <= atol + rtol * |e|` on float
+tensors and float scalars, NaN matches NaN, everything else exact.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from tsjit.dialects.types import DTYPE_BY_CODE, DTYPE_BY_TORCH_NAME, DTYPES, DType
+from tsjit.runtime.errors import TorchScriptError
+
+Value = Any
+"""Any run-time value (see the module docstring); kept as a name for signatures."""
+
+# --------------------------------------------------------------------------------------
+# dtypes: TorchScript ScalarType <-> numpy
+# --------------------------------------------------------------------------------------
+
+
+def _numpy_of(dtype: DType) -> np.dtype | None:
+    try:
+        return np.dtype(dtype.torch_name)
+    except TypeError:  # bfloat16: numpy has no such type
+        return None
+
+
+NUMPY_DTYPE_BY_CODE: tuple[np.dtype | None, ...] = tuple(
+    _numpy_of(DTYPE_BY_CODE[code]) if code in DTYPE_BY_CODE else None
+    for code in range(max(DTYPE_BY_CODE) + 1)
+)
+"""numpy dtype per ScalarType code (a tuple, indexed by code: the kernels' hot path)."""
+
+DTYPE_BY_NUMPY: dict[np.dtype, DType] = {
+    np_dtype: d for d in DTYPES if (np_dtype := _numpy_of(d)) is not None
+}
+"""The TorchScript dtype record (name, code, torch name) of each supported numpy dtype."""
+
+DEFAULT_DTYPE = np.dtype(np.float32)
+"""torch.get_default_dtype(): the dtype of float factories and of int/float promotion."""
+
+
+def numpy_dtype(code: int) -> np.dtype:
+    """The numpy dtype of a ScalarType code, or a TorchScript error for unsupported ones."""
+    try:
+        dtype = NUMPY_DTYPE_BY_CODE[code]
+    except (IndexError, TypeError):
+        dtype = None
+    if dtype is None:
+        name = DTYPE_BY_CODE[code].name if code in DTYPE_BY_CODE else str(code)
+        raise TorchScriptError(f"dtype {name} is not supported by the numpy runtime")
+    return dtype
+
+
+def scalar_type(dtype: np.dtype) -> int:
+    """The ScalarType code of a numpy dtype (what `prim::dtype` returns)."""
+    return DTYPE_BY_NUMPY[dtype].code
+
+
+def dtype_name(dtype: np.dtype) -> str:
+    """TorchScript's name of a dtype, as in error messages: "Float", "Long"."""
+    return DTYPE_BY_NUMPY[dtype].name
+
+
+# --------------------------------------------------------------------------------------
+# Value types numpy and Python do not provide
+# --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Device:
+    """A torch.device; tensors always live on the CPU, but programs pass devices around."""
+
+    type: str = "cpu"
+    index: int | None = None
+
+    @staticmethod
+    def parse(text: str) -> Device:
+        kind, _, index = text.partition(":")
+        if not kind or (index and not index.isdigit()):
+            raise TorchScriptError(f"Invalid device string: '{text}'")
+        return Device(kind, int(index) if index else None)
+
+    def __str__(self) -> str:
+        return self.type if self.index is None else f"{self.type}:{self.index}"
+
+
+CPU = Device("cpu")
+
+
+class NamedTupleValue(tuple):
+    """An instance of a NamedTuple class: tuple semantics plus the class and field names."""
+
+    qualified_name: str
+    fields: tuple[str, ...]
+
+    def __new__(cls, values, qualified_name: str, fields: tuple[str, ...]) -> NamedTupleValue:
+        instance = super().__new__(cls, values)
+        instance.qualified_name = qualified_name
+        instance.fields = tuple(fields)
+        return instance
+
+    def __repr__(self) -> str:
+        items = ", ".join(f"{f}={v!r}" for f, v in zip(self.fields, self))
+        return f"{self.qualified_name}({items})"
+
+
+class ScriptObject:
+    """An instance of a TorchScript class or module: reference semantics, named attributes."""
+
+    __slots__ = ("qualified_name", "attributes")
+
+    def __init__(self, qualified_name: str, attributes: dict[str, Value] | None = None):
+        self.qualified_name = qualified_name
+        self.attributes = {} if attributes is None else attributes
+
+    def __repr__(self) -> str:
+        return f"<{self.qualified_name} object with {sorted(self.attributes)}>"
+
+
+# --------------------------------------------------------------------------------------
+# JSON encoding
+# --------------------------------------------------------------------------------------
+
+_NON_FINITE = {"nan": math.nan, "inf": math.inf, "-inf": -math.inf}
+
+
+def decode_value(obj: Mapping[str, Any], where: str = "value") -> Value:
+    """The run-time value of one JSON-encoded value (`{"int": 3}`)."""
+    if not isinstance(obj, Mapping) or len(obj) != 1:
+        raise ValueError(f"{where}: an encoded value is an object with exactly one key, got {obj!r}")
+    ((kind, payload),) = obj.items()
+    if kind == "tensor":
+        return _decode_tensor(payload, where)
+    if kind in ("list", "tuple"):
+        if not isinstance(payload, list):
+            raise ValueError(f"{where}: '{kind}' expects a JSON array")
+        items = [decode_value(v, f"{where}[{i}]") for i, v in enumerate(payload)]
+        return items if kind == "list" else tuple(items)
+    if kind == "dict":
+        return {
+            decode_value(k, f"{where} key {i}"): decode_value(v, f"{where}[{i}]")
+            for i, (k, v) in enumerate(payload)
+        }
+    if kind == "float":
+        return _NON_FINITE[payload] if isinstance(payload, str) else float(payload)
+    if kind == "none":
+        return None
+    if kind == "device":
+        return Device.parse(payload)
+    expected = {"int": int, "bool": bool, "str": str}.get(kind)
+    if expected is None:
+        raise ValueError(f"{where}: unknown value kind '{kind}'")
+    if type(payload) is not expected:
+        raise ValueError(f"{where}: '{kind}' expects a JSON {expected.__name__}, got {payload!r}")
+    return payload
+
+
+def _decode_tensor(payload: Mapping[str, Any], where: str) -> np.ndarray:
+    record = DTYPE_BY_TORCH_NAME.get(payload.get("dtype"))
+    np_dtype = _numpy_of(record) if record else None
+    if np_dtype is None or record.is_complex:
+        raise ValueError(f"{where}: unsupported tensor dtype {payload.get('dtype')!r}")
+    shape = tuple(payload["shape"])
+    data = payload["data"]
+    if len(data) != math.prod(shape):
+        raise ValueError(f"{where}: tensor of shape {list(shape)} needs {math.prod(shape)} elements")
+    if record.is_floating:
+        flat = np.array([_NON_FINITE[x] if isinstance(x, str) else x for x in data], dtype=np.float64)
+        return flat.astype(np_dtype).reshape(shape)
+    return np.array(data, dtype=np_dtype).reshape(shape)
+
+
+def encode_value(value: Value, where: str = "value") -> dict[str, Any]:
+    """The JSON encoding of a run-time value; `Device` encodes as `{"device": "cpu"}`."""
+    kind = type(value)
+    if kind is bool:
+        return {"bool": value}
+    if kind is int:
+        return {"int": value}
+    if kind is float:
+        return {"float": _encode_float(value)}
+    if kind is str:
+        return {"str": value}
+    if value is None:
+        return {"none": None}
+    if kind is np.ndarray:
+        return {"tensor": _encode_tensor(value, where)}
+    if kind is list:
+        return {"list": [encode_value(v, f"{where}[{i}]") for i, v in enumerate(value)]}
+    if isinstance(value, tuple):
+        return {"tuple": [encode_value(v, f"{where}[{i}]") for i, v in enumerate(value)]}
+    if kind is dict:
+        return {
+            "dict": [
+                [encode_value(k, f"{where} key {i}"), encode_value(v, f"{where}[{k!r}]")]
+                for i, (k, v) in enumerate(value.items())
+            ]
+        }
+    if kind is Device:
+        return {"device": str(value)}
+    raise ValueError(f"{where}: a {kind.__name__} value has no JSON encoding")
+
+
+def _encode_float(x: float) -> float | str:
+    if math.isfinite(x):
+        return x
+    return "nan" if math.isnan(x) else ("inf" if x > 0 else "-inf")
+
+
+def _encode_tensor(array: np.ndarray, where: str) -> dict[str, Any]:
+    dtype = DTYPE_BY_NUMPY.get(array.dtype)
+    if dtype is None or dtype.is_complex:
+        raise ValueError(f"{where}: a {array.dtype} tensor has no JSON encoding")
+    flat = array.ravel()
+    if dtype.is_floating:
+        # str() of a numpy float is its shortest round-trip decimal in its own precision.
+        data = [_encode_float(float(str(x))) for x in flat]
+    else:
+        data = flat.tolist()
+    return {"dtype": dtype.torch_name, "shape": list(array.shape), "data": data}
+
+
+# --------------------------------------------------------------------------------------
+# Comparison under the corpus rules
+# --------------------------------------------------------------------------------------
+
+
+def _kind(value: Value) -> str:
+    if value is None:
+        return "None"
+    if isinstance(value, tuple):
+        return "tuple"
+    if type(value) is np.ndarray:
+        return "tensor"
+    return type(value).__name__
+
+
+def match_value(
+    actual: Value, expected: Value, rtol: float = 1e-5, atol: float = 1e-6, where: str = "output"
+) -> str | None:
+    """None when `actual` matches `expected`, else one line naming the first mismatch."""
+    kind = _kind(actual)
+    if kind != _kind(expected):
+        return f"{where}: {kind} != {_kind(expected)}"
+    if kind == "tensor":
+        return _match_tensor(actual, expected, rtol, atol, where)
+    if kind == "float":
+        if _close(actual, expected, rtol, atol):
+            return None
+        return f"{where}: {actual!r} != {expected!r} (rtol={rtol}, atol={atol})"
+    if kind in ("list", "tuple"):
+        if len(actual) != len(expected):
+            return f"{where}: length {len(actual)} != {len(expected)}"
+        for i, (a, e) in enumerate(zip(actual, expected)):
+            if (mismatch := match_value(a, e, rtol, atol, f"{where}[{i}]")) is not None:
+                return mismatch
+        return None
+    if kind == "dict":
+        if len(actual) != len(expected):
+            return f"{where}: {len(actual)} keys != {len(expected)}"
+        for i, ((ka, va), (ke, ve)) in enumerate(zip(actual.items(), expected.items())):
+            mismatch = match_value(ka, ke, rtol, atol, f"{where} key {i}") or match_value(
+                va, ve, rtol, atol, f"{where}[{ke!r}]"
+            )
+            if mismatch is not None:
+                return mismatch
+        return None
+    if kind == "ScriptObject":
+        return None if actual is expected else f"{where}: a different {actual.qualified_name} object"
+    return None if actual == expected else f"{where}: {actual!r} != {expected!r}"
+
+
+def _close(a: float, e: float, rtol: float, atol: float) -> bool:
+    if math.isnan(e) or math.isinf(e):
+        return a == e or (math.isnan(a) and math.isnan(e))
+    return abs(a - e) <= atol + rtol * abs(e)
+
+
+def _match_tensor(a: np.ndarray, e: np.ndarray, rtol: float, atol: float, where: str) -> str | None:
+    if a.dtype != e.dtype:
+        return f"{where}: dtype {a.dtype} != {e.dtype}"
+    if a.shape != e.shape:
+        return f"{where}: shape {list(a.shape)} != {list(e.shape)}"
+    if a.dtype.kind in "fc":
+        a64 = a.astype(np.complex128 if a.dtype.kind == "c" else np.float64)
+        e64 = e.astype(a64.dtype)
+        with np.errstate(invalid="ignore"):
+            ok = (a64 == e64) | (np.isnan(a64) & np.isnan(e64))
+            ok |= np.isfinite(e64) & (np.abs(a64 - e64) <= atol + rtol * np.abs(e64))
+    else:
+        ok = a == e
+    if ok.all():
+        return None
+    index = tuple(int(i) for i in np.argwhere(~ok)[0])
+    return f"{where}: element {list(index)}: {str(a[index])} != {str(e[index])} (rtol={rtol}, atol={atol})"
