@@ -1,0 +1,354 @@
+"""Binary tensor arithmetic: add, sub, mul, div, floor_divide, remainder, fmod, pow, bitwise ops.
+
+Every op is one compute function plus a result rule; one generic wrapper applies PyTorch's
+promotion (`promotion.binary_dtype`), casts tensor operands to the computation dtype (Python
+scalars stay weak, which numpy then treats exactly like PyTorch does), wraps 0-d results and
+translates numpy's errors. In-place variants keep self's dtype and refuse to lower its
+category, as PyTorch does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from tsjit.runtime.errors import TorchScriptError
+from tsjit.runtime.kernels import kernel, register_kernel
+from tsjit.runtime.kernels.common import as_tensor, broadcast_error, write_error
+from tsjit.runtime.kernels.promotion import (
+    BOOL,
+    CATEGORY,
+    INTEGRAL,
+    binary_dtype,
+    check_cast,
+    float_dtype,
+)
+from tsjit.runtime.values import dtype_name
+
+ndarray = np.ndarray
+Compute = Callable[..., object]
+
+# Result rules: how the computation dtype follows from the promoted dtype.
+PROMOTE = "promote"  # compute and return in the promoted dtype
+FLOAT = "float"  # integral and bool operands compute in the default float dtype
+BITWISE = "bitwise"  # promoted dtype, which must be integral or bool
+COMPARE = "compare"  # promoted dtype, bool result: in-place writes cast into any self dtype
+
+
+def numpy_error(exc: Exception, *operands: object) -> TorchScriptError:
+    """The TorchScript error for a numpy failure: broadcasting, or numpy's own message."""
+    try:
+        np.broadcast_shapes(*(np.shape(x) for x in operands))
+    except ValueError:
+        return broadcast_error(*operands)
+    return TorchScriptError(str(exc))
+
+
+def computation_dtype(a: object, b: object, rule: str, op: str) -> np.dtype:
+    dtype = binary_dtype(a, b)
+    if rule is FLOAT:
+        return float_dtype(dtype)
+    if rule is BITWISE and CATEGORY[dtype] > INTEGRAL:
+        raise TorchScriptError(f'"{op}_cpu" not implemented for \'{dtype_name(dtype)}\'')
+    return dtype
+
+
+def cast_operands(a: object, b: object, dtype: np.dtype) -> tuple[object, object]:
+    """Tensors become `dtype`; Python scalars stay Python scalars (numpy keeps them weak)."""
+    if type(a) is ndarray and a.dtype != dtype:
+        a = a.astype(dtype)
+    if type(b) is ndarray and b.dtype != dtype:
+        b = b.astype(dtype)
+    return a, b
+
+
+def _wrap_scalar(x: object, dtype: np.dtype) -> object:
+    """An int scalar out of the dtype's range wraps around, as in PyTorch's C++ cast."""
+    return np.asarray(x).astype(dtype) if type(x) is int else x
+
+
+def binary(compute: Compute, rule: str = PROMOTE, op: str = "") -> Callable[[object, object], ndarray]:
+    """The out-of-place kernel `(self, other) -> Tensor` of a compute function."""
+
+    def run(a: object, b: object) -> ndarray:
+        dtype = computation_dtype(a, b, rule, op)
+        a, b = cast_operands(a, b, dtype)
+        try:
+            return as_tensor(compute(a, b))
+        except OverflowError:
+            return as_tensor(compute(_wrap_scalar(a, dtype), _wrap_scalar(b, dtype)))
+        except ValueError as exc:
+            raise numpy_error(exc, a, b) from None
+
+    return run
+
+
+def binary_inplace(compute: Compute, rule: str = PROMOTE, op: str = "") -> Callable[[ndarray, object], ndarray]:
+    """The in-place kernel `(self, other) -> self`: the result is cast into self's dtype."""
+    ufunc = compute if isinstance(compute, np.ufunc) else None
+
+    def run(self: ndarray, other: object) -> ndarray:
+        dtype = computation_dtype(self, other, rule, op)
+        if rule is not COMPARE:
+            check_cast(dtype, self.dtype)
+        a, b = cast_operands(self, other, dtype)
+        try:
+            if ufunc is not None:
+                ufunc(a, b, out=self, casting="unsafe")
+            else:
+                np.copyto(self, compute(a, b), casting="unsafe")
+        except OverflowError:
+            np.copyto(self, compute(a, _wrap_scalar(b, dtype)), casting="unsafe")
+        except ValueError as exc:
+            raise _inplace_error(exc, self, a, b) from None
+        return self
+
+    return run
+
+
+def _inplace_error(exc: ValueError, out: ndarray, a: object, b: object) -> TorchScriptError:
+    try:
+        fits = np.broadcast_shapes(np.shape(a), np.shape(b)) == out.shape
+    except ValueError:
+        fits = False
+    return TorchScriptError(str(exc)) if fits and out.flags.writeable else write_error(out, a, b)
+
+
+def is_inplace(name: str) -> bool:
+    """`aten::add_.Tensor` and `aten::__iand__.Scalar` write into self; `aten::__and__` does not."""
+    base = name.partition("::")[2].partition(".")[0]
+    return base.startswith("__i") if base.startswith("__") else base.endswith("_")
+
+
+def register_binary(names: tuple[str, ...], compute: Compute, rule: str = PROMOTE, op: str = "") -> None:
+    """Register one compute function under out-of-place names and `name_`-style in-place names."""
+    out_of_place, in_place = binary(compute, rule, op), binary_inplace(compute, rule, op)
+    for name in names:
+        register_kernel(name, in_place if is_inplace(name) else out_of_place)
+
+
+# --------------------------------------------------------------------------------------
+# Compute functions that numpy does not provide as one ufunc
+# --------------------------------------------------------------------------------------
+
+
+def _check_int_divisor(a: object, b: object) -> None:
+    """Integer division by zero raises in PyTorch; float division gives inf or nan."""
+    if np.result_type(a, b).kind in "iub" and not np.all(b):
+        raise TorchScriptError("ZeroDivisionError")
+
+
+def _floor_divide(a: object, b: object) -> object:
+    _check_int_divisor(a, b)
+    return np.floor_divide(a, b)
+
+
+def _remainder(a: object, b: object) -> object:
+    _check_int_divisor(a, b)
+    return np.remainder(a, b)
+
+
+def _fmod(a: object, b: object) -> object:
+    _check_int_divisor(a, b)
+    return np.fmod(a, b)
+
+
+def _trunc_divide(a: object, b: object) -> object:
+    if np.result_type(a, b).kind in "fc":
+        return np.trunc(np.true_divide(a, b))
+    _check_int_divisor(a, b)
+    quotient = np.floor_divide(a, b)
+    rest = np.subtract(a, np.multiply(quotient, b))
+    return quotient + ((rest != 0) & (np.less(a, 0) != np.less(b, 0)))
+
+
+def _bool_sub_error() -> TorchScriptError:
+    return TorchScriptError(
+        "Subtraction, the `-` operator, with two bool tensors is not supported. "
+        "Use the `^` or `logical_xor()` operator instead."
+    )
+
+
+def _subtract(a: object, b: object) -> object:
+    # Operands are already in the computation dtype: one bool tensor means a bool subtraction.
+    if (type(a) is ndarray and a.dtype.kind == "b") or (type(b) is ndarray and b.dtype.kind == "b"):
+        raise _bool_sub_error()
+    return np.subtract(a, b)
+
+
+def _scale(other: object, alpha: object, dtype: np.dtype) -> object:
+    """`alpha * other` for add/sub, with PyTorch's checks on alpha's type."""
+    category = CATEGORY[dtype]
+    if category == BOOL and type(alpha) is not bool:
+        raise TorchScriptError("Boolean alpha only supported for Boolean results.")
+    if category <= INTEGRAL and type(alpha) is float:
+        raise TorchScriptError("For integral input tensors, argument alpha must not be a floating point number.")
+    if type(other) is ndarray:
+        return as_tensor(np.multiply(other.astype(dtype, copy=False), alpha))
+    return other * alpha
+
+
+_ADD, _ADD_ = binary(np.add), binary_inplace(np.add)
+_SUB, _SUB_ = binary(_subtract), binary_inplace(_subtract)
+
+
+@kernel("aten::add.Tensor", "aten::add.Scalar")
+def add(self: ndarray, other: object, alpha: object = 1) -> ndarray:
+    if alpha != 1 or type(alpha) is float:
+        other = _scale(other, alpha, binary_dtype(self, other))
+    return _ADD(self, other)
+
+
+@kernel("aten::add_.Tensor", "aten::add_.Scalar")
+def add_(self: ndarray, other: object, alpha: object = 1) -> ndarray:
+    if alpha != 1 or type(alpha) is float:
+        other = _scale(other, alpha, binary_dtype(self, other))
+    return _ADD_(self, other)
+
+
+@kernel("aten::sub.Tensor", "aten::sub.Scalar", "aten::subtract.Tensor", "aten::subtract.Scalar")
+def sub(self: ndarray, other: object, alpha: object = 1) -> ndarray:
+    if alpha != 1 or type(alpha) is float:
+        other = _scale(other, alpha, binary_dtype(self, other))
+    return _SUB(self, other)
+
+
+@kernel("aten::sub_.Tensor", "aten::sub_.Scalar")
+def sub_(self: ndarray, other: object, alpha: object = 1) -> ndarray:
+    if alpha != 1 or type(alpha) is float:
+        other = _scale(other, alpha, binary_dtype(self, other))
+    return _SUB_(self, other)
+
+
+@kernel("aten::rsub.Tensor", "aten::rsub.Scalar")
+def rsub(self: ndarray, other: object, alpha: object = 1) -> ndarray:
+    if alpha != 1 or type(alpha) is float:
+        self = _scale(self, alpha, binary_dtype(self, other))
+    return _SUB(other, self)
+
+
+# --------------------------------------------------------------------------------------
+# div and its rounding modes
+# --------------------------------------------------------------------------------------
+
+_TRUE_DIVIDE = binary(np.true_divide, FLOAT)
+_TRUE_DIVIDE_ = binary_inplace(np.true_divide, FLOAT)
+_ROUNDED_DIVIDE = {"trunc": binary(_trunc_divide), "floor": binary(_floor_divide)}
+_ROUNDED_DIVIDE_ = {"trunc": binary_inplace(_trunc_divide), "floor": binary_inplace(_floor_divide)}
+
+
+def _rounding(mode: str) -> None:
+    raise TorchScriptError(
+        f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{mode}'"
+    )
+
+
+register_binary(
+    (
+        "aten::div.Tensor", "aten::div.Scalar", "aten::divide.Tensor", "aten::divide.Scalar",
+        "aten::true_divide.Tensor", "aten::true_divide.Scalar",
+        "aten::div_.Tensor", "aten::div_.Scalar", "aten::true_divide_.Tensor", "aten::true_divide_.Scalar",
+    ),
+    np.true_divide,
+    FLOAT,
+)
+
+
+@kernel("aten::div.Tensor_mode", "aten::div.Scalar_mode", "aten::divide.Tensor_mode", "aten::divide.Scalar_mode")
+def div_mode(self: ndarray, other: object, rounding_mode: str | None) -> ndarray:
+    if rounding_mode is None:
+        return _TRUE_DIVIDE(self, other)
+    fn = _ROUNDED_DIVIDE.get(rounding_mode)
+    if fn is None:
+        _rounding(rounding_mode)
+    return fn(self, other)
+
+
+@kernel("aten::div_.Tensor_mode", "aten::div_.Scalar_mode")
+def div_mode_(self: ndarray, other: object, rounding_mode: str | None) -> ndarray:
+    if rounding_mode is None:
+        return _TRUE_DIVIDE_(self, other)
+    fn = _ROUNDED_DIVIDE_.get(rounding_mode)
+    if fn is None:
+        _rounding(rounding_mode)
+    return fn(self, other)
+
+
+# --------------------------------------------------------------------------------------
+# pow: small constant exponents become multiplications (numpy's float32 pow is slow)
+# --------------------------------------------------------------------------------------
+
+
+def _reciprocal(x: ndarray) -> ndarray:
+    return np.divide(1, x, out=...)
+
+
+_LOWERED_POWERS: dict[float, Callable[[ndarray], object]] = {
+    1: np.copy,
+    2: lambda x: np.multiply(x, x),
+    3: lambda x: x * x * x,
+    0.5: np.sqrt,
+    -0.5: lambda x: np.divide(1, np.sqrt(x)),
+    -1: _reciprocal,
+    -2: lambda x: np.divide(1, x * x),
+}
+
+
+def _pow(base: object, exponent: object) -> object:
+    if type(base) is ndarray and type(exponent) is not ndarray and type(exponent) is not bool:
+        lowered = _LOWERED_POWERS.get(exponent)
+        if lowered is not None and (base.dtype.kind in "fc" or exponent in (1, 2, 3)):
+            return lowered(base)
+    if type(exponent) is int and exponent < 0 and np.result_type(base).kind in "iub":
+        raise TorchScriptError("Integers to negative integer powers are not allowed.")
+    return np.power(base, exponent)
+
+
+register_binary(
+    ("aten::pow.Tensor_Tensor", "aten::pow.Tensor_Scalar", "aten::pow.Scalar", "aten::pow_.Scalar",
+     "aten::pow_.Tensor"),
+    _pow,
+)
+
+
+# --------------------------------------------------------------------------------------
+# The rest of the table
+# --------------------------------------------------------------------------------------
+
+_TABLE: tuple[tuple[tuple[str, ...], Compute, str, str], ...] = (
+    (("aten::mul.Tensor", "aten::mul.Scalar", "aten::multiply.Tensor", "aten::multiply.Scalar",
+      "aten::mul_.Tensor", "aten::mul_.Scalar"), np.multiply, PROMOTE, ""),
+    (("aten::floor_divide", "aten::floor_divide.Scalar",
+      "aten::floor_divide_.Tensor", "aten::floor_divide_.Scalar"), _floor_divide, PROMOTE, ""),
+    (("aten::remainder.Tensor", "aten::remainder.Scalar", "aten::remainder.Scalar_Tensor",
+      "aten::remainder_.Tensor", "aten::remainder_.Scalar"), _remainder, PROMOTE, ""),
+    (("aten::fmod.Tensor", "aten::fmod.Scalar", "aten::fmod_.Tensor", "aten::fmod_.Scalar"), _fmod, PROMOTE, ""),
+    (("aten::atan2", "aten::arctan2", "aten::atan2_"), np.arctan2, FLOAT, ""),
+    (("aten::hypot", "aten::hypot_"), np.hypot, FLOAT, ""),
+    (("aten::copysign.Tensor", "aten::copysign.Scalar", "aten::copysign_.Tensor",
+      "aten::copysign_.Scalar"), np.copysign, FLOAT, ""),
+    (("aten::logaddexp",), np.logaddexp, FLOAT, ""),
+    (("aten::maximum", "aten::max.other"), np.maximum, PROMOTE, ""),
+    (("aten::minimum", "aten::min.other"), np.minimum, PROMOTE, ""),
+    (("aten::fmax",), np.fmax, PROMOTE, ""),
+    (("aten::fmin",), np.fmin, PROMOTE, ""),
+    (("aten::bitwise_and.Tensor", "aten::bitwise_and.Scalar", "aten::bitwise_and.Scalar_Tensor",
+      "aten::__and__.Tensor", "aten::__and__.Scalar", "aten::bitwise_and_.Tensor", "aten::bitwise_and_.Scalar",
+      "aten::__iand__.Tensor", "aten::__iand__.Scalar"), np.bitwise_and, BITWISE, "bitwise_and"),
+    (("aten::bitwise_or.Tensor", "aten::bitwise_or.Scalar", "aten::bitwise_or.Scalar_Tensor",
+      "aten::__or__.Tensor", "aten::__or__.Scalar", "aten::bitwise_or_.Tensor", "aten::bitwise_or_.Scalar",
+      "aten::__ior__.Tensor", "aten::__ior__.Scalar"), np.bitwise_or, BITWISE, "bitwise_or"),
+    (("aten::bitwise_xor.Tensor", "aten::bitwise_xor.Scalar", "aten::bitwise_xor.Scalar_Tensor",
+      "aten::__xor__.Tensor", "aten::__xor__.Scalar", "aten::bitwise_xor_.Tensor", "aten::bitwise_xor_.Scalar",
+      "aten::__ixor__.Tensor", "aten::__ixor__.Scalar"), np.bitwise_xor, BITWISE, "bitwise_xor"),
+    (("aten::__lshift__.Tensor", "aten::__lshift__.Scalar", "aten::bitwise_left_shift.Tensor",
+      "aten::bitwise_left_shift.Tensor_Scalar", "aten::bitwise_left_shift.Scalar_Tensor",
+      "aten::__ilshift__.Tensor", "aten::__ilshift__.Scalar"), np.left_shift, BITWISE, "lshift"),
+    (("aten::__rshift__.Tensor", "aten::__rshift__.Scalar", "aten::bitwise_right_shift.Tensor",
+      "aten::bitwise_right_shift.Tensor_Scalar", "aten::bitwise_right_shift.Scalar_Tensor",
+      "aten::__irshift__.Tensor", "aten::__irshift__.Scalar"), np.right_shift, BITWISE, "rshift"),
+)
+
+for _names, _compute, _rule, _op in _TABLE:
+    register_binary(_names, _compute, _rule, _op)

@@ -1,0 +1,97 @@
+"""What every tensor family needs: dimension wrapping, 0-d results, writes with PyTorch's errors."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from tsjit.runtime.errors import TorchScriptError
+from tsjit.runtime.values import Device
+
+ndarray = np.ndarray
+
+
+def as_tensor(result: object) -> np.ndarray:
+    """numpy returns scalars from 0-d computations; tensors are always arrays."""
+    return result if type(result) is ndarray else np.asarray(result)
+
+
+def wrap_dim(dim: int, ndim: int) -> int:
+    """A dimension index in [0, ndim); a 0-dim tensor accepts 0 and -1, as in PyTorch."""
+    bound = ndim if ndim else 1
+    if -bound <= dim < bound:
+        return dim + bound if dim < 0 else dim
+    raise TorchScriptError(
+        f"Dimension out of range (expected to be in range of [{-bound}, {bound - 1}], but got {dim})"
+    )
+
+
+def wrap_dims(dims: Sequence[int], ndim: int) -> tuple[int, ...]:
+    """Several dimensions, each wrapped and none repeated."""
+    wrapped = tuple(wrap_dim(d, ndim) for d in dims)
+    if len(set(wrapped)) != len(wrapped):
+        dup = next(d for d in wrapped if wrapped.count(d) > 1)
+        raise TorchScriptError(f"dim {dup} appears multiple times in the list of dims")
+    return wrapped
+
+
+def shape_str(shape: Sequence[int]) -> str:
+    return "[" + ", ".join(str(s) for s in shape) + "]"
+
+
+def broadcast_error(*operands: object) -> TorchScriptError:
+    """PyTorch's message for operands whose shapes do not broadcast."""
+    return shapes_error(*(np.shape(x) for x in operands))
+
+
+def shapes_error(*shapes: Sequence[int]) -> TorchScriptError:
+    """PyTorch's message for the rightmost pair of sizes that do not broadcast."""
+    ndim = max(len(s) for s in shapes)
+    padded = [(1,) * (ndim - len(s)) + tuple(s) for s in shapes]
+    for i in range(ndim - 1, -1, -1):
+        sizes = [s[i] for s in padded]
+        for j, a in enumerate(sizes):
+            for b in sizes[j + 1 :]:
+                if a != b and a != 1 and b != 1:
+                    return TorchScriptError(
+                        f"The size of tensor a ({a}) must match the size of tensor b ({b}) "
+                        f"at non-singleton dimension {i}"
+                    )
+    return TorchScriptError(f"shapes {[list(s) for s in shapes]} cannot be broadcast together")
+
+
+def write_error(out: np.ndarray, *operands: object) -> TorchScriptError:
+    """Why writing the broadcast of `operands` into `out` failed, in PyTorch's words."""
+    if not out.flags.writeable:
+        return TorchScriptError(
+            "unsupported operation: more than one element of the written-to tensor refers to a "
+            "single memory location. Please clone() the tensor before performing the operation."
+        )
+    try:
+        shape = np.broadcast_shapes(*(np.shape(x) for x in operands))
+    except ValueError:
+        return broadcast_error(*operands)
+    return TorchScriptError(
+        f"output with shape {shape_str(out.shape)} doesn't match the broadcast shape {shape_str(shape)}"
+    )
+
+
+def assign(out: np.ndarray, value: object) -> np.ndarray:
+    """`out[...] = value` with broadcasting and casting into out's dtype (in-place ops)."""
+    try:
+        np.copyto(out, value, casting="unsafe")
+    except ValueError:
+        raise write_error(out, value) from None
+    return out
+
+
+def check_device(device: Device | str | None) -> None:
+    """Tensors live on the CPU; any other device is an error, as on a CPU-only PyTorch."""
+    if device is None:
+        return
+    kind = device.type if type(device) is Device else str(device).partition(":")[0]
+    if kind == "cuda":
+        raise TorchScriptError("Torch not compiled with CUDA enabled")
+    if kind not in ("cpu", "meta"):
+        raise TorchScriptError(f"device {device} is not available to the numpy runtime")

@@ -1,0 +1,288 @@
+"""Tensor factories: zeros/ones/full/empty, arange, linspace/logspace, eye, the `*_like` and
+`new_*` families, `tensor` from (nested) lists and scalars, scalar_tensor.
+
+`dtype=None` means what PyTorch infers: the default dtype (float32) for most factories,
+int64 for `arange` over ints, the fill value's kind for `full`, self's dtype for `*_like`
+and `new_*`. Layout and pin_memory are accepted and ignored; devices other than cpu fail.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+
+from tsjit.runtime.errors import TorchScriptError
+from tsjit.runtime.kernels import kernel
+from tsjit.runtime.kernels.common import check_device, shape_str
+from tsjit.runtime.kernels.promotion import scalar_dtype
+from tsjit.runtime.values import DEFAULT_DTYPE, Device, numpy_dtype
+
+ndarray = np.ndarray
+
+
+def dtype_or(code: int | None, default: np.dtype) -> np.dtype:
+    return default if code is None else numpy_dtype(code)
+
+
+def checked_size(size: Sequence[int]) -> tuple[int, ...]:
+    for s in size:
+        if s < 0:
+            raise TorchScriptError(f"Trying to create tensor with negative dimension {s}: {shape_str(size)}")
+    return tuple(size)
+
+
+@kernel("aten::zeros")
+def zeros(size: Sequence[int], dtype: int | None = None, layout: int | None = None,
+          device: Device | None = None, pin_memory: bool | None = None) -> ndarray:
+    check_device(device)
+    return np.zeros(checked_size(size), dtype_or(dtype, DEFAULT_DTYPE))
+
+
+@kernel("aten::ones")
+def ones(size: Sequence[int], dtype: int | None = None, layout: int | None = None,
+         device: Device | None = None, pin_memory: bool | None = None) -> ndarray:
+    check_device(device)
+    return np.ones(checked_size(size), dtype_or(dtype, DEFAULT_DTYPE))
+
+
+@kernel("aten::empty.memory_format")
+def empty(size: Sequence[int], dtype: int | None = None, layout: int | None = None,
+          device: Device | None = None, pin_memory: bool | None = None, memory_format: int | None = None) -> ndarray:
+    check_device(device)
+    return np.empty(checked_size(size), dtype_or(dtype, DEFAULT_DTYPE))
+
+
+@kernel("aten::empty_strided")
+def empty_strided(size: Sequence[int], stride: Sequence[int], dtype: int | None = None, layout: int | None = None,
+                  device: Device | None = None, pin_memory: bool | None = None) -> ndarray:
+    return empty(size, dtype, layout, device, pin_memory)
+
+
+@kernel("aten::full")
+def full(size: Sequence[int], fill_value: object, dtype: int | None = None, layout: int | None = None,
+         device: Device | None = None, pin_memory: bool | None = None) -> ndarray:
+    check_device(device)
+    return np.full(checked_size(size), fill_value, dtype_or(dtype, scalar_dtype(fill_value)))
+
+
+# --------------------------------------------------------------------------------------
+# *_like and new_*
+# --------------------------------------------------------------------------------------
+
+
+@kernel("aten::zeros_like")
+def zeros_like(self: ndarray, dtype: int | None = None, layout: int | None = None, device: Device | None = None,
+               pin_memory: bool | None = None, memory_format: int | None = None) -> ndarray:
+    check_device(device)
+    return np.zeros(self.shape, dtype_or(dtype, self.dtype))
+
+
+@kernel("aten::ones_like")
+def ones_like(self: ndarray, dtype: int | None = None, layout: int | None = None, device: Device | None = None,
+              pin_memory: bool | None = None, memory_format: int | None = None) -> ndarray:
+    check_device(device)
+    return np.ones(self.shape, dtype_or(dtype, self.dtype))
+
+
+@kernel("aten::empty_like")
+def empty_like(self: ndarray, dtype: int | None = None, layout: int | None = None, device: Device | None = None,
+               pin_memory: bool | None = None, memory_format: int | None = None) -> ndarray:
+    check_device(device)
+    return np.empty(self.shape, dtype_or(dtype, self.dtype))
+
+
+@kernel("aten::full_like")
+def full_like(self: ndarray, fill_value: object, dtype: int | None = None, layout: int | None = None,
+              device: Device | None = None, pin_memory: bool | None = None,
+              memory_format: int | None = None) -> ndarray:
+    check_device(device)
+    return np.full(self.shape, fill_value, dtype_or(dtype, self.dtype))
+
+
+@kernel("aten::new_zeros")
+def new_zeros(self: ndarray, size: Sequence[int], dtype: int | None = None, layout: int | None = None,
+              device: Device | None = None, pin_memory: bool | None = None) -> ndarray:
+    check_device(device)
+    return np.zeros(checked_size(size), dtype_or(dtype, self.dtype))
+
+
+@kernel("aten::new_ones")
+def new_ones(self: ndarray, size: Sequence[int], dtype: int | None = None, layout: int | None = None,
+             device: Device | None = None, pin_memory: bool | None = None) -> ndarray:
+    check_device(device)
+    return np.ones(checked_size(size), dtype_or(dtype, self.dtype))
+
+
+@kernel("aten::new_empty")
+def new_empty(self: ndarray, size: Sequence[int], dtype: int | None = None, layout: int | None = None,
+              device: Device | None = None, pin_memory: bool | None = None) -> ndarray:
+    check_device(device)
+    return np.empty(checked_size(size), dtype_or(dtype, self.dtype))
+
+
+@kernel("aten::new_full")
+def new_full(self: ndarray, size: Sequence[int], fill_value: object, dtype: int | None = None,
+             layout: int | None = None, device: Device | None = None, pin_memory: bool | None = None) -> ndarray:
+    check_device(device)
+    return np.full(checked_size(size), fill_value, dtype_or(dtype, self.dtype))
+
+
+# --------------------------------------------------------------------------------------
+# Ranges
+# --------------------------------------------------------------------------------------
+
+
+def _arange(start: object, end: object, step: object, dtype: int | None, device: Device | None) -> ndarray:
+    check_device(device)
+    if step == 0:
+        raise TorchScriptError("step must be nonzero")
+    if (end - start) * step < 0:
+        raise TorchScriptError("upper bound and larger bound inconsistent with step sign")
+    inferred = DEFAULT_DTYPE if any(type(v) is float for v in (start, end, step)) else np.dtype(np.int64)
+    result_dtype = dtype_or(dtype, inferred)
+    count = math.ceil((end - start) / step)
+    if all(type(v) is int for v in (start, end, step)):
+        return (start + step * np.arange(count, dtype=np.int64)).astype(result_dtype, copy=False)
+    # PyTorch computes `start + i * step` in double, then rounds once to the result dtype.
+    return (start + step * np.arange(count, dtype=np.float64)).astype(result_dtype)
+
+
+@kernel("aten::arange")
+def arange(end: object, dtype: int | None = None, layout: int | None = None, device: Device | None = None,
+           pin_memory: bool | None = None) -> ndarray:
+    return _arange(0, end, 1, dtype, device)
+
+
+@kernel("aten::arange.start")
+def arange_start(start: object, end: object, dtype: int | None = None, layout: int | None = None,
+                 device: Device | None = None, pin_memory: bool | None = None) -> ndarray:
+    return _arange(start, end, 1, dtype, device)
+
+
+@kernel("aten::arange.start_step")
+def arange_start_step(start: object, end: object, step: object = 1, dtype: int | None = None,
+                      layout: int | None = None, device: Device | None = None,
+                      pin_memory: bool | None = None) -> ndarray:
+    return _arange(start, end, step, dtype, device)
+
+
+def _scalar(x: object) -> object:
+    if type(x) is ndarray:
+        if x.ndim:
+            raise TorchScriptError(f"linspace only supports 0-dimensional start and end tensors, but got tensor "
+                                   f"with {x.ndim} dimension(s).")
+        return x.item()
+    return x
+
+
+def _linspace(start: object, end: object, steps: int, dtype: np.dtype) -> ndarray:
+    """PyTorch's symmetric formula: the first half counts up from start, the second down from end."""
+    if steps < 0:
+        raise TorchScriptError("number of steps must be non-negative")
+    compute = dtype if dtype.kind in "fc" else np.dtype(np.float64)
+    if steps == 1:
+        return np.full((1,), start, dtype=dtype)
+    start_c, end_c = compute.type(start), compute.type(end)
+    step = (end_c - start_c) / compute.type(max(steps - 1, 1))
+    index = np.arange(steps, dtype=compute)
+    halfway = steps // 2
+    values = np.where(index < halfway, start_c + step * index, end_c - step * (steps - 1 - index))
+    return values.astype(dtype)
+
+
+@kernel("aten::linspace", "aten::linspace.Tensor_Tensor", "aten::linspace.Tensor_Scalar",
+        "aten::linspace.Scalar_Tensor")
+def linspace(start: object, end: object, steps: int, dtype: int | None = None, layout: int | None = None,
+             device: Device | None = None, pin_memory: bool | None = None) -> ndarray:
+    check_device(device)
+    return _linspace(_scalar(start), _scalar(end), steps, dtype_or(dtype, DEFAULT_DTYPE))
+
+
+@kernel("aten::logspace", "aten::logspace.Tensor_Tensor", "aten::logspace.Tensor_Scalar",
+        "aten::logspace.Scalar_Tensor")
+def logspace(start: object, end: object, steps: int, base: float = 10.0, dtype: int | None = None,
+             layout: int | None = None, device: Device | None = None, pin_memory: bool | None = None) -> ndarray:
+    check_device(device)
+    result_dtype = dtype_or(dtype, DEFAULT_DTYPE)
+    exponents = _linspace(_scalar(start), _scalar(end), steps, np.dtype(np.float64))
+    return np.power(base, exponents).astype(result_dtype)
+
+
+@kernel("aten::eye")
+def eye(n: int, dtype: int | None = None, layout: int | None = None, device: Device | None = None,
+        pin_memory: bool | None = None) -> ndarray:
+    return eye_m(n, n, dtype, layout, device, pin_memory)
+
+
+@kernel("aten::eye.m")
+def eye_m(n: int, m: int, dtype: int | None = None, layout: int | None = None, device: Device | None = None,
+          pin_memory: bool | None = None) -> ndarray:
+    check_device(device)
+    if n < 0 or m < 0:
+        raise TorchScriptError(f"{'n' if n < 0 else 'm'} must be greater or equal to 0, got {n if n < 0 else m}")
+    return np.eye(n, m, dtype=dtype_or(dtype, DEFAULT_DTYPE))
+
+
+# --------------------------------------------------------------------------------------
+# Tensors from Python data
+# --------------------------------------------------------------------------------------
+
+
+def _check_rectangular(data: Sequence[object], depth: int = 0) -> None:
+    """PyTorch's message for ragged nested lists."""
+    if not data or not isinstance(data[0], list):
+        return
+    length = len(data[0])
+    for item in data:
+        if not isinstance(item, list) or len(item) != length:
+            got = len(item) if isinstance(item, list) else type(item).__name__
+            raise TorchScriptError(f"Expected sequence of length {length} at dim {depth + 1} (got {got})")
+    for item in data:
+        _check_rectangular(item, depth + 1)
+
+
+def _first_leaf(data: object) -> object:
+    while isinstance(data, list):
+        if not data:
+            return None
+        data = data[0]
+    return data
+
+
+def from_data(data: object, dtype: int | None, device: Device | None) -> ndarray:
+    """`torch.tensor(data)`: nested lists or a scalar; floats default to float32."""
+    check_device(device)
+    if isinstance(data, list):
+        _check_rectangular(data)
+        leaf = _first_leaf(data)
+        inferred = DEFAULT_DTYPE if leaf is None else scalar_dtype(leaf) if type(leaf) is not ndarray else leaf.dtype
+    else:
+        inferred = scalar_dtype(data)
+    return np.array(data, dtype=dtype_or(dtype, inferred))
+
+
+@kernel("aten::tensor", "aten::tensor.float", "aten::tensor.int", "aten::tensor.bool", "aten::tensor.complex")
+def tensor(data: object, dtype: int | None = None, device: Device | None = None,
+           requires_grad: bool = False) -> ndarray:
+    return from_data(data, dtype, device)
+
+
+@kernel("aten::as_tensor.list", "aten::as_tensor.float", "aten::as_tensor.int", "aten::as_tensor.bool",
+        "aten::as_tensor.complex")
+def as_tensor_data(data: object, dtype: int | None = None, device: Device | None = None) -> ndarray:
+    return from_data(data, dtype, device)
+
+
+@kernel("aten::as_tensor")
+def as_tensor(data: ndarray, dtype: int | None = None, device: Device | None = None) -> ndarray:
+    check_device(device)
+    return data if dtype is None or numpy_dtype(dtype) == data.dtype else data.astype(numpy_dtype(dtype))
+
+
+@kernel("aten::scalar_tensor")
+def scalar_tensor(s: object, dtype: int | None = None, layout: int | None = None, device: Device | None = None,
+                  pin_memory: bool | None = None) -> ndarray:
+    check_device(device)
+    return np.array(s, dtype=dtype_or(dtype, DEFAULT_DTYPE))

@@ -1,0 +1,347 @@
+"""Tensor indexing: select and slice (views), advanced indexing (`index`, `index_put_`),
+gather/scatter, masked_select, index_select, nonzero, item.
+
+PyTorch's advanced indexing is numpy's (`Tensor?[] indices`: None is a full slice, bool
+masks consume as many dimensions as they have), so `index` builds a numpy index tuple;
+what differs is the error text and that results are always copies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from tsjit.runtime.errors import TorchScriptError
+from tsjit.runtime.kernels import kernel
+from tsjit.runtime.kernels.common import as_tensor, broadcast_error, shape_str, wrap_dim
+from tsjit.runtime.values import dtype_name
+
+ndarray = np.ndarray
+
+
+@kernel("aten::select.int")
+def select(self: ndarray, dim: int, index: int) -> ndarray:
+    if self.ndim == 0:
+        raise TorchScriptError("select() cannot be applied to a 0-dim tensor.")
+    d = wrap_dim(dim, self.ndim)
+    size = self.shape[d]
+    if not -size <= index < size:
+        raise TorchScriptError(
+            f"select(): index {index} out of range for tensor of size {shape_str(self.shape)} at dimension {d}"
+        )
+    # The trailing Ellipsis keeps numpy from returning a scalar instead of a 0-d view.
+    return self[(slice(None),) * d + (index, Ellipsis)]
+
+
+@kernel("aten::slice.Tensor")
+def slice_tensor(self: ndarray, dim: int = 0, start: int | None = None, end: int | None = None,
+                 step: int = 1) -> ndarray:
+    if self.ndim == 0:
+        raise TorchScriptError("slice() cannot be applied to a 0-dim tensor.")
+    if step <= 0:
+        raise TorchScriptError("slice step must be positive")
+    d = wrap_dim(dim, self.ndim)
+    return self[(slice(None),) * d + (slice(start, end, step),)]
+
+
+# --------------------------------------------------------------------------------------
+# Advanced indexing
+# --------------------------------------------------------------------------------------
+
+
+def index_tuple(self: ndarray, indices: Sequence[ndarray | None]) -> tuple:
+    """The numpy index of a `Tensor?[] indices` argument, with PyTorch's checks."""
+    consumed = 0
+    result = []
+    for index in indices:
+        if index is None:
+            result.append(slice(None))
+            consumed += 1
+            continue
+        kind = index.dtype.kind
+        if kind == "b" or index.dtype == np.uint8:
+            mask = index.astype(bool, copy=False)
+            for i, size in enumerate(mask.shape):
+                axis = consumed + i
+                if axis >= self.ndim:
+                    raise TorchScriptError(f"too many indices for tensor of dimension {self.ndim}")
+                if self.shape[axis] != size:
+                    raise TorchScriptError(
+                        f"The shape of the mask {shape_str(mask.shape)} at index {i} does not match the shape "
+                        f"of the indexed tensor {shape_str(self.shape)} at index {axis}"
+                    )
+            result.append(mask)
+            consumed += mask.ndim
+        elif kind in "iu":
+            result.append(index)
+            consumed += 1
+        else:
+            raise TorchScriptError("tensors used as indices must be long, int, byte or bool tensors")
+    if consumed > self.ndim:
+        raise TorchScriptError(f"too many indices for tensor of dimension {self.ndim}")
+    return tuple(result)
+
+
+def _index_error(exc: IndexError, self: ndarray, index: tuple) -> TorchScriptError:
+    for axis, (i, size) in enumerate(zip(index, self.shape)):
+        if type(i) is ndarray and i.dtype.kind in "iu" and i.size:
+            bad = i[(i >= size) | (i < -size)]
+            if bad.size:
+                return TorchScriptError(
+                    f"index {int(bad.flat[0])} is out of bounds for dimension {axis} with size {size}"
+                )
+    try:
+        np.broadcast_shapes(*(i.shape for i in index if type(i) is ndarray and i.dtype.kind in "iu"))
+    except ValueError:
+        shapes = ", ".join(shape_str(i.shape) for i in index if type(i) is ndarray)
+        return TorchScriptError(f"shape mismatch: indexing tensors could not be broadcast together with shapes {shapes}")
+    return TorchScriptError(str(exc))
+
+
+@kernel("aten::index.Tensor", "aten::index.Tensor_hacked_twin")
+def index(self: ndarray, indices: Sequence[ndarray | None]) -> ndarray:
+    key = index_tuple(self, indices)
+    try:
+        result = self[key]
+    except IndexError as exc:
+        raise _index_error(exc, self, key) from None
+    # 0-d integer indices alone are basic indexing in numpy (a view); PyTorch always copies.
+    if not any(type(k) is ndarray and (k.ndim or k.dtype.kind == "b") for k in key):
+        return np.array(result, copy=True)
+    return result
+
+
+def _check_put_dtype(self: ndarray, values: ndarray) -> None:
+    if values.dtype != self.dtype:
+        raise TorchScriptError(
+            f"Index put requires the source and destination dtypes match, got {dtype_name(self.dtype)} for the "
+            f"destination and {dtype_name(values.dtype)} for the source."
+        )
+
+
+@kernel("aten::index_put_", "aten::index_put_.hacked_twin")
+def index_put_(self: ndarray, indices: Sequence[ndarray | None], values: ndarray,
+               accumulate: bool = False) -> ndarray:
+    _check_put_dtype(self, values)
+    key = index_tuple(self, indices)
+    try:
+        if accumulate:
+            np.add.at(self, key, values)
+        else:
+            self[key] = values
+    except IndexError as exc:
+        raise _index_error(exc, self, key) from None
+    except ValueError:
+        target = self[key].shape
+        raise TorchScriptError(
+            f"shape mismatch: value tensor of shape {shape_str(values.shape)} cannot be broadcast to indexing "
+            f"result of shape {shape_str(target)}"
+        ) from None
+    return self
+
+
+@kernel("aten::_index_put_impl_", "aten::_index_put_impl_.hacked_twin")
+def index_put_impl_(self: ndarray, indices: Sequence[ndarray | None], values: ndarray,
+                    accumulate: bool = False, unsafe: bool = False) -> ndarray:
+    return index_put_(self, indices, values, accumulate)
+
+
+@kernel("aten::index_put", "aten::index_put.hacked_twin")
+def index_put(self: ndarray, indices: Sequence[ndarray | None], values: ndarray,
+              accumulate: bool = False) -> ndarray:
+    return index_put_(self.copy(), indices, values, accumulate)
+
+
+@kernel("aten::masked_select")
+def masked_select(self: ndarray, mask: ndarray) -> ndarray:
+    if mask.dtype.kind != "b":
+        raise TorchScriptError("masked_select: expected BoolTensor for mask")
+    try:
+        x, m = np.broadcast_arrays(self, mask)
+    except ValueError:
+        raise broadcast_error(self, mask) from None
+    return x[m]
+
+
+@kernel("aten::nonzero", "aten::argwhere")
+def nonzero(self: ndarray) -> ndarray:
+    return np.argwhere(self).astype(np.int64, copy=False)
+
+
+@kernel("aten::take")
+def take(self: ndarray, index: ndarray) -> ndarray:
+    flat = self.reshape(-1)
+    if index.size and (index.max() >= flat.size or index.min() < -flat.size):
+        bad = index[(index >= flat.size) | (index < -flat.size)].flat[0]
+        raise TorchScriptError(f"out of range: tried to access index {int(bad)} on a tensor of {flat.size} elements.")
+    return as_tensor(flat[index])
+
+
+@kernel("aten::index_select")
+def index_select(self: ndarray, dim: int, index: ndarray) -> ndarray:
+    if index.ndim > 1:
+        raise TorchScriptError("index_select(): Index is supposed to be a vector")
+    if index.dtype.kind not in "iu":
+        raise TorchScriptError("index_select(): Expected dtype int32 or int64 for index")
+    d = wrap_dim(dim, self.ndim)
+    if self.ndim == 0:
+        return self[index.reshape(-1)].reshape(index.shape) if index.size else self.copy()
+    size = self.shape[d]
+    if index.size and (index.max() >= size or index.min() < 0):
+        raise TorchScriptError("index out of range in self")
+    return np.take(self, index.reshape(-1), axis=d)
+
+
+# --------------------------------------------------------------------------------------
+# gather / scatter
+# --------------------------------------------------------------------------------------
+
+
+def _mesh(index: ndarray, dim: int, self: ndarray, op: str) -> tuple:
+    """Indices addressing self at `index` along `dim` and at the same position elsewhere."""
+    if index.dtype != np.int64:
+        raise TorchScriptError(f"{op}(): Expected dtype int64 for index")
+    if index.ndim != self.ndim and not (index.ndim <= 1 and self.ndim <= 1):
+        subject = "input" if op == "gather" else "self"
+        raise TorchScriptError(f"Index tensor must have the same number of dimensions as {subject} tensor")
+    for axis, (n, size) in enumerate(zip(index.shape, self.shape)):
+        if axis != dim and n > size:
+            raise TorchScriptError(
+                f"Size does not match at dimension {axis} expected index {shape_str(index.shape)} to be smaller "
+                f"than self {shape_str(self.shape)} apart from dimension {dim}"
+            )
+    size = self.shape[dim] if self.ndim else 1
+    if index.size and (index.max() >= size or index.min() < -size):
+        bad = index[(index >= size) | (index < -size)].flat[0]
+        raise TorchScriptError(f"index {int(bad)} is out of bounds for dimension {dim} with size {size}")
+    mesh = list(np.ogrid[tuple(slice(n) for n in index.shape)])
+    if not mesh:
+        return (index,)
+    mesh[dim] = index
+    return tuple(mesh)
+
+
+@kernel("aten::gather")
+def gather(self: ndarray, dim: int, index: ndarray, sparse_grad: bool = False) -> ndarray:
+    d = wrap_dim(dim, self.ndim)
+    if self.ndim == 0:
+        return self.reshape(1)[_mesh(index.reshape(-1), 0, self.reshape(1), "gather")].reshape(index.shape)
+    return as_tensor(self[_mesh(index, d, self, "gather")])
+
+
+def _source(src: object, index: ndarray, dtype: np.dtype) -> object:
+    if type(src) is not ndarray:
+        return src
+    if src.dtype != dtype:
+        raise TorchScriptError("scatter(): Expected self.dtype to be equal to src.dtype")
+    return src[tuple(slice(n) for n in index.shape)]
+
+
+_REDUCTIONS = {"add": np.add, "multiply": np.multiply, "sum": np.add, "prod": np.multiply}
+
+
+def _scatter_into(out: ndarray, dim: int, index: ndarray, src: object, reduce: str | None) -> ndarray:
+    d = wrap_dim(dim, out.ndim)
+    target = out if out.ndim else out.reshape(1)
+    key = _mesh(index if out.ndim else index.reshape(-1), d, target, "scatter")
+    values = _source(src, index, out.dtype)
+    if type(values) is ndarray and not out.ndim:
+        values = values.reshape(-1)
+    if reduce is None:
+        target[key] = values
+    else:
+        ufunc = _REDUCTIONS.get(reduce)
+        if ufunc is None:
+            raise TorchScriptError(f"reduce argument must be either add or multiply, got {reduce}")
+        ufunc.at(target, key, values)
+    return out
+
+
+@kernel("aten::scatter.src", "aten::scatter.value")
+def scatter(self: ndarray, dim: int, index: ndarray, src: object) -> ndarray:
+    return _scatter_into(self.copy(), dim, index, src, None)
+
+
+@kernel("aten::scatter_.src", "aten::scatter_.value")
+def scatter_(self: ndarray, dim: int, index: ndarray, src: object) -> ndarray:
+    return _scatter_into(self, dim, index, src, None)
+
+
+@kernel("aten::scatter.reduce", "aten::scatter.value_reduce")
+def scatter_reduce(self: ndarray, dim: int, index: ndarray, src: object, reduce: str) -> ndarray:
+    return _scatter_into(self.copy(), dim, index, src, reduce)
+
+
+@kernel("aten::scatter_.reduce", "aten::scatter_.value_reduce")
+def scatter_reduce_(self: ndarray, dim: int, index: ndarray, src: object, reduce: str) -> ndarray:
+    return _scatter_into(self, dim, index, src, reduce)
+
+
+@kernel("aten::scatter_add")
+def scatter_add(self: ndarray, dim: int, index: ndarray, src: ndarray) -> ndarray:
+    return _scatter_into(self.copy(), dim, index, src, "add")
+
+
+@kernel("aten::scatter_add_")
+def scatter_add_(self: ndarray, dim: int, index: ndarray, src: ndarray) -> ndarray:
+    return _scatter_into(self, dim, index, src, "add")
+
+
+def _index_fill(out: ndarray, dim: int, index: ndarray, value: object) -> ndarray:
+    d = wrap_dim(dim, out.ndim)
+    if type(value) is ndarray and value.ndim:
+        raise TorchScriptError(
+            f"index_fill_ only supports a 0-dimensional value tensor, but got tensor with {value.ndim} dimension(s)."
+        )
+    if out.ndim == 0:
+        out[...] = value
+    else:
+        out[(slice(None),) * d + (index.reshape(-1),)] = value
+    return out
+
+
+@kernel("aten::index_fill.int_Tensor", "aten::index_fill.int_Scalar")
+def index_fill(self: ndarray, dim: int, index: ndarray, value: object) -> ndarray:
+    return _index_fill(self.copy(), dim, index, value)
+
+
+@kernel("aten::index_fill_.int_Tensor", "aten::index_fill_.int_Scalar")
+def index_fill_(self: ndarray, dim: int, index: ndarray, value: object) -> ndarray:
+    return _index_fill(self, dim, index, value)
+
+
+def _index_add(out: ndarray, dim: int, index: ndarray, source: ndarray, alpha: object) -> ndarray:
+    d = wrap_dim(dim, out.ndim)
+    values = source if alpha == 1 else source * alpha
+    np.add.at(out, (slice(None),) * d + (index.reshape(-1),), values.astype(out.dtype, copy=False))
+    return out
+
+
+@kernel("aten::index_add")
+def index_add(self: ndarray, dim: int, index: ndarray, source: ndarray, alpha: object = 1) -> ndarray:
+    return _index_add(self.copy(), dim, index, source, alpha)
+
+
+@kernel("aten::index_add_")
+def index_add_(self: ndarray, dim: int, index: ndarray, source: ndarray, alpha: object = 1) -> ndarray:
+    return _index_add(self, dim, index, source, alpha)
+
+
+@kernel("aten::index_copy_")
+def index_copy_(self: ndarray, dim: int, index: ndarray, source: ndarray) -> ndarray:
+    d = wrap_dim(dim, self.ndim)
+    self[(slice(None),) * d + (index.reshape(-1),)] = source
+    return self
+
+
+# --------------------------------------------------------------------------------------
+# Tensor -> Python scalar
+# --------------------------------------------------------------------------------------
+
+
+@kernel("aten::item", "aten::_local_scalar_dense")
+def item(self: ndarray) -> int | float | bool | complex:
+    if self.size != 1:
+        raise TorchScriptError(f"a Tensor with {self.size} elements cannot be converted to Scalar")
+    return self.item()

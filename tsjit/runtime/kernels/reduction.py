@@ -1,0 +1,477 @@
+"""Reductions: sum, mean, prod, max/min (all overloads), argmax, std/var, norm, all/any,
+cumulative ops, logsumexp, sort/topk/median.
+
+`dim` arguments arrive as int lists (`int[1]? dim`) or ints; None and [] mean every
+dimension. A 0-dim tensor accepts dim 0 / -1 and reduces to itself, as in PyTorch.
+Integral and bool sums and products accumulate in int64; indices are int64 tensors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from tsjit.runtime.errors import TorchScriptError
+from tsjit.runtime.kernels import kernel
+from tsjit.runtime.kernels.common import as_tensor, assign, wrap_dim, wrap_dims
+from tsjit.runtime.kernels.promotion import DEFAULT_DTYPE, LONG_DTYPE
+from tsjit.runtime.values import dtype_name, numpy_dtype
+
+ndarray = np.ndarray
+Dims = Sequence[int] | int | None
+
+
+def axes(dim: Dims, ndim: int) -> tuple[int, ...] | None:
+    """numpy axes of a PyTorch dim argument; None reduces everything."""
+    if dim is None:
+        return None
+    if type(dim) is int:
+        dim = (dim,)
+    elif not dim:
+        return None
+    wrapped = wrap_dims(dim, ndim)
+    return wrapped if ndim else None
+
+
+def _accumulation_dtype(x: ndarray, dtype: int | None) -> ndarray:
+    """Cast for sum/prod/cumsum: an explicit dtype first, else integral inputs widen to int64."""
+    if dtype is not None:
+        return x.astype(numpy_dtype(dtype), copy=False)
+    if x.dtype.kind in "iub":
+        return x.astype(LONG_DTYPE, copy=False)
+    return x
+
+
+def _floating_only(x: ndarray, op: str, dtype: int | None = None) -> ndarray:
+    if dtype is not None:
+        x = x.astype(numpy_dtype(dtype), copy=False)
+    if x.dtype.kind not in "fc":
+        raise TorchScriptError(
+            f"{op}(): could not infer output dtype. Input dtype must be either a floating point or "
+            f"complex dtype. Got: {dtype_name(x.dtype)}"
+        )
+    return x
+
+
+@kernel("aten::sum")
+def sum_all(self: ndarray, dtype: int | None = None) -> ndarray:
+    return as_tensor(np.sum(_accumulation_dtype(self, dtype)))
+
+
+@kernel("aten::sum.dim_IntList")
+def sum(self: ndarray, dim: Dims, keepdim: bool = False, dtype: int | None = None) -> ndarray:
+    x = _accumulation_dtype(self, dtype)
+    return as_tensor(np.sum(x, axis=axes(dim, x.ndim), keepdims=keepdim))
+
+
+@kernel("aten::nansum")
+def nansum(self: ndarray, dim: Dims = None, keepdim: bool = False, dtype: int | None = None) -> ndarray:
+    x = _accumulation_dtype(self, dtype)
+    return as_tensor(np.nansum(x, axis=axes(dim, x.ndim), keepdims=keepdim))
+
+
+@kernel("aten::mean")
+def mean_all(self: ndarray, dtype: int | None = None) -> ndarray:
+    return as_tensor(np.mean(_floating_only(self, "mean", dtype)))
+
+
+@kernel("aten::mean.dim")
+def mean(self: ndarray, dim: Dims, keepdim: bool = False, dtype: int | None = None) -> ndarray:
+    x = _floating_only(self, "mean", dtype)
+    return as_tensor(np.mean(x, axis=axes(dim, x.ndim), keepdims=keepdim))
+
+
+@kernel("aten::prod")
+def prod_all(self: ndarray, dtype: int | None = None) -> ndarray:
+    return as_tensor(np.prod(_accumulation_dtype(self, dtype)))
+
+
+@kernel("aten::prod.dim_int")
+def prod(self: ndarray, dim: int, keepdim: bool = False, dtype: int | None = None) -> ndarray:
+    x = _accumulation_dtype(self, dtype)
+    return as_tensor(np.prod(x, axis=axes(dim, x.ndim), keepdims=keepdim))
+
+
+# --------------------------------------------------------------------------------------
+# max / min / argmax / argmin
+# --------------------------------------------------------------------------------------
+
+
+def _check_nonempty(x: ndarray, op: str, dim: int | None = None) -> None:
+    if dim is None and x.size == 0:
+        raise TorchScriptError(
+            f"{op}(): Expected reduction dim to be specified for input.numel() == 0. "
+            "Specify the reduction dim with the 'dim' argument."
+        )
+    if dim is not None and x.ndim and x.shape[dim] == 0:
+        raise TorchScriptError(
+            f"{op}(): Expected reduction dim {dim} to have non-zero size."
+        )
+
+
+@kernel("aten::max")
+def max_all(self: ndarray) -> ndarray:
+    _check_nonempty(self, "max")
+    return as_tensor(np.max(self))
+
+
+@kernel("aten::min")
+def min_all(self: ndarray) -> ndarray:
+    _check_nonempty(self, "min")
+    return as_tensor(np.min(self))
+
+
+def _reduce_with_index(x: ndarray, dim: int, keepdim: bool, op: str, arg) -> tuple[ndarray, ndarray]:
+    d = wrap_dim(dim, x.ndim)
+    _check_nonempty(x, op, d)
+    if x.ndim == 0:
+        return x.copy(), np.zeros((), dtype=np.int64)
+    index = arg(x, axis=d, keepdims=True)
+    values = np.take_along_axis(x, index, axis=d)
+    if not keepdim:
+        index, values = index.squeeze(d), values.squeeze(d)
+    return values, index.astype(np.int64, copy=False)
+
+
+@kernel("aten::max.dim")
+def max_dim(self: ndarray, dim: int, keepdim: bool = False) -> tuple[ndarray, ndarray]:
+    return _reduce_with_index(self, dim, keepdim, "max", np.argmax)
+
+
+@kernel("aten::min.dim")
+def min_dim(self: ndarray, dim: int, keepdim: bool = False) -> tuple[ndarray, ndarray]:
+    return _reduce_with_index(self, dim, keepdim, "min", np.argmin)
+
+
+def _arg_reduce(x: ndarray, dim: int | None, keepdim: bool, op: str, arg) -> ndarray:
+    if dim is None:
+        _check_nonempty(x, op)
+        index = np.asarray(arg(x), dtype=np.int64)
+        return index.reshape((1,) * x.ndim) if keepdim else index
+    return _reduce_with_index(x, dim, keepdim, op, arg)[1]
+
+
+@kernel("aten::argmax")
+def argmax(self: ndarray, dim: int | None = None, keepdim: bool = False) -> ndarray:
+    return _arg_reduce(self, dim, keepdim, "argmax", np.argmax)
+
+
+@kernel("aten::argmin")
+def argmin(self: ndarray, dim: int | None = None, keepdim: bool = False) -> ndarray:
+    return _arg_reduce(self, dim, keepdim, "argmin", np.argmin)
+
+
+@kernel("aten::amax")
+def amax(self: ndarray, dim: Sequence[int] = (), keepdim: bool = False) -> ndarray:
+    _check_nonempty(self, "amax")
+    return as_tensor(np.max(self, axis=axes(dim, self.ndim), keepdims=keepdim))
+
+
+@kernel("aten::amin")
+def amin(self: ndarray, dim: Sequence[int] = (), keepdim: bool = False) -> ndarray:
+    _check_nonempty(self, "amin")
+    return as_tensor(np.min(self, axis=axes(dim, self.ndim), keepdims=keepdim))
+
+
+@kernel("aten::aminmax")
+def aminmax(self: ndarray, dim: int | None = None, keepdim: bool = False) -> tuple[ndarray, ndarray]:
+    return amin(self, [] if dim is None else [dim], keepdim), amax(self, [] if dim is None else [dim], keepdim)
+
+
+# --------------------------------------------------------------------------------------
+# Statistics and norms
+# --------------------------------------------------------------------------------------
+
+
+def _variance(x: ndarray, dim: Dims, correction: object, keepdim: bool, op: str) -> ndarray:
+    if x.dtype.kind not in "fc":
+        raise TorchScriptError(
+            f"{op}(): input dtype should be either floating point or complex. Got {dtype_name(x.dtype)} instead."
+        )
+    ddof = 1 if correction is None else correction
+    return as_tensor(np.var(x, axis=axes(dim, x.ndim), ddof=ddof, keepdims=keepdim))
+
+
+def _mean(x: ndarray, dim: Dims, keepdim: bool) -> ndarray:
+    return as_tensor(np.mean(x, axis=axes(dim, x.ndim), keepdims=keepdim))
+
+
+@kernel("aten::var")
+def var_all(self: ndarray, unbiased: bool = True) -> ndarray:
+    return _variance(self, None, int(unbiased), False, "var")
+
+
+@kernel("aten::var.dim")
+def var(self: ndarray, dim: Dims, unbiased: bool = True, keepdim: bool = False) -> ndarray:
+    return _variance(self, dim, int(unbiased), keepdim, "var")
+
+
+@kernel("aten::var.correction")
+def var_correction(self: ndarray, dim: Dims = None, correction: object = None, keepdim: bool = False) -> ndarray:
+    return _variance(self, dim, correction, keepdim, "var")
+
+
+@kernel("aten::std")
+def std_all(self: ndarray, unbiased: bool = True) -> ndarray:
+    return as_tensor(np.sqrt(_variance(self, None, int(unbiased), False, "std")))
+
+
+@kernel("aten::std.dim")
+def std(self: ndarray, dim: Dims, unbiased: bool = True, keepdim: bool = False) -> ndarray:
+    return as_tensor(np.sqrt(_variance(self, dim, int(unbiased), keepdim, "std")))
+
+
+@kernel("aten::std.correction")
+def std_correction(self: ndarray, dim: Dims = None, correction: object = None, keepdim: bool = False) -> ndarray:
+    return as_tensor(np.sqrt(_variance(self, dim, correction, keepdim, "std")))
+
+
+@kernel("aten::var_mean")
+def var_mean_all(self: ndarray, unbiased: bool = True) -> tuple[ndarray, ndarray]:
+    return var_all(self, unbiased), _mean(self, None, False)
+
+
+@kernel("aten::var_mean.dim")
+def var_mean(self: ndarray, dim: Dims, unbiased: bool = True, keepdim: bool = False) -> tuple[ndarray, ndarray]:
+    return var(self, dim, unbiased, keepdim), _mean(self, dim, keepdim)
+
+
+@kernel("aten::var_mean.correction")
+def var_mean_correction(self: ndarray, dim: Dims = None, correction: object = None, keepdim: bool = False):
+    return var_correction(self, dim, correction, keepdim), _mean(self, dim, keepdim)
+
+
+@kernel("aten::std_mean")
+def std_mean_all(self: ndarray, unbiased: bool = True) -> tuple[ndarray, ndarray]:
+    return std_all(self, unbiased), _mean(self, None, False)
+
+
+@kernel("aten::std_mean.dim")
+def std_mean(self: ndarray, dim: Dims, unbiased: bool = True, keepdim: bool = False) -> tuple[ndarray, ndarray]:
+    return std(self, dim, unbiased, keepdim), _mean(self, dim, keepdim)
+
+
+@kernel("aten::std_mean.correction")
+def std_mean_correction(self: ndarray, dim: Dims = None, correction: object = None, keepdim: bool = False):
+    return std_correction(self, dim, correction, keepdim), _mean(self, dim, keepdim)
+
+
+def vector_norm(x: ndarray, p: object, dim: Dims, keepdim: bool, dtype: int | None = None) -> ndarray:
+    """linalg.vector_norm: the p-norm of the flattened `dim` slices."""
+    if dtype is not None:
+        x = x.astype(numpy_dtype(dtype), copy=False)
+    if x.dtype.kind not in "fc":
+        raise TorchScriptError(
+            f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got {dtype_name(x.dtype)}"
+        )
+    ax = axes(dim, x.ndim)
+    magnitude = np.abs(x)
+    if p == 2:
+        result = np.sqrt(np.sum(magnitude * magnitude, axis=ax, keepdims=keepdim))
+    elif p == 1:
+        result = np.sum(magnitude, axis=ax, keepdims=keepdim)
+    elif p == float("inf"):
+        result = np.max(magnitude, axis=ax, keepdims=keepdim, initial=0)
+    elif p == -float("inf"):
+        result = np.min(magnitude, axis=ax, keepdims=keepdim)
+    elif p == 0:
+        result = np.sum(magnitude != 0, axis=ax, keepdims=keepdim).astype(magnitude.dtype)
+    else:
+        t = magnitude.dtype.type
+        result = np.sum(magnitude ** t(p), axis=ax, keepdims=keepdim) ** t(1 / p)
+    return as_tensor(result.astype(magnitude.dtype, copy=False))
+
+
+@kernel("aten::norm.Scalar")
+def norm(self: ndarray, p: object = 2) -> ndarray:
+    return vector_norm(self, p, None, False)
+
+
+@kernel("aten::norm.ScalarOpt_dim")
+def norm_dim(self: ndarray, p: object, dim: Sequence[int], keepdim: bool = False) -> ndarray:
+    return vector_norm(self, 2 if p is None else p, dim, keepdim)
+
+
+@kernel("aten::norm.ScalarOpt_dim_dtype")
+def norm_dim_dtype(self: ndarray, p: object, dim: Sequence[int], keepdim: bool, dtype: int) -> ndarray:
+    return vector_norm(self, 2 if p is None else p, dim, keepdim, dtype)
+
+
+@kernel("aten::norm.ScalarOpt_dtype")
+def norm_dtype(self: ndarray, p: object, dtype: int) -> ndarray:
+    return vector_norm(self, 2 if p is None else p, None, False, dtype)
+
+
+@kernel("aten::linalg_vector_norm")
+def linalg_vector_norm(self: ndarray, ord: object = 2, dim: Dims = None, keepdim: bool = False,
+                       dtype: int | None = None) -> ndarray:
+    return vector_norm(self, ord, dim, keepdim, dtype)
+
+
+@kernel("aten::frobenius_norm.dim")
+def frobenius_norm(self: ndarray, dim: Sequence[int], keepdim: bool = False) -> ndarray:
+    return vector_norm(self, 2, dim, keepdim)
+
+
+@kernel("aten::logsumexp")
+def logsumexp(self: ndarray, dim: Sequence[int], keepdim: bool = False) -> ndarray:
+    x = self.astype(DEFAULT_DTYPE) if self.dtype.kind in "iub" else self
+    ax = axes(dim, x.ndim)
+    peak = np.max(x, axis=ax, keepdims=True) if x.size else np.zeros((1,) * x.ndim, x.dtype)
+    peak = np.where(np.isfinite(peak), peak, 0)
+    result = np.log(np.sum(np.exp(x - peak), axis=ax, keepdims=True)) + peak
+    if not keepdim:
+        result = result.squeeze(ax) if ax is not None else result.reshape(())
+    return as_tensor(result)
+
+
+# --------------------------------------------------------------------------------------
+# all / any / count_nonzero
+# --------------------------------------------------------------------------------------
+
+
+def _logical(x: ndarray, dim: Dims, keepdim: bool, fn) -> ndarray:
+    result = as_tensor(fn(x, axis=axes(dim, x.ndim), keepdims=keepdim))
+    # uint8 inputs give uint8 results, for backward compatibility in PyTorch.
+    return result.astype(np.uint8) if x.dtype == np.uint8 else result
+
+
+@kernel("aten::all", "aten::all.dim", "aten::all.dims")
+def all(self: ndarray, dim: Dims = None, keepdim: bool = False) -> ndarray:
+    return _logical(self, dim, keepdim, np.all)
+
+
+@kernel("aten::any", "aten::any.dim", "aten::any.dims")
+def any(self: ndarray, dim: Dims = None, keepdim: bool = False) -> ndarray:
+    return _logical(self, dim, keepdim, np.any)
+
+
+@kernel("aten::count_nonzero", "aten::count_nonzero.dim_IntList")
+def count_nonzero(self: ndarray, dim: Dims = None) -> ndarray:
+    return as_tensor(np.count_nonzero(self, axis=axes(dim, self.ndim))).astype(np.int64)
+
+
+# --------------------------------------------------------------------------------------
+# Cumulative ops
+# --------------------------------------------------------------------------------------
+
+
+def _cumulative(x: ndarray, dim: int, dtype: int | None, fn) -> ndarray:
+    x = _accumulation_dtype(x, dtype)
+    if x.ndim == 0:
+        wrap_dim(dim, 0)
+        return x.copy()
+    return fn(x, axis=wrap_dim(dim, x.ndim))
+
+
+@kernel("aten::cumsum")
+def cumsum(self: ndarray, dim: int, dtype: int | None = None) -> ndarray:
+    return _cumulative(self, dim, dtype, np.cumsum)
+
+
+@kernel("aten::cumprod")
+def cumprod(self: ndarray, dim: int, dtype: int | None = None) -> ndarray:
+    return _cumulative(self, dim, dtype, np.cumprod)
+
+
+@kernel("aten::cumsum_")
+def cumsum_(self: ndarray, dim: int, dtype: int | None = None) -> ndarray:
+    return assign(self, _cumulative(self, dim, dtype, np.cumsum))
+
+
+@kernel("aten::cumprod_")
+def cumprod_(self: ndarray, dim: int, dtype: int | None = None) -> ndarray:
+    return assign(self, _cumulative(self, dim, dtype, np.cumprod))
+
+
+# --------------------------------------------------------------------------------------
+# Sorting and order statistics
+# --------------------------------------------------------------------------------------
+
+
+def sort_indices(x: ndarray, axis: int, descending: bool) -> ndarray:
+    """Stable sort order; NaN sorts as the largest value, like PyTorch."""
+    if not descending:
+        return np.argsort(x, axis=axis, kind="stable")
+    # Sorting the reversed array stably and reversing back keeps ties in index order.
+    n = x.shape[axis]
+    reversed_order = np.argsort(np.flip(x, axis), axis=axis, kind="stable")
+    return np.flip(n - 1 - reversed_order, axis)
+
+
+def _sorted(x: ndarray, dim: int, descending: bool) -> tuple[ndarray, ndarray]:
+    if x.ndim == 0:
+        wrap_dim(dim, 0)
+        return x.copy(), np.zeros((), dtype=np.int64)
+    d = wrap_dim(dim, x.ndim)
+    index = sort_indices(x, d, descending)
+    return np.take_along_axis(x, index, axis=d), index.astype(np.int64, copy=False)
+
+
+@kernel("aten::sort")
+def sort(self: ndarray, dim: int = -1, descending: bool = False) -> tuple[ndarray, ndarray]:
+    return _sorted(self, dim, descending)
+
+
+@kernel("aten::sort.stable")
+def sort_stable(self: ndarray, stable: bool | None, dim: int = -1, descending: bool = False):
+    return _sorted(self, dim, descending)
+
+
+@kernel("aten::argsort")
+def argsort(self: ndarray, dim: int = -1, descending: bool = False) -> ndarray:
+    return _sorted(self, dim, descending)[1]
+
+
+@kernel("aten::argsort.stable")
+def argsort_stable(self: ndarray, stable: bool, dim: int = -1, descending: bool = False) -> ndarray:
+    return _sorted(self, dim, descending)[1]
+
+
+@kernel("aten::topk")
+def topk(self: ndarray, k: int, dim: int = -1, largest: bool = True, sorted: bool = True):
+    d = wrap_dim(dim, self.ndim)
+    size = self.shape[d] if self.ndim else 1
+    if not 0 <= k <= size:
+        raise TorchScriptError("selected index k out of range")
+    values, index = _sorted(self, d, largest)
+    if self.ndim == 0:
+        return values, index
+    keep = (slice(None),) * d + (slice(0, k),)
+    return values[keep].copy(), index[keep].copy()
+
+
+@kernel("aten::kthvalue")
+def kthvalue(self: ndarray, k: int, dim: int = -1, keepdim: bool = False):
+    d = wrap_dim(dim, self.ndim)
+    size = self.shape[d] if self.ndim else 1
+    if not 1 <= k <= size:
+        raise TorchScriptError(f"kthvalue(): selected number k out of range for dimension {d}")
+    return _order_statistic(self, d, k - 1, keepdim)
+
+
+def _order_statistic(x: ndarray, d: int, position: int, keepdim: bool) -> tuple[ndarray, ndarray]:
+    if x.ndim == 0:
+        return x.copy(), np.zeros((), dtype=np.int64)
+    values, index = _sorted(x, d, False)
+    values = np.take(values, [position], axis=d)
+    index = np.take(index, [position], axis=d)
+    if not keepdim:
+        values, index = values.squeeze(d), index.squeeze(d)
+    return as_tensor(values), as_tensor(index)
+
+
+@kernel("aten::median")
+def median(self: ndarray) -> ndarray:
+    if self.size == 0:
+        return np.asarray(np.nan, dtype=self.dtype)
+    flat = self.reshape(-1)
+    return _order_statistic(flat, 0, (flat.size - 1) // 2, False)[0]
+
+
+@kernel("aten::median.dim")
+def median_dim(self: ndarray, dim: int, keepdim: bool = False) -> tuple[ndarray, ndarray]:
+    d = wrap_dim(dim, self.ndim)
+    size = self.shape[d] if self.ndim else 1
+    return _order_statistic(self, d, (size - 1) // 2, keepdim)

@@ -1,0 +1,147 @@
+"""Random tensors: rand/randn/randint (and `*_like`), in-place normal_/uniform_, bernoulli.
+
+One numpy Generator serves every kernel; `aten::manual_seed` reseeds it, so seeded programs
+are reproducible run to run (but draw different numbers than PyTorch's Mersenne Twister).
+Generator arguments are accepted and ignored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from tsjit.runtime.errors import TorchScriptError
+from tsjit.runtime.kernels import kernel
+from tsjit.runtime.kernels.common import assign, check_device
+from tsjit.runtime.kernels.factory import checked_size, dtype_or
+from tsjit.runtime.values import DEFAULT_DTYPE, Device, dtype_name
+
+ndarray = np.ndarray
+
+_state = {"rng": np.random.default_rng()}
+
+
+def rng() -> np.random.Generator:
+    """The runtime's random generator (replaced by `aten::manual_seed`)."""
+    return _state["rng"]
+
+
+@kernel("aten::manual_seed")
+def manual_seed(seed: int) -> None:
+    _state["rng"] = np.random.default_rng(seed)
+
+
+def _floating(dtype: np.dtype, op: str) -> np.dtype:
+    if dtype.kind != "f":
+        raise TorchScriptError(f"\"{op}\" not implemented for '{dtype_name(dtype)}'")
+    return dtype
+
+
+def _uniform(shape: tuple[int, ...], dtype: np.dtype) -> ndarray:
+    return rng().random(shape, dtype=np.float64).astype(_floating(dtype, "check_uniform_bounds"))
+
+
+def _normal(shape: tuple[int, ...], dtype: np.dtype) -> ndarray:
+    return rng().standard_normal(shape).astype(_floating(dtype, "normal_kernel_cpu"))
+
+
+@kernel("aten::rand")
+def rand(size: Sequence[int], dtype: int | None = None, layout: int | None = None, device: Device | None = None,
+         pin_memory: bool | None = None) -> ndarray:
+    check_device(device)
+    return _uniform(checked_size(size), dtype_or(dtype, DEFAULT_DTYPE))
+
+
+@kernel("aten::rand.generator")
+def rand_generator(size: Sequence[int], generator: object, dtype: int | None = None, layout: int | None = None,
+                   device: Device | None = None, pin_memory: bool | None = None) -> ndarray:
+    return rand(size, dtype, layout, device, pin_memory)
+
+
+@kernel("aten::randn")
+def randn(size: Sequence[int], dtype: int | None = None, layout: int | None = None, device: Device | None = None,
+          pin_memory: bool | None = None) -> ndarray:
+    check_device(device)
+    return _normal(checked_size(size), dtype_or(dtype, DEFAULT_DTYPE))
+
+
+@kernel("aten::randn.generator")
+def randn_generator(size: Sequence[int], generator: object, dtype: int | None = None, layout: int | None = None,
+                    device: Device | None = None, pin_memory: bool | None = None) -> ndarray:
+    return randn(size, dtype, layout, device, pin_memory)
+
+
+def _randint(low: int, high: int, shape: tuple[int, ...], dtype: np.dtype) -> ndarray:
+    if low >= high:
+        raise TorchScriptError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
+    return rng().integers(low, high, shape, dtype=np.int64).astype(dtype)
+
+
+@kernel("aten::randint")
+def randint(high: int, size: Sequence[int], dtype: int | None = 4, layout: int | None = None,
+            device: Device | None = None, pin_memory: bool | None = None) -> ndarray:
+    check_device(device)
+    return _randint(0, high, checked_size(size), dtype_or(dtype, np.dtype(np.int64)))
+
+
+@kernel("aten::randint.low")
+def randint_low(low: int, high: int, size: Sequence[int], dtype: int | None = 4, layout: int | None = None,
+                device: Device | None = None, pin_memory: bool | None = None) -> ndarray:
+    check_device(device)
+    return _randint(low, high, checked_size(size), dtype_or(dtype, np.dtype(np.int64)))
+
+
+@kernel("aten::rand_like")
+def rand_like(self: ndarray, dtype: int | None = None, layout: int | None = None, device: Device | None = None,
+              pin_memory: bool | None = None, memory_format: int | None = None) -> ndarray:
+    check_device(device)
+    return _uniform(self.shape, dtype_or(dtype, self.dtype))
+
+
+@kernel("aten::randn_like")
+def randn_like(self: ndarray, dtype: int | None = None, layout: int | None = None, device: Device | None = None,
+               pin_memory: bool | None = None, memory_format: int | None = None) -> ndarray:
+    check_device(device)
+    return _normal(self.shape, dtype_or(dtype, self.dtype))
+
+
+@kernel("aten::randint_like")
+def randint_like(self: ndarray, high: int, dtype: int | None = None, layout: int | None = None,
+                 device: Device | None = None, pin_memory: bool | None = None,
+                 memory_format: int | None = None) -> ndarray:
+    check_device(device)
+    return _randint(0, high, self.shape, dtype_or(dtype, self.dtype))
+
+
+@kernel("aten::randint_like.low_dtype")
+def randint_like_low(self: ndarray, low: int, high: int, dtype: int | None = None, layout: int | None = None,
+                     device: Device | None = None, pin_memory: bool | None = None,
+                     memory_format: int | None = None) -> ndarray:
+    check_device(device)
+    return _randint(low, high, self.shape, dtype_or(dtype, self.dtype))
+
+
+@kernel("aten::uniform_")
+def uniform_(self: ndarray, low: float = 0.0, high: float = 1.0, generator: object = None) -> ndarray:
+    return assign(self, low + (high - low) * _uniform(self.shape, self.dtype))
+
+
+@kernel("aten::normal_")
+def normal_(self: ndarray, mean: float = 0.0, std: float = 1.0, generator: object = None) -> ndarray:
+    return assign(self, mean + std * _normal(self.shape, self.dtype))
+
+
+def bernoulli_mask(shape: tuple[int, ...], p: object) -> ndarray:
+    """True with probability p per element (p may be a tensor of probabilities)."""
+    return rng().random(shape) < p
+
+
+@kernel("aten::bernoulli")
+def bernoulli(self: ndarray, generator: object = None) -> ndarray:
+    return bernoulli_mask(self.shape, self).astype(self.dtype)
+
+
+@kernel("aten::bernoulli.p")
+def bernoulli_p(self: ndarray, p: float, generator: object = None) -> ndarray:
+    return bernoulli_mask(self.shape, p).astype(self.dtype)

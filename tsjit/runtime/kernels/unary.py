@@ -1,0 +1,219 @@
+"""Elementwise unary tensor math, as a table: name -> (numpy function, result rule).
+
+Rules: FLOAT ops compute integral and bool inputs in the default float dtype (`exp` of an
+int64 tensor is float32); SAME ops keep the dtype; ROUNDING ops are the identity on
+integers (numpy would return float64); PREDICATE ops return bool tensors. Each `name_`
+in-place form writes back into self and refuses to store a float result in an integer
+tensor, as PyTorch does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from tsjit.runtime.errors import TorchScriptError
+from tsjit.runtime.kernels import kernel, register_kernel
+from tsjit.runtime.kernels.common import as_tensor, assign
+from tsjit.runtime.kernels.promotion import check_cast, float_dtype
+from tsjit.runtime.kernels.special import erf, erfc
+from tsjit.runtime.values import DEFAULT_DTYPE, dtype_name
+
+ndarray = np.ndarray
+Unary = Callable[[ndarray], object]
+
+FLOAT, SAME, ROUNDING, PREDICATE = "float", "same", "rounding", "predicate"
+
+
+def in_float64(fn: Callable[[np.ndarray], np.ndarray]) -> Unary:
+    """A float64 implementation applied to any float dtype."""
+    return lambda x: fn(x.astype(np.float64)).astype(x.dtype)
+
+
+def _sigmoid(x: ndarray) -> object:
+    return np.divide(1, np.add(1, np.exp(np.negative(x))))
+
+
+def _rsqrt(x: ndarray) -> object:
+    return np.divide(1, np.sqrt(x))
+
+
+def _negative(x: ndarray) -> object:
+    if x.dtype.kind == "b":
+        raise TorchScriptError(
+            "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert "
+            "a mask, use the `~` or `logical_not()` operator instead."
+        )
+    return np.negative(x)
+
+
+def _sign(x: ndarray) -> object:
+    return x.copy() if x.dtype.kind == "b" else np.sign(x)
+
+
+def _frac(x: ndarray) -> object:
+    if x.dtype.kind != "f":
+        raise TorchScriptError(f"\"frac_cpu\" not implemented for '{dtype_name(x.dtype)}'")
+    return np.subtract(x, np.trunc(x))
+
+
+def _bitwise_not(x: ndarray) -> object:
+    if x.dtype.kind == "f" or x.dtype.kind == "c":
+        raise TorchScriptError(f"\"bitwise_not_cpu\" not implemented for '{dtype_name(x.dtype)}'")
+    return np.invert(x)
+
+
+def _relu(x: ndarray) -> object:
+    if x.dtype.kind == "b":
+        raise TorchScriptError("\"clamp_min_cpu\" not implemented for 'Bool'")
+    return np.maximum(x, x.dtype.type(0))
+
+
+def _square(x: ndarray) -> object:
+    return np.multiply(x, x) if x.dtype.kind != "b" else x.astype(np.int64)
+
+
+_TABLE: dict[str, tuple[Unary, str]] = {
+    "exp": (np.exp, FLOAT),
+    "exp2": (np.exp2, FLOAT),
+    "expm1": (np.expm1, FLOAT),
+    "log": (np.log, FLOAT),
+    "log2": (np.log2, FLOAT),
+    "log10": (np.log10, FLOAT),
+    "log1p": (np.log1p, FLOAT),
+    "sqrt": (np.sqrt, FLOAT),
+    "rsqrt": (_rsqrt, FLOAT),
+    "reciprocal": (np.reciprocal, FLOAT),
+    "sin": (np.sin, FLOAT),
+    "cos": (np.cos, FLOAT),
+    "tan": (np.tan, FLOAT),
+    "asin": (np.arcsin, FLOAT),
+    "acos": (np.arccos, FLOAT),
+    "atan": (np.arctan, FLOAT),
+    "sinh": (np.sinh, FLOAT),
+    "cosh": (np.cosh, FLOAT),
+    "tanh": (np.tanh, FLOAT),
+    "asinh": (np.arcsinh, FLOAT),
+    "acosh": (np.arccosh, FLOAT),
+    "atanh": (np.arctanh, FLOAT),
+    "sigmoid": (_sigmoid, FLOAT),
+    "erf": (in_float64(erf), FLOAT),
+    "erfc": (in_float64(erfc), FLOAT),
+    "deg2rad": (np.deg2rad, FLOAT),
+    "rad2deg": (np.rad2deg, FLOAT),
+    "abs": (np.abs, SAME),
+    "neg": (_negative, SAME),
+    "sign": (_sign, SAME),
+    "sgn": (_sign, SAME),
+    "square": (_square, SAME),
+    "relu": (_relu, SAME),
+    "bitwise_not": (_bitwise_not, SAME),
+    "frac": (_frac, SAME),
+    "floor": (np.floor, ROUNDING),
+    "ceil": (np.ceil, ROUNDING),
+    "trunc": (np.trunc, ROUNDING),
+    "round": (np.rint, ROUNDING),
+    "logical_not": (np.logical_not, PREDICATE),
+    "isnan": (np.isnan, PREDICATE),
+    "isinf": (np.isinf, PREDICATE),
+    "isfinite": (np.isfinite, PREDICATE),
+    "isposinf": (np.isposinf, PREDICATE),
+    "isneginf": (np.isneginf, PREDICATE),
+    "signbit": (np.signbit, PREDICATE),
+}
+
+_ALIASES = {
+    "arcsin": "asin", "arccos": "acos", "arctan": "atan", "arcsinh": "asinh", "arccosh": "acosh",
+    "arctanh": "atanh", "absolute": "abs", "negative": "neg", "fix": "trunc",
+}
+
+_NO_INPLACE = {"isnan", "isinf", "isfinite", "isposinf", "isneginf", "signbit"}
+
+
+def unary(compute: Unary, rule: str) -> Callable[[ndarray], ndarray]:
+    """The out-of-place kernel of a table entry."""
+    if rule is FLOAT:
+
+        def run(x: ndarray) -> ndarray:
+            if x.dtype.kind in "iub":
+                x = x.astype(DEFAULT_DTYPE)
+            return as_tensor(compute(x))
+
+    elif rule is ROUNDING:
+
+        def run(x: ndarray) -> ndarray:
+            return x.copy() if x.dtype.kind in "iub" else as_tensor(compute(x))
+
+    else:
+
+        def run(x: ndarray) -> ndarray:
+            return as_tensor(compute(x))
+
+    return run
+
+
+def unary_inplace(compute: Unary, rule: str) -> Callable[[ndarray], ndarray]:
+    """The in-place kernel of a table entry: compute, then write back into self."""
+    out_of_place = unary(compute, rule)
+
+    def run(self: ndarray) -> ndarray:
+        if rule is FLOAT:
+            check_cast(float_dtype(self.dtype), self.dtype)
+        return assign(self, out_of_place(self))
+
+    return run
+
+
+for _name, (_compute, _rule) in _TABLE.items():
+    register_kernel(f"aten::{_name}", unary(_compute, _rule))
+    if _name not in _NO_INPLACE:
+        register_kernel(f"aten::{_name}_", unary_inplace(_compute, _rule))
+for _alias, _name in _ALIASES.items():
+    register_kernel(f"aten::{_alias}", unary(*_TABLE[_name]))
+    register_kernel(f"aten::{_alias}_", unary_inplace(*_TABLE[_name]))
+
+
+@kernel("aten::positive")
+def positive(self: ndarray) -> ndarray:
+    if self.dtype.kind == "b":
+        raise TorchScriptError("The `+` operator, on a bool tensor is not supported.")
+    return self
+
+
+def _round_decimals(x: ndarray, decimals: int) -> ndarray:
+    return x.copy() if x.dtype.kind in "iub" else as_tensor(np.round(x, decimals))
+
+
+@kernel("aten::round.decimals")
+def round_decimals(self: ndarray, decimals: int) -> ndarray:
+    return _round_decimals(self, decimals)
+
+
+@kernel("aten::round_.decimals")
+def round_decimals_(self: ndarray, decimals: int) -> ndarray:
+    return assign(self, _round_decimals(self, decimals))
+
+
+def _nan_to_num(x: ndarray, nan: float | None, posinf: float | None, neginf: float | None) -> ndarray:
+    if x.dtype.kind not in "fc":
+        return x.copy()
+    return as_tensor(np.nan_to_num(x, nan=0.0 if nan is None else nan, posinf=posinf, neginf=neginf))
+
+
+@kernel("aten::nan_to_num")
+def nan_to_num(self: ndarray, nan: float | None, posinf: float | None, neginf: float | None) -> ndarray:
+    return _nan_to_num(self, nan, posinf, neginf)
+
+
+@kernel("aten::nan_to_num_")
+def nan_to_num_(self: ndarray, nan: float | None, posinf: float | None, neginf: float | None) -> ndarray:
+    return assign(self, _nan_to_num(self, nan, posinf, neginf))
+
+
+@kernel("aten::logit")
+def logit(self: ndarray, eps: float | None) -> ndarray:
+    x = self.astype(float_dtype(self.dtype), copy=False)
+    if eps is not None:
+        x = np.clip(x, eps, 1 - eps)
+    return as_tensor(np.log(x / (1 - x)))
