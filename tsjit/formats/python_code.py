@@ -21,10 +21,12 @@ keyword-only ones named. The output is valid Python (`ast.parse` reads it).
 from __future__ import annotations
 
 import json
+import keyword
+import re
 from collections.abc import Callable, Sequence
 
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import ArrayAttr, FloatAttr, IntegerAttr, ModuleOp, StringAttr
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.traits import IsolatedFromAbove
 
@@ -69,7 +71,7 @@ def python_type(t: Attribute) -> str:
     if isinstance(t, ts.FutureType):
         return f"Future[{python_type(t.element_type)}]"
     if isinstance(t, ts.TupleType):
-        if isinstance(t.qualname, ts.StringAttr):
+        if isinstance(t.qualname, StringAttr):
             return t.qualname.data
         return f"Tuple[{', '.join(python_type(e) for e in t.types) or '()'}]"
     if isinstance(t, ts.DictType):
@@ -206,6 +208,7 @@ class PythonPrinter:
         self.exprs: dict[SSAValue, str] = {}
         self.inlined: set[Operation] = set()
         self.split_visits: dict[Operation, int] = {}
+        self.open_withs: list[int] = []  # line counts when each open `with` began
 
     # -- functions ------------------------------------------------------------------------
 
@@ -219,8 +222,8 @@ class PythonPrinter:
         params: list[str] = []
         for index, arg in enumerate(block.args):
             param = self.assign_name(arg)
-            if index == 0 and isinstance(arg.type, ts.ClassType):
-                params.append(param)  # `self`: its type is the class being defined
+            if index == 0 and param == "self" and isinstance(arg.type, ts.ClassType):
+                params.append(param)  # a method: `self` is the class being defined
             else:
                 params.append(f"{param}: {python_type(arg.type)}")
         returns = (
@@ -316,10 +319,12 @@ class PythonPrinter:
             else:
                 self.line(f"with {ctx}:")
             self.level += 1
+            self.open_withs.append(len(self.lines))
         elif name == "prim.Exit":
-            if op.prev_op is not None and op.prev_op.name == "prim.Enter":
-                self.line("pass")
-            self.level -= 1
+            if self.open_withs:
+                if self.open_withs.pop() == len(self.lines):
+                    self.line("pass")
+                self.level -= 1
         elif name in ("prim.TupleUnpack", "prim.ListUnpack"):
             targets = ", ".join(self.assign_name(r) for r in op.results)
             self.line(f"{targets}, = {self.use(op.operands[0])}")
@@ -382,25 +387,21 @@ class PythonPrinter:
         self.level -= 1
 
     def with_statement(self, op: Operation) -> None:
-        """The block form of `with` (during the exit transform): the context is the
-        operand, or the one `prim.Exit` in the exit region names."""
-        context = op.operands[0] if op.operands else None
-        if context is None:
-            exits = [o for o in op.regions[1].block.ops if o.name == "prim.Exit"]
-            if not exits:
-                raise TsjitError("'prim.With' names no context object", SourceLocation.of_op(op))
-            context = exits[0].operands[0]
+        """The block form of `with` (during the exit transform) groups the statements
+        between `prim.Enter`, which opened the `with`, and the `prim.Exit` of its exit
+        region, which closes it."""
         outputs = [self.assign_name(r) for r in op.results]
-        self.line(f"with {self.use(context)}:")
-        self.level += 1
-        body = op.regions[0].block
-        self.block(body, bool(outputs))
-        self.assignment(outputs, body.last_op.operands)  # pyright: ignore[reportOptionalMemberAccess]
-        self.level -= 1
+        for region in op.regions:
+            block = region.block
+            for nested in block.ops:
+                if nested is not block.last_op:
+                    self.op(nested)
+            if region is op.regions[0]:
+                self.assignment(outputs, block.last_op.operands)  # pyright: ignore[reportOptionalMemberAccess]
 
     def subgraph(self, op: Operation) -> None:
         """A fusion group or differentiable graph: a nested function, then its call."""
-        name = self.fresh_name(op.name.split(".")[-1].lower())
+        name = self.fresh_name(re.sub(r"(?<!^)(?=[A-Z])", "_", op.name.split(".")[-1]).lower())
         block = op.regions[0].block
         self.define_function(name, block, [r.type for r in op.results])
         self.definition(op, f"{name}({self.uses(op.operands)})")
@@ -425,7 +426,13 @@ class PythonPrinter:
         kind = GraphPrinter().kind(op)
         namespace, short = kind.split("::")
         callee = f"torch.{short}" if namespace == "aten" else f"ops.{namespace}.{short}"
-        return f"{callee}({self.arguments(op, kind)})"
+        arguments = self.arguments(op, kind)
+        attributes = {**op.properties, **op.attributes}
+        keywords = [f"{k}={_attribute_literal(v)}" for k, v in attributes.items() if _is_keyword_name(k)]
+        if len(keywords) < len(attributes):  # names Python cannot spell as keywords
+            pairs = [f"{json.dumps(k)}: {_attribute_literal(v)}" for k, v in attributes.items() if not _is_keyword_name(k)]
+            keywords.append("**{" + ", ".join(pairs) + "}")
+        return f"{callee}({', '.join(filter(None, [arguments, *keywords]))})"
 
     def arguments(self, op: Operation, kind: str) -> str:
         """Operands in schema order, trailing defaults left out, keyword-only named."""
@@ -521,6 +528,26 @@ class PythonPrinter:
 
     def line(self, text: str) -> None:
         self.lines.append("  " * self.level + text)
+
+
+def _is_keyword_name(name: str) -> bool:
+    return name.isidentifier() and not keyword.iskeyword(name)
+
+
+def _attribute_literal(value: Attribute) -> str:
+    """A node attribute (`chunks=4`, `name="fc"`) as a Python keyword argument value."""
+    if isinstance(value, IntegerAttr):
+        data = value.value.data
+        return ("True" if data else "False") if value.type.width.data == 1 else str(data)  # pyright: ignore[reportAttributeAccessIssue]
+    if isinstance(value, FloatAttr):
+        return torchscript_float(value.value.data)
+    if isinstance(value, StringAttr):
+        return json.dumps(value.data, ensure_ascii=False)
+    if isinstance(value, ArrayAttr):
+        return "[" + ", ".join(_attribute_literal(v) for v in value) + "]"
+    if isinstance(value, ts.TorchType):
+        return python_type(value)
+    return json.dumps(str(value))
 
 
 def _ops_of_graph(block: Block):

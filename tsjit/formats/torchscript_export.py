@@ -252,7 +252,12 @@ class GraphPrinter:
             self.taken.add(name)
             name = "%" + name
         self.names[value] = name
-        return f"{name} : {ts.to_torchscript_str(value.type)}"
+        try:
+            return f"{name} : {ts.to_torchscript_str(value.type)}"
+        except ValueError:
+            owner = value.owner if isinstance(value.owner, Operation) else value.owner.parent_op()
+            where = SourceLocation.of_op(owner) if owner is not None else None
+            raise TsjitError(f"{value.type} is not a TorchScript type and has no graph text", where) from None
 
     def fresh(self) -> str:
         while str(self.next_number) in self.taken:
@@ -285,13 +290,13 @@ def tensor_literal(value: DenseIntOrFPElementsAttr, value_type: ts.TensorType | 
         len(values) == 1
         and value_type is not None
         and value_type.dtype_info == dtype
-        and value_type.shape == shape
+        and (value_type.shape == shape or (value_type.shape is None and shape == ()))
     ):
-        return "{" + spell(values[0]) + "}"
+        return "{" + spell(values[0]) + "}"  # read back with the type's shape, else 0-dim
     device = value_type.device_name if value_type is not None else None
     backend = _DEVICE_PREFIX.get((device or "cpu").split(":")[0], "CPU")
-    body = "".join(" " + spell(v) for v in values)
-    return f"{body} [ {backend}{dtype.name}Type{{{','.join(map(str, shape))}}} ]"
+    body = "".join(" " + spell(v) + " " for v in values)
+    return f"{body}[ {backend}{dtype.name}Type{{{','.join(map(str, shape))}}} ]"
 
 
 def _element_speller(dtype: ts.DType):
@@ -307,8 +312,9 @@ def _element_speller(dtype: ts.DType):
     def spell(v: float) -> str:
         if math.isnan(v) or math.isinf(v):
             return torchscript_float(v)
-        text = str(exact(v)) if exact is not None else repr(float(v))
-        return text if any(c in text for c in ".eEn") else text + "."
+        if v == int(v) and abs(v) < 2**53 and not (v == 0 and math.copysign(1.0, v) < 0):
+            return str(int(v))  # PyTorch's ` 7  7`; the dtype makes it a float again
+        return str(exact(v)) if exact is not None else repr(float(v))
 
     return spell
 

@@ -164,7 +164,8 @@ _GRAPH_ONLY_TYPES: dict[str, TorchType] = {"Function": OpaqueType("Function")}
 """Types graph text has and TorchScript's type strings do not (a callee's type)."""
 _UNPRINTED = ("<Tensor>", "[<Tensors>]", "<Graph>", "[<Graphs>]")
 _CLOSERS = {"(": ")", "[": "]", "{": "}"}
-_GROUP_KIND = re.compile(r"_\d+$")
+GROUP_KIND = re.compile(r"_\d+$")
+"""The `_N` of a node kind that names a subgraph node (`prim::FusionGroup_0`)."""
 _WORD = re.compile(r"%?[\w.:]+|\S")
 
 
@@ -184,7 +185,7 @@ class _Reader:
         graph = self.graph()
         self.skip()
         if self.pos < len(self.text):
-            raise self.fail(f"unexpected '{self.peek_word()}' after the graph")
+            raise self.fail(f"unexpected {self.found()} after the graph")
         return graph
 
     def graph(self) -> Graph:
@@ -208,7 +209,7 @@ class _Reader:
     def subgraphs(self, graph: Graph) -> None:
         """`with ns::Kind_N = graph(...)` clauses that define the subgraph of the
         graph's `ns::Kind_N` nodes, in the order the nodes appear (nested blocks too)."""
-        pending = [n for n in _walk(graph.body.nodes) if _GROUP_KIND.search(n.kind)]
+        pending = [n for n in _walk(graph.body.nodes) if GROUP_KIND.search(n.kind)]
         while pending:
             self.skip()
             start = self.pos
@@ -245,7 +246,7 @@ class _Reader:
             elif terminator == "->" and text.startswith("return", pos):
                 raise self.fail("expected '->' to end the block before 'return'")
             else:
-                raise self.fail(f"expected a node or '{terminator}', found '{self.peek_word()}'")
+                raise self.fail(f"expected a node or '{terminator}', found {self.found()}")
 
     def node(self) -> Node:
         start = self.pos
@@ -282,7 +283,7 @@ class _Reader:
     def kind(self) -> str:
         match = _KIND.match(self.text, self.pos)
         if match is None:
-            raise self.fail(f"expected an operator kind 'namespace::name', found '{self.peek_word()}'")
+            raise self.fail(f"expected an operator kind 'namespace::name', found {self.found()}")
         self.pos = match.end()
         return match.group()
 
@@ -310,7 +311,7 @@ class _Reader:
             offset = self.pos
             match = _VALUE.match(self.text, offset)
             if match is None:
-                raise self.fail(f"expected a {what} '%name', found '{self.peek_word()}'")
+                raise self.fail(f"expected a {what} '%name', found {self.found()}")
             self.pos = match.end()
             self.skip()
             if self.text.startswith(":", self.pos):
@@ -327,7 +328,7 @@ class _Reader:
                 if end == ")":
                     self.pos += 1
                 return defs
-            raise self.fail(f"expected ',' or '{end}' after {what} '%{match.group(1)}', found '{self.peek_word()}'")
+            raise self.fail(f"expected ',' or '{end}' after {what} '%{match.group(1)}', found {self.found()}")
 
     def value_uses(self) -> list[ValueUse]:
         """`%a, %b)` after an opening parenthesis."""
@@ -341,7 +342,7 @@ class _Reader:
             self.skip()
             match = _VALUE.match(text, self.pos)
             if match is None:
-                raise self.fail(f"expected a value '%name', found '{self.peek_word()}'")
+                raise self.fail(f"expected a value '%name', found {self.found()}")
             uses.append(ValueUse(match.group(1), self.pos))
             self.pos = match.end()
             self.skip()
@@ -351,7 +352,7 @@ class _Reader:
                 return uses
             if char != ",":
                 self.pos -= 1
-                raise self.fail(f"expected ',' or ')' after '%{match.group(1)}', found '{self.peek_word()}'")
+                raise self.fail(f"expected ',' or ')' after '%{match.group(1)}', found {self.found()}")
 
     # -- types --------------------------------------------------------------------------
 
@@ -385,7 +386,7 @@ class _Reader:
             closer, opened = stack[-1]
             raise self.source.error(f"unbalanced '{text[opened]}' in type: no matching '{closer}'", opened)
         if pos == start:
-            raise self.fail(f"expected a type, found '{self.peek_word()}'")
+            raise self.fail(f"expected a type, found {self.found()}")
         return pos
 
     def cached_type(self, text: str, offset: int) -> TorchType:
@@ -409,7 +410,7 @@ class _Reader:
             offset = self.pos
             name = _IDENT.match(self.text, offset)
             if name is None:
-                raise self.fail(f"expected an attribute name, found '{self.peek_word()}'")
+                raise self.fail(f"expected an attribute name, found {self.found()}")
             self.pos = name.end()
             self.expect("=")
             attributes.append(Attribute(name.group(), self.attribute_value(), offset))
@@ -451,7 +452,7 @@ class _Reader:
             self.pos = word.end()
             return {"True": True, "False": False, "None": None}[word.group()]
         if word is None:
-            raise self.fail(f"unknown attribute value kind starting with '{self.peek_word()}'")
+            raise self.fail(f"unknown attribute value kind starting with {self.found()}")
         return self.type()
 
     def sequence(self, close: str) -> list[object]:
@@ -501,7 +502,7 @@ class _Reader:
         self.skip()
         number = _NUMBER.match(self.text, self.pos)
         if number is None:
-            raise self.fail(f"expected a number in tensor literal, found '{self.peek_word()}'")
+            raise self.fail(f"expected a number in tensor literal, found {self.found()}")
         self.pos = number.end()
         self.expect("}")
         return TensorLiteral([_number(number.group())], None, None, None)
@@ -536,7 +537,7 @@ class _Reader:
         if not self.text.startswith(token, self.pos):
             if self.pos >= len(self.text):
                 raise self.fail(f"unexpected end of input: expected '{token}'")
-            raise self.fail(f"expected '{token}', found '{self.peek_word()}'")
+            raise self.fail(f"expected '{token}', found {self.found()}")
         self.pos += len(token)
 
     def keyword(self, word: str) -> None:
@@ -545,14 +546,14 @@ class _Reader:
         if match is None or match.group() != word:
             if self.pos >= len(self.text):
                 raise self.fail(f"unexpected end of input: expected '{word}'")
-            raise self.fail(f"expected '{word}', found '{self.peek_word()}'")
+            raise self.fail(f"expected '{word}', found {self.found()}")
         self.pos = match.end()
 
-    def peek_word(self) -> str:
+    def found(self) -> str:
         """The text at the current position, for error messages."""
         if self.pos >= len(self.text):
             return "end of input"
-        return _WORD.match(self.text, self.pos).group()
+        return f"'{_WORD.match(self.text, self.pos).group()}'"
 
     def fail(self, message: str) -> TsjitError:
         return self.source.error(message, self.pos)
@@ -574,4 +575,4 @@ def _walk(nodes: list[Node]):
             yield from _walk(block.nodes)
 
 
-__all__ = ["Attribute", "Block", "Graph", "Node", "Source", "TensorLiteral", "ValueDef", "ValueUse", "parse_graph_text"]
+__all__ = ["GROUP_KIND", "Attribute", "Block", "Graph", "Node", "Source", "TensorLiteral", "ValueDef", "ValueUse", "parse_graph_text"]

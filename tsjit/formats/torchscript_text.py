@@ -169,7 +169,8 @@ class GraphImporter:
         if known is None:
             known = self.ctx.get_optional_op(op_name_of_kind(kind))
             if known is None:
-                raise self.source.error(f"unknown operator '{kind}'", offset)
+                hint = " (no `with` clause after the graph defines its subgraph)" if syntax.GROUP_KIND.search(kind) else ""
+                raise self.source.error(f"unknown operator '{kind}'{hint}", offset)
             self.op_classes[kind] = known
         return known
 
@@ -392,13 +393,19 @@ class GraphImporter:
             try:
                 op.verify(verify_nested_ops=False)
             except VerifyException as e:
-                message = str(e).strip().splitlines()[0] if str(e).strip() else "verification failed"
+                message = _first_sentence(str(e))
                 if not message.startswith("'"):
                     message = f"'{op.name}' op {message}"
                 offset = self.positions.get(op)
                 if offset is None:
                     raise TsjitError(message) from e
                 raise self.source.error(message, offset) from e
+
+
+def _first_sentence(message: str) -> str:
+    """One line of a verifier message; a line ending in ':' continues on the next."""
+    lines = [line.strip() for line in message.strip().splitlines() if line.strip()] or ["verification failed"]
+    return f"{lines[0]} {lines[1]}" if lines[0].endswith(":") and len(lines) > 1 else lines[0]
 
 
 def _property_names(op_class: type[Operation]) -> frozenset[str]:
