@@ -1,6 +1,6 @@
 """Special functions numpy lacks: vectorised erf and erfc, accurate to about 1e-14.
 
-|x| < 2.5 uses erf's Maclaurin series (44 terms, Horner in x**2); beyond, erfc's continued
+|x| < 2 uses erf's Maclaurin series (34 terms, Horner in x**2); beyond, erfc's continued
 fraction evaluated bottom-up to a fixed depth, which has no cancellation there. Both work
 in float64; callers cast back to their dtype.
 """
@@ -11,11 +11,11 @@ import math
 
 import numpy as np
 
-_SERIES_LIMIT = 2.5
+_SERIES_LIMIT = 2.0
 _SERIES_COEFFICIENTS = tuple(
-    (-1) ** n / (math.factorial(n) * (2 * n + 1)) for n in reversed(range(44))
+    (-1) ** n / (math.factorial(n) * (2 * n + 1)) for n in reversed(range(34))
 )
-_CONTINUED_FRACTION_DEPTH = 40
+_CONTINUED_FRACTION_DEPTH = 60
 _TWO_OVER_SQRT_PI = 2 / math.sqrt(math.pi)
 _ONE_OVER_SQRT_PI = 1 / math.sqrt(math.pi)
 
@@ -29,7 +29,7 @@ def _erf_series(x: np.ndarray) -> np.ndarray:
 
 
 def _erfc_continued_fraction(x: np.ndarray) -> np.ndarray:
-    """erfc(x) for x >= 2.5: exp(-x^2)/sqrt(pi) / (x + (1/2)/(x + 1/(x + (3/2)/(x + ...))))."""
+    """erfc(x) for x >= 2: exp(-x^2)/sqrt(pi) / (x + (1/2)/(x + 1/(x + (3/2)/(x + ...))))."""
     with np.errstate(over="ignore", under="ignore", divide="ignore", invalid="ignore"):
         f = x.copy()
         for k in range(_CONTINUED_FRACTION_DEPTH, 0, -1):
