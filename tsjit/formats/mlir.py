@@ -9,6 +9,8 @@ verification walks the ops itself.
 
 from __future__ import annotations
 
+import bisect
+
 from xdsl.context import Context
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
 from xdsl.ir import Operation
@@ -19,15 +21,33 @@ from tsjit.diagnostics import SourceLocation, TsjitError
 
 
 class LocatingParser(Parser):
-    """A Parser that gives each op without an explicit `loc(...)` its position."""
+    """A Parser that gives each op without an explicit `loc(...)` its position, and
+    reports verification errors raised while building an op at that op."""
+
+    _line_starts: list[int] | None = None
 
     def parse_operation(self) -> Operation:
         start = self._current_token.span
-        op = super().parse_operation()
+        try:
+            op = super().parse_operation()
+        except VerifyException as e:
+            self.raise_error(_message(e), start)
         if isinstance(op.location, UnknownLoc):
-            where = start.get_location()
-            op.location = FileLineColLoc(StringAttr(self.lexer.input.name), IntAttr(where.line), IntAttr(where.col))
+            line, col = self._line_col(start.start)
+            op.location = FileLineColLoc(StringAttr(self.lexer.input.name), IntAttr(line), IntAttr(col))
         return op
+
+    def _line_col(self, offset: int) -> tuple[int, int]:
+        """1-based line and column in O(log n); `Span.get_location` rescans the file."""
+        if self._line_starts is None:
+            text = self.lexer.input.content
+            self._line_starts = [0]
+            position = text.find("\n")
+            while position != -1:
+                self._line_starts.append(position + 1)
+                position = text.find("\n", position + 1)
+        line = bisect.bisect_right(self._line_starts, offset)
+        return line, offset - self._line_starts[line - 1] + 1
 
 
 def parse_mlir(ctx: Context, text: str, filename: str = "<stdin>", line_offset: int = 0) -> ModuleOp:
@@ -43,7 +63,14 @@ def verify(root: Operation) -> None:
         try:
             op.verify(verify_nested_ops=False)
         except VerifyException as e:
-            message = str(e).strip().splitlines()[0] if str(e).strip() else "verification failed"
+            message = _message(e)
             if not message.startswith("'"):
                 message = f"'{op.name}' op {message}"
             raise TsjitError(message, SourceLocation.of_op(op)) from e
+
+
+def _message(error: VerifyException) -> str:
+    """xDSL splits constraint errors over lines ("operand 'c' ... does not verify:" then
+    the reason); a diagnostic is one line, so join them."""
+    lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+    return " ".join(lines) if lines else "verification failed"
