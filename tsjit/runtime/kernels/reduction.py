@@ -60,7 +60,7 @@ def sum_all(self: ndarray, dtype: int | None = None) -> ndarray:
 
 
 @kernel("aten::sum.dim_IntList")
-def sum(self: ndarray, dim: Dims, keepdim: bool = False, dtype: int | None = None) -> ndarray:
+def sum_dim(self: ndarray, dim: Dims, keepdim: bool = False, dtype: int | None = None) -> ndarray:
     x = _accumulation_dtype(self, dtype)
     return as_tensor(np.sum(x, axis=axes(dim, x.ndim), keepdims=keepdim))
 
@@ -184,11 +184,9 @@ def aminmax(self: ndarray, dim: int | None = None, keepdim: bool = False) -> tup
 # --------------------------------------------------------------------------------------
 
 
-def _variance(x: ndarray, dim: Dims, correction: object, keepdim: bool, op: str) -> ndarray:
+def _variance(x: ndarray, dim: Dims, correction: object, keepdim: bool) -> ndarray:
     if x.dtype.kind not in "fc":
-        raise TorchScriptError(
-            f"{op}(): input dtype should be either floating point or complex. Got {dtype_name(x.dtype)} instead."
-        )
+        raise TorchScriptError("std and var only support floating point and complex dtypes")
     ddof = 1 if correction is None else correction
     return as_tensor(np.var(x, axis=axes(dim, x.ndim), ddof=ddof, keepdims=keepdim))
 
@@ -199,32 +197,32 @@ def _mean(x: ndarray, dim: Dims, keepdim: bool) -> ndarray:
 
 @kernel("aten::var")
 def var_all(self: ndarray, unbiased: bool = True) -> ndarray:
-    return _variance(self, None, int(unbiased), False, "var")
+    return _variance(self, None, int(unbiased), False)
 
 
 @kernel("aten::var.dim")
 def var(self: ndarray, dim: Dims, unbiased: bool = True, keepdim: bool = False) -> ndarray:
-    return _variance(self, dim, int(unbiased), keepdim, "var")
+    return _variance(self, dim, int(unbiased), keepdim)
 
 
 @kernel("aten::var.correction")
 def var_correction(self: ndarray, dim: Dims = None, correction: object = None, keepdim: bool = False) -> ndarray:
-    return _variance(self, dim, correction, keepdim, "var")
+    return _variance(self, dim, correction, keepdim)
 
 
 @kernel("aten::std")
 def std_all(self: ndarray, unbiased: bool = True) -> ndarray:
-    return as_tensor(np.sqrt(_variance(self, None, int(unbiased), False, "std")))
+    return as_tensor(np.sqrt(_variance(self, None, int(unbiased), False)))
 
 
 @kernel("aten::std.dim")
 def std(self: ndarray, dim: Dims, unbiased: bool = True, keepdim: bool = False) -> ndarray:
-    return as_tensor(np.sqrt(_variance(self, dim, int(unbiased), keepdim, "std")))
+    return as_tensor(np.sqrt(_variance(self, dim, int(unbiased), keepdim)))
 
 
 @kernel("aten::std.correction")
 def std_correction(self: ndarray, dim: Dims = None, correction: object = None, keepdim: bool = False) -> ndarray:
-    return as_tensor(np.sqrt(_variance(self, dim, correction, keepdim, "std")))
+    return as_tensor(np.sqrt(_variance(self, dim, correction, keepdim)))
 
 
 @kernel("aten::var_mean")
@@ -338,12 +336,12 @@ def _logical(x: ndarray, dim: Dims, keepdim: bool, fn) -> ndarray:
 
 
 @kernel("aten::all", "aten::all.dim", "aten::all.dims")
-def all(self: ndarray, dim: Dims = None, keepdim: bool = False) -> ndarray:
+def all_(self: ndarray, dim: Dims = None, keepdim: bool = False) -> ndarray:
     return _logical(self, dim, keepdim, np.all)
 
 
 @kernel("aten::any", "aten::any.dim", "aten::any.dims")
-def any(self: ndarray, dim: Dims = None, keepdim: bool = False) -> ndarray:
+def any_(self: ndarray, dim: Dims = None, keepdim: bool = False) -> ndarray:
     return _logical(self, dim, keepdim, np.any)
 
 
@@ -452,11 +450,17 @@ def kthvalue(self: ndarray, k: int, dim: int = -1, keepdim: bool = False):
 
 
 def _order_statistic(x: ndarray, d: int, position: int, keepdim: bool) -> tuple[ndarray, ndarray]:
+    """The `position`-th smallest along d; a slice holding NaN gives NaN and its index, as in PyTorch."""
     if x.ndim == 0:
         return x.copy(), np.zeros((), dtype=np.int64)
     values, index = _sorted(x, d, False)
+    nan = np.isnan(values).any(axis=d, keepdims=True) if x.dtype.kind == "f" else None
     values = np.take(values, [position], axis=d)
     index = np.take(index, [position], axis=d)
+    if nan is not None and nan.any():
+        first_nan = np.argmax(np.isnan(x), axis=d, keepdims=True)
+        values = np.where(nan, np.nan, values).astype(x.dtype)
+        index = np.where(nan, first_nan, index)
     if not keepdim:
         values, index = values.squeeze(d), index.squeeze(d)
     return as_tensor(values), as_tensor(index)
