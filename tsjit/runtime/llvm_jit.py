@@ -53,10 +53,6 @@ from tsjit.transforms.lowering.calling_convention import (
 from tsjit.transforms.lowering.convert_to_llvm import ConvertToLLVMPass
 from tsjit.transforms.lowering.llvm_export import convert_module
 
-ArgumentWriter = Callable[[Any, list[Any]], None]
-"""Appends the native arguments for one parameter, checking the value passed."""
-
-
 class LLVMEngine:
     """Owns the target machines, every compiled module and the kernel cache."""
 
@@ -143,9 +139,10 @@ _VECTOR_TYPE = re.compile(r"<\d+ x (?:float|double|half|bfloat|i\d+)>")
 
 
 class Kernel:
-    """One compiled function. `raw` is the ctypes function on native arguments (pointers
-    as ints, and first a pointer to the result struct for several results); calling the
-    kernel itself converts numpy arrays and numbers first."""
+    """One compiled function. `call(*args)` (also `kernel(*args)`) takes numpy arrays
+    for memrefs and numbers for scalars; `raw` is the ctypes function on the native
+    arguments (pointers as ints, and first a pointer to the result struct for several
+    results); `bind(*args)` prepares a call once."""
 
     def __init__(self, module: CompiledModule, signature: KernelSignature, address: int):
         self.module = module
@@ -161,22 +158,10 @@ class Kernel:
         else:
             restype, self._unpack = None, _identity
         self.raw = ctypes.CFUNCTYPE(restype, *argtypes)(address)
-        self._writers = [_argument_writer(i, p.native_types[0], p.memref) for i, p in enumerate(signature.parameters)]
-
-    def native_arguments(self, *args: Any) -> list[Any]:
-        if len(args) != len(self._writers):
-            raise TypeError(f"@{self.signature.name} takes {len(self._writers)} arguments, got {len(args)}")
-        natives: list[Any] = []
-        for write, arg in zip(self._writers, args):
-            write(arg, natives)
-        return natives
+        self.native_arguments, self.call = _entry_points(signature, self.raw, self._unpack, self._results)
 
     def __call__(self, *args: Any) -> Any:
-        if self._results is None:
-            return self._unpack(self.raw(*self.native_arguments(*args)))
-        results = self._results()
-        self.raw(ctypes.addressof(results), *self.native_arguments(*args))
-        return self._unpack(results)
+        return self.call(*args)
 
     def bind(self, *args: Any) -> Callable[[], Any]:
         """The call on these arguments, prepared once: the arrays must stay alive and
@@ -328,54 +313,88 @@ def array_address(array: np.ndarray) -> int:
     return ctypes.c_size_t.from_address(id(array) + _data_offset()).value
 
 
-def _argument_writer(position: int, native: Attribute, memref: MemRefDescriptor | None) -> ArgumentWriter:
-    if memref is None:
-        if isinstance(native, IntegerType) and native.width.data == 1:
-            return lambda value, out: out.append(bool(value))
-        return lambda value, out: out.append(value)
-    return _memref_writer(position, memref)
-
-
-def _memref_writer(position: int, memref: MemRefDescriptor) -> ArgumentWriter:
-    dtype = _numpy_dtype(memref.element_type)
-    itemsize = dtype.itemsize
-    rank = memref.rank
-    static_sizes = [(d, s) for d, s in enumerate(memref.sizes) if s is not None]
-    dynamic_sizes = memref.dynamic_sizes
-    strided = memref.strides
-    static_strides = [(d, s) for d, s in enumerate(strided or ()) if s is not None]
-    dynamic_strides = memref.dynamic_strides
-    offset = memref.offset
-    data_offset = _data_offset()
-    address_of = ctypes.c_size_t.from_address
-    where = f"argument {position}"
-
-    def write(array: Any, out: list[Any]) -> None:
-        if not isinstance(array, np.ndarray):
-            raise TypeError(f"{where}: expected a numpy array, got {type(array).__name__}")
-        if array.dtype is not dtype and array.dtype != dtype:
-            raise TypeError(f"{where}: expected a {dtype} array, got {array.dtype}")
-        shape = array.shape
-        if len(shape) != rank or any(shape[d] != s for d, s in static_sizes):
-            raise ValueError(f"{where}: expected shape {_shape_text(memref)}, got {list(shape)}")
-        if strided is None:
-            if not array.flags.c_contiguous:
-                raise ValueError(f"{where}: expected a C-contiguous array")
-            strides: tuple[int, ...] = ()
+def _entry_points(
+    signature: KernelSignature,
+    raw: Callable[..., Any],
+    unpack: Callable[[Any], Any],
+    results: type[ctypes.Structure] | None,
+) -> tuple[Callable[..., list[Any]], Callable[..., Any]]:
+    """`native_arguments(*args)` and `call(*args)` for one signature, generated as
+    straight-line Python: a generic loop over per-parameter converters costs twice as
+    much per call (2.7 µs against 1.5 µs for two arrays). Each memref argument gets one
+    cheap test of type, dtype, rank, static sizes and strides; when it fails,
+    `_check_array` explains why (or accepts an ndarray subclass or an equal dtype)."""
+    names = [f"a{i}" for i in range(len(signature.parameters))]
+    namespace: dict[str, Any] = {
+        "ndarray": np.ndarray,
+        "address_of": ctypes.c_size_t.from_address,
+        "check": _check_array,
+        "raw": raw,
+        "unpack": unpack,
+        "Results": results,
+        "addressof": ctypes.addressof,
+    }
+    checks: list[str] = []
+    natives: list[str] = []
+    for i, (name, parameter) in enumerate(zip(names, signature.parameters)):
+        memref = parameter.memref
+        if memref is None:
+            natives.append(name)
+            continue
+        namespace[f"m{i}"] = memref
+        namespace[f"d{i}"] = dtype = _numpy_dtype(memref.element_type)
+        itemsize = dtype.itemsize
+        tests = [f"type({name}) is ndarray", f"{name}.dtype is d{i}", f"{name}.ndim == {memref.rank}"]
+        tests += [f"{name}.shape[{d}] == {s}" for d, s in enumerate(memref.sizes) if s is not None]
+        if memref.strides is None:
+            tests.append(f"{name}.flags.c_contiguous")
         else:
-            strides = tuple(s // itemsize for s in array.strides)
-            if any(s % itemsize for s in array.strides) or any(
-                strides[d] != s and shape[d] > 1 for d, s in static_strides
-            ):
-                raise ValueError(f"{where}: strides {array.strides} do not match the layout")
-        pointer = address_of(id(array) + data_offset).value
-        out.append(pointer - (offset or 0) * itemsize)
-        out.extend(shape[d] for d in dynamic_sizes)
-        out.extend(strides[d] for d in dynamic_strides)
-        if offset is None:
-            out.append(0)
+            for d, stride in enumerate(memref.strides):
+                if stride is None:
+                    tests.append(f"{name}.strides[{d}] % {itemsize} == 0")
+                else:
+                    tests.append(f"({name}.strides[{d}] == {stride * itemsize} or {name}.shape[{d}] <= 1)")
+        checks.append(f"    if not ({' and '.join(tests)}):\n        check({i}, m{i}, {name})")
+        offset = (memref.offset or 0) * itemsize
+        natives.append(f"address_of(id({name}) + {_data_offset()}).value" + (f" - {offset}" if offset else ""))
+        natives += [f"{name}.shape[{d}]" for d in memref.dynamic_sizes]
+        natives += [f"{name}.strides[{d}] // {itemsize}" for d in memref.dynamic_strides]
+        natives += ["0"] if memref.offset is None else []
+    params, body, arguments = ", ".join(names), "\n".join(checks), ", ".join(natives)
+    if results is None:
+        call = f"    return unpack(raw({arguments}))"
+    else:
+        call = f"    results = Results()\n    raw(addressof(results){', ' if natives else ''}{arguments})\n    return unpack(results)"
+    source = (
+        f"def native_arguments({params}):\n{body}\n    return [{arguments}]\n"
+        f"def call({params}):\n{body}\n{call}\n"
+    )
+    exec(compile(source, f"<kernel @{signature.name}>", "exec"), namespace)
+    for function in (namespace["native_arguments"], namespace["call"]):
+        function.__qualname__ = f"@{signature.name}"
+    return namespace["native_arguments"], namespace["call"]
 
-    return write
+
+def _check_array(position: int, memref: MemRefDescriptor, array: Any) -> None:
+    """Raises the error that explains why `array` cannot stand for `memref`, or returns
+    when it can after all (an ndarray subclass, an equal but distinct dtype object)."""
+    where = f"argument {position}"
+    dtype = _numpy_dtype(memref.element_type)
+    if not isinstance(array, np.ndarray):
+        raise TypeError(f"{where}: expected a numpy array, got {type(array).__name__}")
+    if array.dtype != dtype:
+        raise TypeError(f"{where}: expected a {dtype} array, got {array.dtype}")
+    shape = array.shape
+    if len(shape) != memref.rank or any(s is not None and shape[d] != s for d, s in enumerate(memref.sizes)):
+        raise ValueError(f"{where}: expected shape {_shape_text(memref)}, got {list(shape)}")
+    if memref.strides is None:
+        if not array.flags.c_contiguous:
+            raise ValueError(f"{where}: expected a C-contiguous array")
+        return
+    for d, stride in enumerate(memref.strides):
+        actual = array.strides[d]
+        if actual % dtype.itemsize or (stride is not None and actual != stride * dtype.itemsize and shape[d] > 1):
+            raise ValueError(f"{where}: strides {array.strides} do not match the layout")
 
 
 def _shape_text(memref: MemRefDescriptor) -> str:

@@ -114,9 +114,9 @@ class Approximated(Lowering):
         (x,) = args
         approximation = fast_math.APPROXIMATIONS[self.function]
         if isinstance(x.type, Float32Type):
-            return approximation(e, x)
+            return approximation(e.contracting(), x)
         if isinstance(x.type, Float16Type | BFloat16Type):
-            return _narrow(e, approximation(e, e.emit(llvm.FPExtOp(x, f32))), x.type)
+            return _narrow(e, approximation(e.contracting(), e.emit(llvm.FPExtOp(x, f32))), x.type)
         return self.otherwise.emit(e, op, args)
 
 

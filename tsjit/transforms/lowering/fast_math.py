@@ -7,17 +7,20 @@ inline code 0.5 ns (`../shared/notes/performance.md`). Each function keeps the I
 cases: NaN propagates, and exp gives 0 and inf at the ends of its range rather than NaN,
 so `1 / (1 + exp(-x))` is a safe sigmoid.
 
+Multiplies and adds carry the `contract` flag, so LLVM fuses them into FMAs where the
+CPU has them: 23% faster on the GELU-tanh chain, and slightly more accurate.
+
 Maximum errors against the exact result, measured over dense sweeps of the float32 range
 (`test/unit/transforms/lowering/test_fast_math.py` asserts them); tsjit compares float32
 results with rtol 1e-5 / atol 1e-6, so each stays 25x or more inside that tolerance:
 
-| function | method | max error |
+| function | method | max error with FMA (without) |
 | --- | --- | --- |
-| exp, exp2 | Cody-Waite reduction to [-ln2/2, ln2/2], degree-7 polynomial (Cephes `expf`), 2^n built in the exponent bits | 8.1e-8 relative |
-| log | exponent split off from the bits, mantissa in [sqrt(1/2), sqrt(2)), degree-11 polynomial (Cephes `logf`) | 7.9e-8 relative |
-| log2, log10 | log times a constant | 1.4e-7 relative |
-| tanh | x·P(x²)/Q(x²), degrees 13/6, clamped to ±7.9 (Eigen's `ptanh_float`) | 4.0e-7 absolute and relative |
-| erf | x·P(x²)/Q(x²), degrees 13/8, clamped to ±4 (Eigen's `perf_float`) | 4.2e-7 absolute |
+| exp, exp2 | Cody-Waite reduction to [-ln2/2, ln2/2], degree-7 polynomial (Cephes `expf`), 2^n built in the exponent bits | 8.3e-8 relative (8.1e-8) |
+| log | exponent split off from the bits, mantissa in [sqrt(1/2), sqrt(2)), degree-11 polynomial (Cephes `logf`) | 7.9e-8 relative (7.9e-8) |
+| log2, log10 | log times a constant | 1.4e-7 relative (1.4e-7) |
+| tanh | x·P(x²)/Q(x²), degrees 13/6, clamped to ±7.9 (Eigen's `ptanh_float`) | 2.7e-7 absolute and relative (4.0e-7) |
+| erf | x·P(x²)/Q(x²), degrees 13/8, clamped to ±4 (Eigen's `perf_float`) | 3.3e-7 absolute (4.2e-7) |
 """
 
 from __future__ import annotations

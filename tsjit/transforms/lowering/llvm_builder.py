@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import DenseArrayBase, FloatAttr, IntegerAttr, IntegerType, i64
+from xdsl.dialects.utils.fast_math import FastMathFlag
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
@@ -24,10 +25,22 @@ class LLVMBuilder:
     """Inserts llvm ops at a fixed point (by default before the matched op). Constants
     are made once per builder, so repeated coefficients share one op."""
 
-    def __init__(self, rewriter: PatternRewriter, insert_point: InsertPoint | None = None):
+    def __init__(
+        self,
+        rewriter: PatternRewriter,
+        insert_point: InsertPoint | None = None,
+        fastmath: llvm.FastMathAttr = llvm.FastMathAttr(None),
+    ):
         self.rewriter = rewriter
         self.insert_point = insert_point
+        self.fastmath = fastmath
         self._constants: dict[tuple[object, Attribute], SSAValue] = {}
+
+    def contracting(self) -> LLVMBuilder:
+        """This builder, with float multiplies and adds that LLVM may fuse into FMAs."""
+        builder = LLVMBuilder(self.rewriter, self.insert_point, llvm.FastMathAttr([FastMathFlag.ALLOW_CONTRACT]))
+        builder._constants = self._constants
+        return builder
 
     def emit(self, op: Operation) -> SSAValue:
         self.rewriter.insert(op, self.insert_point)
@@ -86,16 +99,16 @@ class LLVMBuilder:
 
     # floats
     def fadd(self, a: SSAValue, b: SSAValue) -> SSAValue:
-        return self.emit(llvm.FAddOp(a, b))
+        return self.emit(llvm.FAddOp(a, b, self.fastmath))
 
     def fsub(self, a: SSAValue, b: SSAValue) -> SSAValue:
-        return self.emit(llvm.FSubOp(a, b))
+        return self.emit(llvm.FSubOp(a, b, self.fastmath))
 
     def fmul(self, a: SSAValue, b: SSAValue) -> SSAValue:
-        return self.emit(llvm.FMulOp(a, b))
+        return self.emit(llvm.FMulOp(a, b, self.fastmath))
 
     def fdiv(self, a: SSAValue, b: SSAValue) -> SSAValue:
-        return self.emit(llvm.FDivOp(a, b))
+        return self.emit(llvm.FDivOp(a, b, self.fastmath))
 
     def fcmp(self, predicate: str, a: SSAValue, b: SSAValue) -> SSAValue:
         return self.emit(llvm.FCmpOp(a, b, predicate))

@@ -86,38 +86,38 @@ func.func @tanh(%x: f32) -> f32 {
 // CHECK-NEXT:   %3 = llvm.mlir.constant(7.90531111 : f32) : f32
 // CHECK-NEXT:   %4 = llvm.fcmp "ogt" %2, %3 : f32
 // CHECK-NEXT:   %5 = llvm.select %4, %3, %2 : i1, f32
-// CHECK-NEXT:   %6 = llvm.fmul %5, %5 : f32
+// CHECK-NEXT:   %6 = llvm.fmul %5, %5 {fastmathFlags = #llvm.fastmath<contract>} : f32
 // CHECK-NEXT:   %7 = llvm.mlir.constant(-2.76076837e-16 : f32) : f32
-// CHECK-NEXT:   %8 = llvm.fmul %7, %6 : f32
+// CHECK-NEXT:   %8 = llvm.fmul %7, %6 {fastmathFlags = #llvm.fastmath<contract>} : f32
 // CHECK-NEXT:   %9 = llvm.mlir.constant(2.00018794e-13 : f32) : f32
-// CHECK-NEXT:   %10 = llvm.fadd %8, %9 : f32
-// CHECK-NEXT:   %11 = llvm.fmul %10, %6 : f32
+// CHECK-NEXT:   %10 = llvm.fadd %8, %9 {fastmathFlags = #llvm.fastmath<contract>} : f32
+// CHECK-NEXT:   %11 = llvm.fmul %10, %6 {fastmathFlags = #llvm.fastmath<contract>} : f32
 // CHECK-NEXT:   %12 = llvm.mlir.constant(-8.60467184e-11 : f32) : f32
-// CHECK-NEXT:   %13 = llvm.fadd %11, %12 : f32
-// CHECK-NEXT:   %14 = llvm.fmul %13, %6 : f32
+// CHECK-NEXT:   %13 = llvm.fadd %11, %12 {fastmathFlags = #llvm.fastmath<contract>} : f32
+// CHECK-NEXT:   %14 = llvm.fmul %13, %6 {fastmathFlags = #llvm.fastmath<contract>} : f32
 // CHECK-NEXT:   %15 = llvm.mlir.constant(5.12229725e-08 : f32) : f32
-// CHECK-NEXT:   %16 = llvm.fadd %14, %15 : f32
-// CHECK-NEXT:   %17 = llvm.fmul %16, %6 : f32
+// CHECK-NEXT:   %16 = llvm.fadd %14, %15 {fastmathFlags = #llvm.fastmath<contract>} : f32
+// CHECK-NEXT:   %17 = llvm.fmul %16, %6 {fastmathFlags = #llvm.fastmath<contract>} : f32
 // CHECK-NEXT:   %18 = llvm.mlir.constant(1.48572235e-05 : f32) : f32
-// CHECK-NEXT:   %19 = llvm.fadd %17, %18 : f32
-// CHECK-NEXT:   %20 = llvm.fmul %19, %6 : f32
+// CHECK-NEXT:   %19 = llvm.fadd %17, %18 {fastmathFlags = #llvm.fastmath<contract>} : f32
+// CHECK-NEXT:   %20 = llvm.fmul %19, %6 {fastmathFlags = #llvm.fastmath<contract>} : f32
 // CHECK-NEXT:   %21 = llvm.mlir.constant(0.000637261954 : f32) : f32
-// CHECK-NEXT:   %22 = llvm.fadd %20, %21 : f32
-// CHECK-NEXT:   %23 = llvm.fmul %22, %6 : f32
+// CHECK-NEXT:   %22 = llvm.fadd %20, %21 {fastmathFlags = #llvm.fastmath<contract>} : f32
+// CHECK-NEXT:   %23 = llvm.fmul %22, %6 {fastmathFlags = #llvm.fastmath<contract>} : f32
 // CHECK-NEXT:   %24 = llvm.mlir.constant(0.00489352457 : f32) : f32
-// CHECK-NEXT:   %25 = llvm.fadd %23, %24 : f32
-// CHECK-NEXT:   %26 = llvm.fmul %5, %25 : f32
+// CHECK-NEXT:   %25 = llvm.fadd %23, %24 {fastmathFlags = #llvm.fastmath<contract>} : f32
+// CHECK-NEXT:   %26 = llvm.fmul %5, %25 {fastmathFlags = #llvm.fastmath<contract>} : f32
 // CHECK-NEXT:   %27 = llvm.mlir.constant(1.19825836e-06 : f32) : f32
-// CHECK-NEXT:   %28 = llvm.fmul %27, %6 : f32
+// CHECK-NEXT:   %28 = llvm.fmul %27, %6 {fastmathFlags = #llvm.fastmath<contract>} : f32
 // CHECK-NEXT:   %29 = llvm.mlir.constant(0.000118534706 : f32) : f32
-// CHECK-NEXT:   %30 = llvm.fadd %28, %29 : f32
-// CHECK-NEXT:   %31 = llvm.fmul %30, %6 : f32
+// CHECK-NEXT:   %30 = llvm.fadd %28, %29 {fastmathFlags = #llvm.fastmath<contract>} : f32
+// CHECK-NEXT:   %31 = llvm.fmul %30, %6 {fastmathFlags = #llvm.fastmath<contract>} : f32
 // CHECK-NEXT:   %32 = llvm.mlir.constant(0.00226843474 : f32) : f32
-// CHECK-NEXT:   %33 = llvm.fadd %31, %32 : f32
-// CHECK-NEXT:   %34 = llvm.fmul %33, %6 : f32
+// CHECK-NEXT:   %33 = llvm.fadd %31, %32 {fastmathFlags = #llvm.fastmath<contract>} : f32
+// CHECK-NEXT:   %34 = llvm.fmul %33, %6 {fastmathFlags = #llvm.fastmath<contract>} : f32
 // CHECK-NEXT:   %35 = llvm.mlir.constant(0.00489352504 : f32) : f32
-// CHECK-NEXT:   %36 = llvm.fadd %34, %35 : f32
-// CHECK-NEXT:   %37 = llvm.fdiv %26, %36 : f32
+// CHECK-NEXT:   %36 = llvm.fadd %34, %35 {fastmathFlags = #llvm.fastmath<contract>} : f32
+// CHECK-NEXT:   %37 = llvm.fdiv %26, %36 {fastmathFlags = #llvm.fastmath<contract>} : f32
 // CHECK-NEXT:   %38 = llvm.intr.fabs(%x) : (f32) -> f32
 // CHECK-NEXT:   %39 = llvm.mlir.constant(4.000000e-04 : f32) : f32
 // CHECK-NEXT:   %40 = llvm.fcmp "olt" %38, %39 : f32
@@ -138,37 +138,37 @@ func.func @exp(%x: f32) -> f32 {
 // CHECK-NEXT:   %4 = llvm.fcmp "ogt" %2, %3 : f32
 // CHECK-NEXT:   %5 = llvm.select %4, %3, %2 : i1, f32
 // CHECK-NEXT:   %6 = llvm.mlir.constant(1.44269502 : f32) : f32
-// CHECK-NEXT:   %7 = llvm.fmul %5, %6 : f32
+// CHECK-NEXT:   %7 = llvm.fmul %5, %6 {fastmathFlags = #llvm.fastmath<contract>} : f32
 // CHECK-NEXT:   %8 = llvm.mlir.constant(0x4B400000 : f32) : f32
-// CHECK-NEXT:   %9 = llvm.fadd %7, %8 : f32
-// CHECK-NEXT:   %10 = llvm.fsub %9, %8 : f32
+// CHECK-NEXT:   %9 = llvm.fadd %7, %8 {fastmathFlags = #llvm.fastmath<contract>} : f32
+// CHECK-NEXT:   %10 = llvm.fsub %9, %8 {fastmathFlags = #llvm.fastmath<contract>} : f32
 // CHECK-NEXT:   %11 = llvm.mlir.constant(0.693359375 : f32) : f32
-// CHECK-NEXT:   %12 = llvm.fmul %10, %11 : f32
-// CHECK-NEXT:   %13 = llvm.fsub %5, %12 : f32
+// CHECK-NEXT:   %12 = llvm.fmul %10, %11 {fastmathFlags = #llvm.fastmath<contract>} : f32
+// CHECK-NEXT:   %13 = llvm.fsub %5, %12 {fastmathFlags = #llvm.fastmath<contract>} : f32
 // CHECK-NEXT:   %14 = llvm.mlir.constant(-0.000212194442 : f32) : f32
-// CHECK-NEXT:   %15 = llvm.fmul %10, %14 : f32
-// CHECK-NEXT:   %16 = llvm.fsub %13, %15 : f32
+// CHECK-NEXT:   %15 = llvm.fmul %10, %14 {fastmathFlags = #llvm.fastmath<contract>} : f32
+// CHECK-NEXT:   %16 = llvm.fsub %13, %15 {fastmathFlags = #llvm.fastmath<contract>} : f32
 // CHECK-NEXT:   %17 = llvm.mlir.constant(0.000198756912 : f32) : f32
-// CHECK-NEXT:   %18 = llvm.fmul %17, %16 : f32
+// CHECK-NEXT:   %18 = llvm.fmul %17, %16 {fastmathFlags = #llvm.fastmath<contract>} : f32
 // CHECK-NEXT:   %19 = llvm.mlir.constant(0.00139819994 : f32) : f32
-// CHECK-NEXT:   %20 = llvm.fadd %18, %19 : f32
-// CHECK-NEXT:   %21 = llvm.fmul %20, %16 : f32
+// CHECK-NEXT:   %20 = llvm.fadd %18, %19 {fastmathFlags = #llvm.fastmath<contract>} : f32
+// CHECK-NEXT:   %21 = llvm.fmul %20, %16 {fastmathFlags = #llvm.fastmath<contract>} : f32
 // CHECK-NEXT:   %22 = llvm.mlir.constant(0.00833345205 : f32) : f32
-// CHECK-NEXT:   %23 = llvm.fadd %21, %22 : f32
-// CHECK-NEXT:   %24 = llvm.fmul %23, %16 : f32
+// CHECK-NEXT:   %23 = llvm.fadd %21, %22 {fastmathFlags = #llvm.fastmath<contract>} : f32
+// CHECK-NEXT:   %24 = llvm.fmul %23, %16 {fastmathFlags = #llvm.fastmath<contract>} : f32
 // CHECK-NEXT:   %25 = llvm.mlir.constant(0.0416657962 : f32) : f32
-// CHECK-NEXT:   %26 = llvm.fadd %24, %25 : f32
-// CHECK-NEXT:   %27 = llvm.fmul %26, %16 : f32
+// CHECK-NEXT:   %26 = llvm.fadd %24, %25 {fastmathFlags = #llvm.fastmath<contract>} : f32
+// CHECK-NEXT:   %27 = llvm.fmul %26, %16 {fastmathFlags = #llvm.fastmath<contract>} : f32
 // CHECK-NEXT:   %28 = llvm.mlir.constant(0.166666657 : f32) : f32
-// CHECK-NEXT:   %29 = llvm.fadd %27, %28 : f32
-// CHECK-NEXT:   %30 = llvm.fmul %29, %16 : f32
+// CHECK-NEXT:   %29 = llvm.fadd %27, %28 {fastmathFlags = #llvm.fastmath<contract>} : f32
+// CHECK-NEXT:   %30 = llvm.fmul %29, %16 {fastmathFlags = #llvm.fastmath<contract>} : f32
 // CHECK-NEXT:   %31 = llvm.mlir.constant(5.000000e-01 : f32) : f32
-// CHECK-NEXT:   %32 = llvm.fadd %30, %31 : f32
-// CHECK-NEXT:   %33 = llvm.fmul %16, %16 : f32
-// CHECK-NEXT:   %34 = llvm.fmul %32, %33 : f32
-// CHECK-NEXT:   %35 = llvm.fadd %34, %16 : f32
+// CHECK-NEXT:   %32 = llvm.fadd %30, %31 {fastmathFlags = #llvm.fastmath<contract>} : f32
+// CHECK-NEXT:   %33 = llvm.fmul %16, %16 {fastmathFlags = #llvm.fastmath<contract>} : f32
+// CHECK-NEXT:   %34 = llvm.fmul %32, %33 {fastmathFlags = #llvm.fastmath<contract>} : f32
+// CHECK-NEXT:   %35 = llvm.fadd %34, %16 {fastmathFlags = #llvm.fastmath<contract>} : f32
 // CHECK-NEXT:   %36 = llvm.mlir.constant(1.000000e+00 : f32) : f32
-// CHECK-NEXT:   %37 = llvm.fadd %35, %36 : f32
+// CHECK-NEXT:   %37 = llvm.fadd %35, %36 {fastmathFlags = #llvm.fastmath<contract>} : f32
 // CHECK-NEXT:   %38 = llvm.bitcast %9 : f32 to i32
 // CHECK-NEXT:   %39 = llvm.mlir.constant(1262485504 : i32) : i32
 // CHECK-NEXT:   %40 = llvm.sub %38, %39 : i32
@@ -183,8 +183,8 @@ func.func @exp(%x: f32) -> f32 {
 // CHECK-NEXT:   %49 = llvm.add %48, %43 : i32
 // CHECK-NEXT:   %50 = llvm.shl %49, %44 : i32
 // CHECK-NEXT:   %51 = llvm.bitcast %50 : i32 to f32
-// CHECK-NEXT:   %52 = llvm.fmul %37, %47 : f32
-// CHECK-NEXT:   %53 = llvm.fmul %52, %51 : f32
+// CHECK-NEXT:   %52 = llvm.fmul %37, %47 {fastmathFlags = #llvm.fastmath<contract>} : f32
+// CHECK-NEXT:   %53 = llvm.fmul %52, %51 {fastmathFlags = #llvm.fastmath<contract>} : f32
 // CHECK-NEXT:   func.return %53 : f32
 // CHECK-NEXT: }
 
@@ -198,7 +198,7 @@ func.func @log_f16(%x: f16) -> f16 {
 // CHECK-NEXT:   %1 = llvm.mlir.constant(1.17549435e-38 : f32) : f32
 // CHECK-NEXT:   %2 = llvm.fcmp "olt" %0, %1 : f32
 // CHECK-NEXT:   %3 = llvm.mlir.constant(0x4B000000 : f32) : f32
-// CHECK-NEXT:   %4 = llvm.fmul %0, %3 : f32
+// CHECK-NEXT:   %4 = llvm.fmul %0, %3 {fastmathFlags = #llvm.fastmath<contract>} : f32
 // CHECK-NOT:   llvm.call
 // CHECK:        %70 = llvm.mlir.constant(0.000000e+00 : f32) : f32
 // CHECK-NEXT:   %71 = llvm.fcmp "oeq" %0, %70 : f32
@@ -222,40 +222,40 @@ func.func @erf_f32(%x: f32) -> f32 {
 // CHECK-NEXT:   %3 = llvm.mlir.constant(4.000000e+00 : f32) : f32
 // CHECK-NEXT:   %4 = llvm.fcmp "ogt" %2, %3 : f32
 // CHECK-NEXT:   %5 = llvm.select %4, %3, %2 : i1, f32
-// CHECK-NEXT:   %6 = llvm.fmul %5, %5 : f32
+// CHECK-NEXT:   %6 = llvm.fmul %5, %5 {fastmathFlags = #llvm.fastmath<contract>} : f32
 // CHECK-NEXT:   %7 = llvm.mlir.constant(-2.72614237e-10 : f32) : f32
-// CHECK-NEXT:   %8 = llvm.fmul %7, %6 : f32
+// CHECK-NEXT:   %8 = llvm.fmul %7, %6 {fastmathFlags = #llvm.fastmath<contract>} : f32
 // CHECK-NEXT:   %9 = llvm.mlir.constant(2.77068146e-08 : f32) : f32
-// CHECK-NEXT:   %10 = llvm.fadd %8, %9 : f32
-// CHECK-NEXT:   %11 = llvm.fmul %10, %6 : f32
+// CHECK-NEXT:   %10 = llvm.fadd %8, %9 {fastmathFlags = #llvm.fastmath<contract>} : f32
+// CHECK-NEXT:   %11 = llvm.fmul %10, %6 {fastmathFlags = #llvm.fastmath<contract>} : f32
 // CHECK-NEXT:   %12 = llvm.mlir.constant(-2.10102394e-06 : f32) : f32
-// CHECK-NEXT:   %13 = llvm.fadd %11, %12 : f32
-// CHECK-NEXT:   %14 = llvm.fmul %13, %6 : f32
+// CHECK-NEXT:   %13 = llvm.fadd %11, %12 {fastmathFlags = #llvm.fastmath<contract>} : f32
+// CHECK-NEXT:   %14 = llvm.fmul %13, %6 {fastmathFlags = #llvm.fastmath<contract>} : f32
 // CHECK-NEXT:   %15 = llvm.mlir.constant(-5.69250624e-05 : f32) : f32
-// CHECK-NEXT:   %16 = llvm.fadd %14, %15 : f32
-// CHECK-NEXT:   %17 = llvm.fmul %16, %6 : f32
+// CHECK-NEXT:   %16 = llvm.fadd %14, %15 {fastmathFlags = #llvm.fastmath<contract>} : f32
+// CHECK-NEXT:   %17 = llvm.fmul %16, %6 {fastmathFlags = #llvm.fastmath<contract>} : f32
 // CHECK-NEXT:   %18 = llvm.mlir.constant(-0.000734990637 : f32) : f32
-// CHECK-NEXT:   %19 = llvm.fadd %17, %18 : f32
-// CHECK-NEXT:   %20 = llvm.fmul %19, %6 : f32
+// CHECK-NEXT:   %19 = llvm.fadd %17, %18 {fastmathFlags = #llvm.fastmath<contract>} : f32
+// CHECK-NEXT:   %20 = llvm.fmul %19, %6 {fastmathFlags = #llvm.fastmath<contract>} : f32
 // CHECK-NEXT:   %21 = llvm.mlir.constant(-2.954600e-03 : f32) : f32
-// CHECK-NEXT:   %22 = llvm.fadd %20, %21 : f32
-// CHECK-NEXT:   %23 = llvm.fmul %22, %6 : f32
+// CHECK-NEXT:   %22 = llvm.fadd %20, %21 {fastmathFlags = #llvm.fastmath<contract>} : f32
+// CHECK-NEXT:   %23 = llvm.fmul %22, %6 {fastmathFlags = #llvm.fastmath<contract>} : f32
 // CHECK-NEXT:   %24 = llvm.mlir.constant(-0.0160960332 : f32) : f32
-// CHECK-NEXT:   %25 = llvm.fadd %23, %24 : f32
-// CHECK-NEXT:   %26 = llvm.fmul %5, %25 : f32
+// CHECK-NEXT:   %25 = llvm.fadd %23, %24 {fastmathFlags = #llvm.fastmath<contract>} : f32
+// CHECK-NEXT:   %26 = llvm.fmul %5, %25 {fastmathFlags = #llvm.fastmath<contract>} : f32
 // CHECK-NEXT:   %27 = llvm.mlir.constant(-1.45660715e-05 : f32) : f32
-// CHECK-NEXT:   %28 = llvm.fmul %27, %6 : f32
+// CHECK-NEXT:   %28 = llvm.fmul %27, %6 {fastmathFlags = #llvm.fastmath<contract>} : f32
 // CHECK-NEXT:   %29 = llvm.mlir.constant(-0.000213374049 : f32) : f32
-// CHECK-NEXT:   %30 = llvm.fadd %28, %29 : f32
-// CHECK-NEXT:   %31 = llvm.fmul %30, %6 : f32
+// CHECK-NEXT:   %30 = llvm.fadd %28, %29 {fastmathFlags = #llvm.fastmath<contract>} : f32
+// CHECK-NEXT:   %31 = llvm.fmul %30, %6 {fastmathFlags = #llvm.fastmath<contract>} : f32
 // CHECK-NEXT:   %32 = llvm.mlir.constant(-0.00168282702 : f32) : f32
-// CHECK-NEXT:   %33 = llvm.fadd %31, %32 : f32
-// CHECK-NEXT:   %34 = llvm.fmul %33, %6 : f32
+// CHECK-NEXT:   %33 = llvm.fadd %31, %32 {fastmathFlags = #llvm.fastmath<contract>} : f32
+// CHECK-NEXT:   %34 = llvm.fmul %33, %6 {fastmathFlags = #llvm.fastmath<contract>} : f32
 // CHECK-NEXT:   %35 = llvm.mlir.constant(-0.00737332925 : f32) : f32
-// CHECK-NEXT:   %36 = llvm.fadd %34, %35 : f32
-// CHECK-NEXT:   %37 = llvm.fmul %36, %6 : f32
+// CHECK-NEXT:   %36 = llvm.fadd %34, %35 {fastmathFlags = #llvm.fastmath<contract>} : f32
+// CHECK-NEXT:   %37 = llvm.fmul %36, %6 {fastmathFlags = #llvm.fastmath<contract>} : f32
 // CHECK-NEXT:   %38 = llvm.mlir.constant(-0.0142647391 : f32) : f32
-// CHECK-NEXT:   %39 = llvm.fadd %37, %38 : f32
-// CHECK-NEXT:   %40 = llvm.fdiv %26, %39 : f32
+// CHECK-NEXT:   %39 = llvm.fadd %37, %38 {fastmathFlags = #llvm.fastmath<contract>} : f32
+// CHECK-NEXT:   %40 = llvm.fdiv %26, %39 {fastmathFlags = #llvm.fastmath<contract>} : f32
 // CHECK-NEXT:   func.return %40 : f32
 // CHECK-NEXT: }
