@@ -24,6 +24,7 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "convert-memref-to-llvm": _lazy("lowering.convert_memref_to_llvm", "ConvertMemRefToLLVMPass"),
     "convert-scf-while-to-cf": _lazy("lowering.convert_scf_while_to_cf", "ConvertScfWhileToCfPass"),
     "convert-to-llvm": _lazy("lowering.convert_to_llvm", "ConvertToLLVMPass"),
+    "dead-code-elimination": _lazy("dead_code_elimination", "DeadCodeEliminationPass"),
     "inline": _lazy("inline", "InlinePass"),
     "loop-unrolling": _lazy("loop_unrolling", "LoopUnrollingPass"),
     "lower-tuples": _lazy("lower_tuples", "LowerTuplesPass"),
