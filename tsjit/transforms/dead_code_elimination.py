@@ -1,0 +1,255 @@
+"""dead-code-elimination: PyTorch's alias-aware dead code elimination.
+
+    %t = aten.mul %x, %x : ...          // unused and only reads: removed
+    %u = aten.add_ %tmp, %one, %one      // writes memory nothing reads later: removed
+    %w = aten.add_ %x, %one, %one        // writes a graph input: kept
+    %r, %dead = prim.If ...              // If outputs and loop-carried values nobody uses: removed
+
+xDSL's `dce` removes unused ops whose effects are reads, which is right for TorchScript,
+but it keeps every write (it cannot tell a write to a dead local tensor from a write to
+a graph input) and cannot shrink If and Loop ops. This pass is an inverse mark and
+sweep over the alias analysis instead (torch/csrc/jit/passes/dead_code_elimination.cpp):
+starting from the graph's return, it marks live the ops that produce live values, ops
+with side effects or writes to memory the graph does not own, and ops that write memory
+a live value may observe; loop bodies are marked until nothing changes. A loop-carried
+value is live when its result is used or a live op in the body uses it, so a carried
+value that only feeds itself dies (PyTorch keeps those). Everything unmarked goes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.func import FuncOp
+from xdsl.ir import Block, Operation, SSAValue
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from tsjit.dialects.prim import IfOp, LoopOp
+from tsjit.transforms.analysis.alias_analysis import AliasDb
+from tsjit.transforms.pass_logging import TsjitPass, allow_rewrite, log_update
+
+
+class _Liveness:
+    """The marking phase: live values, the memory they reach, and live ops."""
+
+    def __init__(self, db: AliasDb):
+        self.db = db
+        self.live_values: set[SSAValue] = set()
+        self.live_memory: set[int] = set()
+        self.marked: set[Operation] = set()
+
+    def mark_block(self, block: Block) -> bool:
+        """Marks what is live in `block`; True when anything new was marked."""
+        changed = False
+        for op in block.ops:
+            if self.db.has_side_effects(op) or self.db.writes_to_wildcard(op):
+                changed |= self.mark(op)
+        terminator = block.last_op
+        if terminator is not None:
+            changed |= self.mark_terminator(terminator)
+        op = terminator
+        while op is not None:
+            if isinstance(op, LoopOp):
+                changed |= self.mark_loop(op)
+            else:
+                for region in op.regions:
+                    for inner in region.blocks:
+                        changed |= self.mark_block(inner)
+            changed |= self.mark_if_live(op)
+            op = op.prev_op
+        return changed
+
+    def mark_loop(self, loop: LoopOp) -> bool:
+        """A write late in the body can feed a read early in the next iteration: mark
+        until nothing changes."""
+        changed = False
+        while self.mark_block(loop.body.block):
+            changed = True
+        return changed
+
+    def mark_terminator(self, terminator: Operation) -> bool:
+        """A block's yield uses only the values its parent's live results need."""
+        parent = terminator.parent_op()
+        before = len(self.live_values)
+        self.marked.add(terminator)
+        if isinstance(parent, LoopOp):
+            condition, *yielded = terminator.operands
+            if parent in self.marked or parent.is_ancestor(_definer(condition)):
+                self.make_live(condition)  # a while loop stays: it may not terminate
+            arguments = parent.body.block.args[1:]
+            for i, (value, argument, result) in enumerate(zip(yielded, arguments, parent.outs)):
+                if result in self.live_values or argument in self.live_values:
+                    self.make_live(value)
+                    self.make_live(parent.carried[i])
+        elif parent is None or isinstance(parent, FuncOp) or len(parent.results) != len(terminator.operands):
+            for value in terminator.operands:
+                self.make_live(value)
+        else:
+            for value, result in zip(terminator.operands, parent.results):
+                if result in self.live_values:
+                    self.make_live(value)
+        return len(self.live_values) != before
+
+    def mark_if_live(self, op: Operation) -> bool:
+        if any(result in self.live_values for result in op.results):
+            return self.mark(op)
+        written = self.db.writes(op)
+        if written and not written.isdisjoint(self.live_memory):
+            return self.mark(op)
+        return False
+
+    def mark(self, op: Operation) -> bool:
+        """Marks `op` and the ops enclosing it, and makes what they use live."""
+        if op in self.marked:
+            return False
+        self.marked.add(op)
+        parent = op.parent_op()
+        if parent is not None and not isinstance(parent, FuncOp):
+            self.mark(parent)
+        operands: Sequence[SSAValue] = op.operands
+        if isinstance(op, LoopOp):  # carried values become live with their results
+            operands = (op.max_trip_count, op.initial_condition, op.body.block.last_op.operands[0])  # pyright: ignore[reportOptionalMemberAccess]
+        for value in operands:
+            self.make_live(value)
+        return True
+
+    def make_live(self, value: SSAValue) -> None:
+        if value not in self.live_values:
+            self.live_values.add(value)
+            self.live_memory |= self.db.contents_of(value)
+
+
+def eliminate_dead_code(graph: FuncOp) -> bool:
+    """Removes the dead code of one graph; True when anything was removed."""
+    liveness = _Liveness(AliasDb(graph))
+    liveness.mark_block(graph.body.block)
+    return _Sweeper(liveness).sweep(graph.body.block)
+
+
+class _Sweeper:
+    def __init__(self, liveness: _Liveness):
+        self.liveness = liveness
+        self.changed = False
+
+    def sweep(self, block: Block) -> bool:
+        marked = self.liveness.marked
+        op = block.last_op
+        while op is not None:
+            previous = op.prev_op
+            if op not in marked and not any(result.uses for result in op.results):
+                if allow_rewrite():
+                    log_update("removed", op)
+                    Rewriter.erase_op(op)
+                    self.changed = True
+            elif isinstance(op, LoopOp):
+                self.sweep_loop(op)
+            else:
+                if isinstance(op, IfOp):
+                    op = self.drop_dead_if_outputs(op)
+                for region in op.regions:
+                    for inner in region.blocks:
+                        self.sweep(inner)
+            op = previous
+        return self.changed
+
+    def drop_dead_if_outputs(self, op: IfOp) -> IfOp:
+        dead = [i for i, result in enumerate(op.outs) if not result.uses]
+        if not dead or not allow_rewrite():
+            return op
+        log_update(f"removed unused outputs {dead}", op)
+        for region in op.regions:
+            _drop_operands(region.block.last_op, dead)  # pyright: ignore[reportArgumentType]
+        kept = [i for i in range(len(op.outs)) if i not in dead]
+        new = IfOp(
+            op.cond,
+            [op.outs[i].type for i in kept],
+            Rewriter.move_region_contents_to_new_regions(op.then_region),
+            Rewriter.move_region_contents_to_new_regions(op.else_region),
+        )
+        return self.replace(op, new, kept)
+
+    def sweep_loop(self, op: LoopOp) -> Operation:
+        """Sweeps the body and drops the carried values that are dead: result unused
+        and no live op in the body using them. Their yields pass the argument through
+        first, so that what computed the next value dies with the sweep."""
+        body = op.body.block
+        terminator = body.last_op
+        assert terminator is not None
+        arguments = body.args[1:]
+        live = self.liveness.live_values
+        dead = [
+            i
+            for i, (result, argument) in enumerate(zip(op.outs, arguments))
+            if not result.uses and argument not in live
+        ]
+        if dead and allow_rewrite():
+            yielded = list(terminator.operands)
+            for i in dead:
+                yielded[i + 1] = arguments[i]
+            terminator.operands = yielded
+        else:
+            dead = []
+        self.sweep(body)
+        dead = [i for i in dead if all(use.operation is terminator for use in arguments[i].uses)]
+        if not dead:
+            return op
+        log_update(f"removed dead loop-carried values {dead}", op)
+        _drop_operands(terminator, [i + 1 for i in dead])
+        for i in reversed(dead):
+            body.erase_arg(arguments[i])
+        kept = [i for i in range(len(op.outs)) if i not in dead]
+        new = LoopOp(
+            op.max_trip_count,
+            op.initial_condition,
+            [op.carried[i] for i in kept],
+            [op.outs[i].type for i in kept],
+            Rewriter.move_region_contents_to_new_regions(op.body),
+        )
+        return self.replace(op, new, kept)
+
+    def replace(self, old: Operation, new: Operation, kept: Sequence[int]) -> Operation:
+        """Puts `new`, which holds the results `kept` of `old`, in place of `old`."""
+        new.location = old.location
+        new.attributes.update(old.attributes)
+        Rewriter.insert_op(new, InsertPoint.before(old))
+        for i, result in zip(kept, new.results):
+            result.name_hint = old.results[i].name_hint
+            old.results[i].replace_all_uses_with(result)
+        if old in self.liveness.marked:
+            self.liveness.marked.add(new)
+        Rewriter.erase_op(old)
+        self.changed = True
+        return new
+
+
+def _drop_operands(op: Operation, indices: Sequence[int]) -> None:
+    dropped = set(indices)
+    op.operands = [v for i, v in enumerate(op.operands) if i not in dropped]
+
+
+def _definer(value: SSAValue) -> Operation:
+    """The op defining `value`, or the op owning the block it is an argument of."""
+    owner = value.owner
+    if isinstance(owner, Operation):
+        return owner
+    parent = owner.parent_op()
+    assert parent is not None
+    return parent
+
+
+@dataclass(frozen=True)
+class DeadCodeEliminationPass(TsjitPass):
+    """Alias-aware DCE over every graph of the module (see the module doc)."""
+
+    name = "dead-code-elimination"
+
+    def run(self, ctx: Context, op: ModuleOp) -> None:
+        for graph in self.graphs(op):
+            eliminate_dead_code(graph)
+
+
+__all__ = ["DeadCodeEliminationPass", "eliminate_dead_code"]
+
