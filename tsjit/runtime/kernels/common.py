@@ -68,10 +68,11 @@ def write_error(out: np.ndarray, *operands: object) -> TorchScriptError:
             "unsupported operation: more than one element of the written-to tensor refers to a "
             "single memory location. Please clone() the tensor before performing the operation."
         )
+    shapes = [out.shape, *(np.shape(x) for x in operands)]
     try:
-        shape = np.broadcast_shapes(*(np.shape(x) for x in operands))
+        shape = np.broadcast_shapes(*shapes)
     except ValueError:
-        return broadcast_error(*operands)
+        return shapes_error(*shapes)
     return TorchScriptError(
         f"output with shape {shape_str(out.shape)} doesn't match the broadcast shape {shape_str(shape)}"
     )
