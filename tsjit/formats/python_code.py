@@ -54,8 +54,9 @@ _SIMPLE_TYPES: dict[type[Attribute], str] = {
 }  # fmt: skip
 
 
-def export_python(module: ModuleOp | func.FuncOp, entry: str = "forward") -> str:
-    """The Python code of function `entry` (or of the module's only function)."""
+def export_python(module: ModuleOp | func.FuncOp, entry: str | None = None) -> str:
+    """The Python code of function `entry`; by default `forward`, or the module's only
+    function."""
     function = module if isinstance(module, func.FuncOp) else find_function(module, entry)
     return PythonPrinter().function(function)
 

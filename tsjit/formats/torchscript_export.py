@@ -44,21 +44,22 @@ _NAME = re.compile(r"[A-Za-z_]\w*(?:\.\w+)*")
 _DEVICE_PREFIX = {"cpu": "CPU", "cuda": "CUDA", "mps": "MPS", "xpu": "XPU", "meta": "Meta"}
 
 
-def export_graph_text(module: ModuleOp | func.FuncOp, entry: str = "forward") -> str:
-    """The graph text of function `entry` (or of the module's only function)."""
+def export_graph_text(module: ModuleOp | func.FuncOp, entry: str | None = None) -> str:
+    """The graph text of function `entry`; by default `forward`, or the module's only
+    function."""
     function = module if isinstance(module, func.FuncOp) else find_function(module, entry)
     return GraphPrinter().graph(function)
 
 
-def find_function(module: ModuleOp, entry: str) -> func.FuncOp:
+def find_function(module: ModuleOp, entry: str | None) -> func.FuncOp:
     defined = [op for op in module.ops if isinstance(op, func.FuncOp) and not op.is_declaration]
     for op in defined:
-        if op.sym_name.data == entry:
+        if op.sym_name.data == (entry or "forward"):
             return op
-    if len(defined) == 1:
+    if entry is None and len(defined) == 1:
         return defined[0]
     names = ", ".join(f"@{op.sym_name.data}" for op in defined) or "none"
-    raise TsjitError(f"no function @{entry} to export (functions: {names})")
+    raise TsjitError(f"no function @{entry or 'forward'} to export (functions: {names})")
 
 
 def torchscript_float(value: float) -> str:

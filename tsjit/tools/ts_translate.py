@@ -27,7 +27,7 @@ from tsjit.diagnostics import tool_main
 class Options:
     """What readers and writers may look at besides the program."""
 
-    entry: str
+    entry: str | None  # None: `forward`, or the only function of the module
     print_debuginfo: bool
 
 
@@ -45,14 +45,18 @@ class Mode:
 def read_graph_text(ctx: Context, text: str, filename: str, options: Options) -> ModuleOp:
     from tsjit.formats.torchscript_text import import_graph_text
 
-    return import_graph_text(ctx, text, filename, entry=options.entry)
+    return import_graph_text(ctx, text, filename, entry=options.entry or "forward")
 
 
 def read_program(ctx: Context, text: str, filename: str, options: Options) -> ModuleOp:
-    """Any input `ts-opt` reads (MLIR, graph text), verified."""
+    """Any input `ts-opt` reads (MLIR, graph text), verified; a graph is named by
+    `--entry`."""
+    from tsjit.formats import looks_like_graph_text
     from tsjit.formats import read_program as read
     from tsjit.formats.mlir import verify
 
+    if looks_like_graph_text(text):
+        return read_graph_text(ctx, text, filename, options)
     module = read(ctx, text, filename)
     verify(module)
     return module
@@ -89,7 +93,7 @@ def argument_parser() -> argparse.ArgumentParser:
     for flag, mode in MODES.items():
         modes.add_argument(flag, dest="mode", action="store_const", const=flag, help=mode.help)
     parser.add_argument("file", nargs="?", default="-", help="input file, '-' for stdin")
-    parser.add_argument("--entry", default="forward", metavar="NAME", help="the function to import or export")
+    parser.add_argument("--entry", metavar="NAME", help="the function to import or export (default: forward)")
     parser.add_argument("-o", "--output", default="-", metavar="OUT", help="output file, '-' for stdout")
     parser.add_argument("--print-debuginfo", action="store_true", help="print op locations in MLIR output")
     return parser
