@@ -1,0 +1,165 @@
+// RUN: ts-opt %s -p dead-code-elimination | filecheck %s
+
+// Unused reads go; so do writes to memory nobody observes afterwards.
+
+// CHECK-LABEL: func.func @unused_ops
+// CHECK-NEXT:    func.return %x : !ts.tensor
+func.func @unused_ops(%x : !ts.tensor, %y : !ts.tensor) -> !ts.tensor {
+  %one = prim.Constant 1 : !ts.int
+  %none = prim.Constant : !ts.none
+  %m = aten.mul %x, %y : (!ts.tensor, !ts.tensor) -> !ts.tensor
+  %t = aten.clone %x, %none : (!ts.tensor, !ts.none) -> !ts.tensor
+  %t2 = aten.add_ %t, %one, %one : (!ts.tensor, !ts.int, !ts.int) -> !ts.tensor
+  %l = prim.ListConstruct %x, %y : (!ts.tensor, !ts.tensor) -> !ts.list<!ts.tensor>
+  %s = aten.size %x : (!ts.tensor) -> !ts.list<!ts.int>
+  func.return %x : !ts.tensor
+}
+
+// `a.add_(b)` stays when `a` is a graph input, is returned, or is aliased by a live
+// value; the write to %dead, after its last read, goes.
+
+// CHECK-LABEL: func.func @escaping_writes
+// CHECK-NEXT:    %one = prim.Constant 1 : !ts.int
+// CHECK-NEXT:    %none = prim.Constant : !ts.none
+// CHECK-NEXT:    %w = aten.add_ %a, %one, %one : (!ts.tensor, !ts.int, !ts.int) -> !ts.tensor
+// CHECK-NEXT:    %r = aten.clone %a, %none : (!ts.tensor, !ts.none) -> !ts.tensor
+// CHECK-NEXT:    %r2 = aten.mul_ %r, %one : (!ts.tensor, !ts.int) -> !ts.tensor
+// CHECK-NEXT:    %base = aten.clone %a, %none : (!ts.tensor, !ts.none) -> !ts.tensor
+// CHECK-NEXT:    %view = aten.select %base, %one, %one : (!ts.tensor, !ts.int, !ts.int) -> !ts.tensor
+// CHECK-NEXT:    %v2 = aten.neg_ %view : (!ts.tensor) -> !ts.tensor
+// CHECK-NEXT:    %dead = aten.clone %a, %none : (!ts.tensor, !ts.none) -> !ts.tensor
+// CHECK-NEXT:    %read = aten.sum %dead, %none : (!ts.tensor, !ts.none) -> !ts.tensor
+// CHECK-NEXT:    func.return %r, %base, %read : !ts.tensor, !ts.tensor, !ts.tensor
+func.func @escaping_writes(%a : !ts.tensor) -> (!ts.tensor, !ts.tensor, !ts.tensor) {
+  %one = prim.Constant 1 : !ts.int
+  %none = prim.Constant : !ts.none
+  %w = aten.add_ %a, %one, %one : (!ts.tensor, !ts.int, !ts.int) -> !ts.tensor
+  %r = aten.clone %a, %none : (!ts.tensor, !ts.none) -> !ts.tensor
+  %r2 = aten.mul_ %r, %one : (!ts.tensor, !ts.int) -> !ts.tensor
+  %base = aten.clone %a, %none : (!ts.tensor, !ts.none) -> !ts.tensor
+  %view = aten.select %base, %one, %one : (!ts.tensor, !ts.int, !ts.int) -> !ts.tensor
+  %v2 = aten.neg_ %view : (!ts.tensor) -> !ts.tensor
+  %dead = aten.clone %a, %none : (!ts.tensor, !ts.none) -> !ts.tensor
+  %read = aten.sum %dead, %none : (!ts.tensor, !ts.none) -> !ts.tensor
+  %late = aten.add_ %dead, %one, %one : (!ts.tensor, !ts.int, !ts.int) -> !ts.tensor
+  func.return %r, %base, %read : !ts.tensor, !ts.tensor, !ts.tensor
+}
+
+// Side effects stay: printing, raising, calls, operators the schema table lacks, and
+// region ops holding any of them.
+
+// CHECK-LABEL: func.func @side_effects
+// CHECK-NEXT:    prim.Print(%x) : !ts.tensor
+// CHECK-NEXT:    %u = aten.my_custom_op %x : (!ts.tensor) -> !ts.tensor
+// CHECK-NEXT:    %f = func.call @helper(%x) : (!ts.tensor) -> !ts.tensor
+// CHECK-NEXT:    prim.If %c {
+// CHECK-NEXT:      %msg = prim.Constant "boom" : !ts.str
+// CHECK-NEXT:      prim.RaiseException %msg
+// CHECK-NEXT:      prim.Yield
+// CHECK-NEXT:    } else {
+// CHECK-NEXT:      prim.Yield
+// CHECK-NEXT:    }
+// CHECK-NEXT:    func.return
+func.func @side_effects(%x : !ts.tensor, %c : !ts.bool) {
+  prim.Print(%x) : !ts.tensor
+  %u = aten.my_custom_op %x : (!ts.tensor) -> !ts.tensor
+  %f = func.call @helper(%x) : (!ts.tensor) -> !ts.tensor
+  prim.If %c {
+    %msg = prim.Constant "boom" : !ts.str
+    prim.RaiseException %msg
+    prim.Yield
+  } else {
+    prim.Yield
+  }
+  func.return
+}
+
+func.func private @helper(!ts.tensor) -> !ts.tensor
+
+// Dead If outputs go with what computed them; a pure If nobody uses goes whole.
+
+// CHECK-LABEL: func.func @dead_if_outputs
+// CHECK-NEXT:    %r = prim.If %c -> (!ts.tensor) {
+// CHECK-NEXT:      prim.Yield %x : !ts.tensor
+// CHECK-NEXT:    } else {
+// CHECK-NEXT:      %n = aten.neg %x : (!ts.tensor) -> !ts.tensor
+// CHECK-NEXT:      prim.Yield %n : !ts.tensor
+// CHECK-NEXT:    }
+// CHECK-NEXT:    func.return %r : !ts.tensor
+func.func @dead_if_outputs(%x : !ts.tensor, %c : !ts.bool) -> !ts.tensor {
+  %r, %unused = prim.If %c -> (!ts.tensor, !ts.tensor) {
+    %e = aten.exp %x : (!ts.tensor) -> !ts.tensor
+    prim.Yield %x, %e : !ts.tensor, !ts.tensor
+  } else {
+    %n = aten.neg %x : (!ts.tensor) -> !ts.tensor
+    %s = aten.sin %x : (!ts.tensor) -> !ts.tensor
+    prim.Yield %n, %s : !ts.tensor, !ts.tensor
+  }
+  %gone = prim.If %c -> (!ts.tensor) {
+    prim.Yield %x : !ts.tensor
+  } else {
+    %m = aten.relu %x : (!ts.tensor) -> !ts.tensor
+    prim.Yield %m : !ts.tensor
+  }
+  func.return %r : !ts.tensor
+}
+
+// A carried value whose result is unused and that only feeds itself dies; a for loop
+// left with nothing live goes whole.
+
+// CHECK-LABEL: func.func @dead_carried_values
+// CHECK-NEXT:    %true = prim.Constant true : !ts.bool
+// CHECK-NEXT:    %acc = prim.Loop %n, %true iter(%i) carried(%a = %x : !ts.tensor) -> (!ts.tensor) {
+// CHECK-NEXT:      %a2 = aten.mul %a, %a : (!ts.tensor, !ts.tensor) -> !ts.tensor
+// CHECK-NEXT:      prim.Yield %true, %a2 : !ts.bool, !ts.tensor
+// CHECK-NEXT:    }
+// CHECK-NEXT:    func.return %acc : !ts.tensor
+func.func @dead_carried_values(%x : !ts.tensor, %n : !ts.int) -> !ts.tensor {
+  %true = prim.Constant true : !ts.bool
+  %zero = prim.Constant 0 : !ts.int
+  %acc, %count = prim.Loop %n, %true iter(%i) carried(%a = %x : !ts.tensor, %k = %zero : !ts.int) -> (!ts.tensor, !ts.int) {
+    %a2 = aten.mul %a, %a : (!ts.tensor, !ts.tensor) -> !ts.tensor
+    %k2 = aten.add %k, %i : (!ts.int, !ts.int) -> !ts.int
+    prim.Yield %true, %a2, %k2 : !ts.bool, !ts.tensor, !ts.int
+  }
+  %unused = prim.Loop %n, %true iter(%j) carried(%b = %x : !ts.tensor) -> (!ts.tensor) {
+    %b2 = aten.exp %b : (!ts.tensor) -> !ts.tensor
+    prim.Yield %true, %b2 : !ts.bool, !ts.tensor
+  }
+  func.return %acc : !ts.tensor
+}
+
+// PyTorch's loop example: `b = a[0]; b[0] += 1` writes memory that the next
+// iteration reads through `a`, so the write is live although nothing after it reads
+// `b` in the same iteration. A while loop (condition computed in the body) stays even
+// when its results are unused: it might not terminate.
+
+// CHECK-LABEL: func.func @write_read_by_next_iteration
+// CHECK:         %tot = prim.Loop
+// CHECK:           %s = aten.sum %a, %none
+// CHECK:           %b = aten.select %a, %zero, %zero
+// CHECK-NEXT:      %b2 = aten.add_ %b, %one, %one
+// CHECK:         %spin = prim.Loop %n, %true iter(%j) carried(%c = %x : !ts.tensor) -> (!ts.tensor) {
+// CHECK-NEXT:      %more = aten.is_nonzero %c : (!ts.tensor) -> !ts.bool
+// CHECK-NEXT:      prim.Yield %more, %c : !ts.bool, !ts.tensor
+// CHECK-NEXT:    }
+// CHECK-NEXT:    func.return %tot : !ts.tensor
+func.func @write_read_by_next_iteration(%x : !ts.tensor, %n : !ts.int) -> !ts.tensor {
+  %true = prim.Constant true : !ts.bool
+  %zero = prim.Constant 0 : !ts.int
+  %one = prim.Constant 1 : !ts.int
+  %none = prim.Constant : !ts.none
+  %a = aten.clone %x, %none : (!ts.tensor, !ts.none) -> !ts.tensor
+  %tot = prim.Loop %n, %true iter(%i) carried(%t = %x : !ts.tensor) -> (!ts.tensor) {
+    %s = aten.sum %a, %none : (!ts.tensor, !ts.none) -> !ts.tensor
+    %t2 = aten.add %t, %s, %one : (!ts.tensor, !ts.tensor, !ts.int) -> !ts.tensor
+    %b = aten.select %a, %zero, %zero : (!ts.tensor, !ts.int, !ts.int) -> !ts.tensor
+    %b2 = aten.add_ %b, %one, %one : (!ts.tensor, !ts.int, !ts.int) -> !ts.tensor
+    prim.Yield %true, %t2 : !ts.bool, !ts.tensor
+  }
+  %spin = prim.Loop %n, %true iter(%j) carried(%c = %x : !ts.tensor) -> (!ts.tensor) {
+    %more = aten.is_nonzero %c : (!ts.tensor) -> !ts.bool
+    prim.Yield %more, %c : !ts.bool, !ts.tensor
+  }
+  func.return %tot : !ts.tensor
+}
