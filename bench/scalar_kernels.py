@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from functools import partial
 
 import numpy as np
 
@@ -56,7 +57,9 @@ GELU = """
 INLINE_EXP = "    %r = math.exp %v : f32"
 INTRINSIC_EXP = "    %r = llvm.intr.exp(%v) : (f32) -> f32"
 
-SCALAR = "func.func @add(%a: i64, %b: i64) -> i64 {\n  %s = arith.addi %a, %b : i64\n  func.return %s : i64\n}"
+SCALAR = (
+    "func.func @add(%a: i64, %b: i64) -> i64 {\n  %s = arith.addi %a, %b : i64\n  func.return %s : i64\n}"
+)
 
 
 def best_of(run: Callable[[], object], repeat: int = 7, number: int = 1) -> float:
@@ -104,7 +107,9 @@ def main() -> None:
     add = compiled["add"]
     calls = 100_000
     print("\ncall overhead, 1-element arrays (µs per call):")
-    print(f"  kernel(x, y), numpy arrays      {1e6 * best_of(lambda: gelu(tiny_x, tiny_y), number=calls):.2f}")
+    print(
+        f"  kernel(x, y), numpy arrays      {1e6 * best_of(lambda: gelu(tiny_x, tiny_y), number=calls):.2f}"
+    )
     print(f"  kernel.bind(x, y)()             {1e6 * best_of(prepared, number=calls):.2f}")
     print(f"  kernel.raw(*ints)               {1e6 * best_of(lambda: gelu.raw(*natives), number=calls):.2f}")
     print(f"  add(1, 2), scalar i64 function  {1e6 * best_of(lambda: add(1, 2), number=calls):.2f}")
@@ -118,18 +123,25 @@ def main() -> None:
     native = best_of(lambda: gelu(x, y), repeat=15)
     split = best_of(lambda: gelu.split_call(x, y), repeat=15)
     numpy_buffers = best_of(lambda: gelu_numpy(x, out, scratch), repeat=7)
-    numpy_fresh = best_of(lambda: 0.5 * x * (1 + np.tanh(0.797884583 * (x + 0.044715 * (x * x * x)))), repeat=7)
-    print(f"\nGELU-tanh, {n} float32 elements (vectorized: {compiled.is_vectorized('gelu')}, max |diff| {error:.1e}):")
-    print(f"  tsjit kernel, 1 thread          {1e9 * native / n:.2f} ns/element")
-    print(f"  tsjit kernel, 2 threads         {1e9 * split / n:.2f} ns/element  ({native / split:.2f}x)")
-    print(f"  numpy op by op, out= buffers    {1e9 * numpy_buffers / n:.2f} ns/element  ({numpy_buffers / native:.1f}x slower)")
-    print(f"  numpy op by op, allocating      {1e9 * numpy_fresh / n:.2f} ns/element  ({numpy_fresh / native:.1f}x slower)")
+    numpy_fresh = best_of(
+        lambda: 0.5 * x * (1 + np.tanh(0.797884583 * (x + 0.044715 * (x * x * x)))), repeat=7
+    )
+    vectorized = compiled.is_vectorized("gelu")
+    print(f"\nGELU-tanh, {n} float32 elements (vectorized: {vectorized}, max |diff| {error:.1e}):")
+    rows = [
+        ("tsjit kernel, 1 thread", native, ""),
+        ("tsjit kernel, 2 threads", split, f"({native / split:.2f}x)"),
+        ("numpy op by op, out= buffers", numpy_buffers, f"({numpy_buffers / native:.1f}x slower)"),
+        ("numpy op by op, allocating", numpy_fresh, f"({numpy_fresh / native:.1f}x slower)"),
+    ]
+    for label, seconds, ratio in rows:
+        print(f"  {label:32s}{1e9 * seconds / n:.2f} ns/element  {ratio}")
 
     print("\nexp on 1M float32 elements:")
     for name in ("exp_inline", "exp_intrinsic"):
-        kernel = compiled[name]
-        seconds = best_of(lambda: kernel(x, y), repeat=15)
-        print(f"  {name:15s} vectorized: {compiled.is_vectorized(name)!s:5s}  {1e9 * seconds / n:.2f} ns/element")
+        seconds = best_of(partial(compiled[name], x, y), repeat=15)
+        vectorized = compiled.is_vectorized(name)
+        print(f"  {name:15s} vectorized: {vectorized!s:5s}  {1e9 * seconds / n:.2f} ns/element")
     engine.close()
 
 

@@ -53,11 +53,17 @@ from tsjit.transforms.lowering.calling_convention import (
 from tsjit.transforms.lowering.convert_to_llvm import ConvertToLLVMPass
 from tsjit.transforms.lowering.llvm_export import convert_module
 
+
 class LLVMEngine:
     """Owns the target machines, every compiled module and the kernel cache."""
 
     def __init__(
-        self, *, opt_level: int = 3, threads: int = 1, split_threshold: int = 1 << 20, large_module_ops: int = 20_000
+        self,
+        *,
+        opt_level: int = 3,
+        threads: int = 1,
+        split_threshold: int = 1 << 20,
+        large_module_ops: int = 20_000,
     ):
         self.opt_level = opt_level
         self.threads = threads
@@ -123,7 +129,9 @@ class CompiledModule:
         if (kernel := self._kernels.get(name)) is None:
             signature = self.signatures[name]
             entry = name if len(signature.results) <= 1 else results_entry_name(name)
-            kernel = self._kernels[name] = Kernel(self, signature, self._execution.get_function_address(entry))
+            kernel = self._kernels[name] = Kernel(
+                self, signature, self._execution.get_function_address(entry)
+            )
         return kernel
 
     @property
@@ -214,7 +222,10 @@ def lower(module: ModuleOp) -> tuple[ModuleOp, dict[str, KernelSignature]]:
     if any(op.dialect_name() != "llvm" for op in lowered.walk() if op is not lowered):
         ConvertToLLVMPass().apply(Context(), lowered)
     for function in list(lowered.ops):
-        if isinstance(function, llvm.FuncOp) and len(signatures.get(function.sym_name.data, _VOID).results) > 1:
+        if (
+            isinstance(function, llvm.FuncOp)
+            and len(signatures.get(function.sym_name.data, _VOID).results) > 1
+        ):
             lowered.body.block.add_op(_results_entry(function))
     return lowered, signatures
 
@@ -336,7 +347,7 @@ def _entry_points(
     }
     checks: list[str] = []
     natives: list[str] = []
-    for i, (name, parameter) in enumerate(zip(names, signature.parameters)):
+    for i, (name, parameter) in enumerate(zip(names, signature.parameters, strict=True)):
         memref = parameter.memref
         if memref is None:
             natives.append(name)
@@ -356,7 +367,9 @@ def _entry_points(
                     tests.append(f"({name}.strides[{d}] == {stride * itemsize} or {name}.shape[{d}] <= 1)")
         checks.append(f"    if not ({' and '.join(tests)}):\n        check({i}, m{i}, {name})")
         offset = (memref.offset or 0) * itemsize
-        natives.append(f"address_of(id({name}) + {_data_offset()}).value" + (f" - {offset}" if offset else ""))
+        natives.append(
+            f"address_of(id({name}) + {_data_offset()}).value" + (f" - {offset}" if offset else "")
+        )
         natives += [f"{name}.shape[{d}]" for d in memref.dynamic_sizes]
         natives += [f"{name}.strides[{d}] // {itemsize}" for d in memref.dynamic_strides]
         natives += ["0"] if memref.offset is None else []
@@ -364,7 +377,8 @@ def _entry_points(
     if results is None:
         call = f"    return unpack(raw({arguments}))"
     else:
-        call = f"    results = Results()\n    raw(addressof(results){', ' if natives else ''}{arguments})\n    return unpack(results)"
+        filled = ", ".join(["addressof(results)", *natives])
+        call = f"    results = Results()\n    raw({filled})\n    return unpack(results)"
     source = (
         f"def native_arguments({params}):\n{body}\n    return [{arguments}]\n"
         f"def call({params}):\n{body}\n{call}\n"
@@ -393,7 +407,9 @@ def _check_array(position: int, memref: MemRefDescriptor, array: Any) -> None:
         return
     for d, stride in enumerate(memref.strides):
         actual = array.strides[d]
-        if actual % dtype.itemsize or (stride is not None and actual != stride * dtype.itemsize and shape[d] > 1):
+        if actual % dtype.itemsize or (
+            stride is not None and actual != stride * dtype.itemsize and shape[d] > 1
+        ):
             raise ValueError(f"{where}: strides {array.strides} do not match the layout")
 
 
@@ -439,7 +455,7 @@ def _results_struct(
     if len(results) <= 1:
         return None, tuple
     fields = [(f"r{i}", _ctype(t)) for i, t in enumerate(results)]
-    readers = [(name, _scalar_conversion(t)) for (name, _), t in zip(fields, results)]
+    readers = [(name, _scalar_conversion(t)) for (name, _), t in zip(fields, results, strict=True)]
 
     def unpack(struct: Any) -> tuple[Any, ...]:
         return tuple(convert(getattr(struct, name)) for name, convert in readers)

@@ -131,7 +131,9 @@ def collatz_steps(n):
 def test_scalar_loops_match_python(scalar_loops):
     for a, b in [(48, 18), (17, 5), (0, 9), (9, 0), (2**40, 2**20 * 3)]:
         assert scalar_loops["gcd"](a, b) == math.gcd(a, b)
-    assert [scalar_loops["collatz_steps"](n) for n in range(1, 200)] == [collatz_steps(n) for n in range(1, 200)]
+    assert [scalar_loops["collatz_steps"](n) for n in range(1, 200)] == [
+        collatz_steps(n) for n in range(1, 200)
+    ]
     assert scalar_loops["collatz_steps"](837799) == 524
     assert scalar_loops["sum_of_squares"](1000) == (float(sum(i * i for i in range(1000))), True)
     assert scalar_loops["sum_of_squares"](0) == (0.0, False)

@@ -61,7 +61,9 @@ class MemRefDescriptor:
             return MemRefDescriptor(memref_type.element_type, sizes, None, 0)
         if not isinstance(layout, StridedLayoutAttr):
             raise ValueError(f"memref layout {layout} is not supported: use an identity or strided layout")
-        return MemRefDescriptor(memref_type.element_type, sizes, tuple(layout.get_strides()), layout.get_offset())
+        return MemRefDescriptor(
+            memref_type.element_type, sizes, tuple(layout.get_strides()), layout.get_offset()
+        )
 
     @property
     def rank(self) -> int:

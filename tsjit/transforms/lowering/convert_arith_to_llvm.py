@@ -177,7 +177,11 @@ class ArithSelectToLLVM(RewritePattern):
 class ArithNegfToLLVM(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: arith.NegfOp, rewriter: PatternRewriter, /) -> None:
-        replace_op(rewriter, op, [llvm.FNegOp(native_value(rewriter, op.operand), llvm.FastMathAttr(op.fastmath.data))])
+        replace_op(
+            rewriter,
+            op,
+            [llvm.FNegOp(native_value(rewriter, op.operand), llvm.FastMathAttr(op.fastmath.data))],
+        )
 
 
 class ArithRoundingDivisionToLLVM(RewritePattern):
@@ -201,10 +205,14 @@ class ArithRoundingDivisionToLLVM(RewritePattern):
         inexact = e.icmp("ne", remainder, zero)
         if isinstance(op, arith.FloorDivSIOp):  # step down where the exact quotient is negative
             negative = e.icmp("slt", e.xor(remainder, b), zero)
-            replace_op(rewriter, op, [], [e.select(e.and_(inexact, negative), e.sub(quotient, one), quotient)])
+            replace_op(
+                rewriter, op, [], [e.select(e.and_(inexact, negative), e.sub(quotient, one), quotient)]
+            )
         else:  # step up where it is positive
             positive = e.icmp("sge", e.xor(remainder, b), zero)
-            replace_op(rewriter, op, [], [e.select(e.and_(inexact, positive), e.add(quotient, one), quotient)])
+            replace_op(
+                rewriter, op, [], [e.select(e.and_(inexact, positive), e.add(quotient, one), quotient)]
+            )
 
 
 ARITH_TO_LLVM_PATTERNS: tuple[RewritePattern, ...] = (

@@ -43,7 +43,9 @@ class ConditionalBranchToLLVM(RewritePattern):
     def match_and_rewrite(self, op: cf.ConditionalBranchOp, rewriter: PatternRewriter, /) -> None:
         then_operands = _successor_operands(rewriter, op.then_block, op.then_arguments)
         else_operands = _successor_operands(rewriter, op.else_block, op.else_arguments)
-        rewriter.replace(op, llvm.CondBrOp(op.cond, op.then_block, then_operands, op.else_block, else_operands))
+        rewriter.replace(
+            op, llvm.CondBrOp(op.cond, op.then_block, then_operands, op.else_block, else_operands)
+        )
 
 
 class SwitchToLLVM(RewritePattern):
@@ -57,7 +59,9 @@ class SwitchToLLVM(RewritePattern):
         segments = op.case_operand_segments.get_values()
         cases, start = [], 0
         for value, block, size in zip(values, op.case_blocks, segments, strict=True):
-            cases.append((value, block, _successor_operands(rewriter, block, op.case_operands[start : start + size])))
+            cases.append(
+                (value, block, _successor_operands(rewriter, block, op.case_operands[start : start + size]))
+            )
             start += size
         default_operands = _successor_operands(rewriter, op.default_block, op.default_operands)
         here = op.parent_block()
@@ -74,14 +78,16 @@ class SwitchToLLVM(RewritePattern):
         rewriter.erase(op)
 
 
-def _successor_operands(rewriter: PatternRewriter, block: Block, operands: Sequence[SSAValue]) -> list[SSAValue]:
+def _successor_operands(
+    rewriter: PatternRewriter, block: Block, operands: Sequence[SSAValue]
+) -> list[SSAValue]:
     """`operands` as the native values `block` receives, converting its arguments to
     native types first if no other branch has done so."""
-    for arg in block.args:
+    for arg in tuple(block.args):
         if (type := native_type(arg.type)) != arg.type:
             rebuilt, result = UnrealizedConversionCastOp.cast_one(arg, arg.type)
             rewriter.insert(rebuilt, InsertPoint.at_start(block))
-            rewriter.replace_uses_with_if(arg, result, lambda use: use.operation is not rebuilt)
+            rewriter.replace_uses_with_if(arg, result, lambda use, cast=rebuilt: use.operation is not cast)
             rewriter.replace_value_with_new_type(arg, type)
     return [native_value(rewriter, v) for v in operands]
 

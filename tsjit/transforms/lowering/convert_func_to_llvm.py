@@ -24,9 +24,15 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint
 
 from tsjit.diagnostics import SourceLocation, TsjitError
-from tsjit.transforms.lowering.calling_convention import kernel_signature, llvm_function_type, native_type, result_type
+from tsjit.transforms.lowering.calling_convention import (
+    kernel_signature,
+    llvm_function_type,
+    native_type,
+    result_type,
+)
 from tsjit.transforms.lowering.llvm_builder import LLVMBuilder
 from tsjit.transforms.lowering.llvm_types import native_value, replace_op
+
 
 class FuncToLLVMFunc(RewritePattern):
     """`func.func` → `llvm.func` with the expanded parameters. In the body, each
@@ -44,10 +50,13 @@ class FuncToLLVMFunc(RewritePattern):
                 if parameter.native_types == (arg.type,):
                     continue
                 natives = [
-                    rewriter.insert_block_argument(entry, arg.index + k, t) for k, t in enumerate(parameter.native_types)
+                    rewriter.insert_block_argument(entry, arg.index + k, t)
+                    for k, t in enumerate(parameter.native_types)
                 ]
                 if arg.name_hint is not None:
-                    names = parameter.memref.native_names(arg.name_hint) if parameter.memref else [arg.name_hint]
+                    names = (
+                        parameter.memref.native_names(arg.name_hint) if parameter.memref else [arg.name_hint]
+                    )
                     for native, name in zip(natives, names, strict=True):
                         native.name_hint = name
                 value = e.struct(natives) if len(natives) > 1 else natives[0]
@@ -59,7 +68,9 @@ class FuncToLLVMFunc(RewritePattern):
         body = rewriter.move_region_contents_to_new_regions(op.body) if op.body.blocks else Region()
         rewriter.replace(
             op,
-            llvm.FuncOp(op.sym_name, llvm_function_type(signature), linkage=llvm.LinkageAttr("external"), body=body),
+            llvm.FuncOp(
+                op.sym_name, llvm_function_type(signature), linkage=llvm.LinkageAttr("external"), body=body
+            ),
         )
 
 
@@ -81,7 +92,9 @@ class CallToLLVM(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: func.CallOp, rewriter: PatternRewriter, /) -> None:
         if any(isinstance(r.type, MemRefType) for r in op.res):
-            raise TsjitError(f"call to @{op.callee.string_value()} returns a memref", SourceLocation.of_op(op))
+            raise TsjitError(
+                f"call to @{op.callee.string_value()} returns a memref", SourceLocation.of_op(op)
+            )
         e = LLVMBuilder(rewriter)
         args: list[SSAValue] = []
         for v in op.arguments:

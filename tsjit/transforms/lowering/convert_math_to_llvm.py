@@ -22,7 +22,12 @@ from xdsl.dialects import llvm, math
 from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, ModuleOp, f32, i1
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriter, PatternRewriteWalker, RewritePattern
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+)
 from xdsl.rewriter import InsertPoint
 from xdsl.traits import SymbolTable
 
@@ -189,4 +194,3 @@ class ConvertMathToLLVMPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         PatternRewriteWalker(GreedyRewritePatternApplier([MathToLLVM()])).rewrite_module(op)
-

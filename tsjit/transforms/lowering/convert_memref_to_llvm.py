@@ -1,10 +1,10 @@
 """convert-memref-to-llvm: memory accesses as `getelementptr` on a memref's base pointer.
 
 A memref is its descriptor (`calling_convention`): a base pointer plus the dynamic sizes,
-strides and offset of its type, packed in a struct when there are any. `memref.load`/`memref.store` compute the
-linear element index `offset + Σ index_k · stride_k` in `i64` (no-signed-wrap, as memref
-indexing cannot overflow) and address the element with one `getelementptr inbounds` on
-the base pointer. That form, unlike `ptrtoint`/`inttoptr` arithmetic (xDSL's
+strides and offset of its type, packed in a struct when there are any. `memref.load` and
+`memref.store` compute the linear element index `offset + Σ index_k · stride_k` in `i64`
+(no-signed-wrap, as memref indexing cannot overflow) and address the element with one
+`getelementptr inbounds` on the base pointer. That form, unlike `ptrtoint`/`inttoptr` arithmetic (xDSL's
 memref→ptr route), keeps LLVM's alias analysis and loop vectorizer working. `memref.dim`
 reads the size from the descriptor. `memref.alloca` (identity layout) becomes
 `llvm.alloca`, placed in the entry block when its size is static so that a loop does not
@@ -118,7 +118,9 @@ class StoreToLLVM(RewritePattern):
         rewriter.replace(op, llvm.StoreOp(value, address), [])
 
 
-def _address(e: LLVMBuilder, memref_value: SSAValue, indices: Sequence[SSAValue], element: Attribute) -> SSAValue:
+def _address(
+    e: LLVMBuilder, memref_value: SSAValue, indices: Sequence[SSAValue], element: Attribute
+) -> SSAValue:
     descriptor = DescriptorValues.of(e, memref_value)
     return descriptor.element_pointer(e, [native_value(e.rewriter, i) for i in indices], element)
 
@@ -170,7 +172,9 @@ class AllocaToLLVM(RewritePattern):
         if not dynamic:
             entry = _entry_block(op)
             first = entry.first_op
-            e = LLVMBuilder(rewriter, InsertPoint.before(first) if first is not None else InsertPoint.at_end(entry))
+            e = LLVMBuilder(
+                rewriter, InsertPoint.before(first) if first is not None else InsertPoint.at_end(entry)
+            )
             count: int | SSAValue = 1
             for size in layout.sizes:
                 count = _times(e, count, size)
@@ -196,7 +200,12 @@ def _entry_block(op: Operation) -> Block:
     return region.first_block
 
 
-MEMREF_TO_LLVM_PATTERNS: tuple[RewritePattern, ...] = (LoadToLLVM(), StoreToLLVM(), DimToLLVM(), AllocaToLLVM())
+MEMREF_TO_LLVM_PATTERNS: tuple[RewritePattern, ...] = (
+    LoadToLLVM(),
+    StoreToLLVM(),
+    DimToLLVM(),
+    AllocaToLLVM(),
+)
 
 
 @dataclass(frozen=True)

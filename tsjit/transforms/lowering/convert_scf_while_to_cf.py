@@ -2,10 +2,12 @@
 convert-scf-to-cf leaves out (it lowers `scf.for`, `scf.if` and `scf.index_switch`).
 TorchScript loops with a data-dependent condition become `scf.while`.
 
-    %r = scf.while (%x = %init) : (i64) -> i64 {        ^entry:  cf.br ^before(%init)
-      %c = ... ; scf.condition(%c) %x : i64       →      ^before(%x): ...; cf.cond_br %c, ^after(%x), ^exit(%x)
-    } do { ^bb0(%y: i64): ...; scf.yield %z }            ^after(%y): ...; cf.br ^before(%z)
-                                                          ^exit(%r): ...
+    %r = scf.while (%x = %init) : (i64) -> i64 {      cf.br ^before(%init)
+      ...; scf.condition(%c) %x : i64             ^before(%x): ...; cf.cond_br %c, ^after(%x), ^exit(%x)
+    } do {                                  →     ^after(%y): ...; cf.br ^before(%z)
+    ^bb0(%y: i64): ...; scf.yield %z              ^exit(%r): ...
+    }
+
 The regions may already hold several blocks (a nested loop lowered first).
 """
 
@@ -19,7 +21,12 @@ from xdsl.dialects import cf, scf
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation, Region
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern, op_type_rewrite_pattern
+from xdsl.pattern_rewriter import (
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
 from xdsl.rewriter import BlockInsertPoint, InsertPoint
 
 
@@ -38,7 +45,8 @@ class WhileLowering(RewritePattern):
         rewriter.inline_region(op.after_region, BlockInsertPoint.before(exit_block))
         rewriter.insert(cf.BranchOp(before, *op.arguments), InsertPoint.at_end(block))
         rewriter.replace(
-            condition, cf.ConditionalBranchOp(condition.condition, after, condition.args, exit_block, condition.args)
+            condition,
+            cf.ConditionalBranchOp(condition.condition, after, condition.args, exit_block, condition.args),
         )
         rewriter.replace(step, cf.BranchOp(before, *step.operands))
         rewriter.replace(op, [], exit_block.args[: len(op.results)])

@@ -2,8 +2,9 @@
 llvm dialect, ready for `llvm_export` and the JIT.
 
 It runs xDSL's convert-scf-to-cf and tsjit's convert-scf-while-to-cf, then
-convert-{func,memref,arith,math,cf}-to-llvm, then reconcile-unrealized-casts, and checks that nothing else is left: an op no pass
-lowers is reported with its location instead of failing later in LLVM.
+convert-{func,memref,arith,math,cf}-to-llvm, then reconcile-unrealized-casts, and checks
+that nothing else is left: an op no pass lowers is reported with its location instead of
+failing later in LLVM.
 """
 
 from __future__ import annotations

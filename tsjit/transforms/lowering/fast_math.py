@@ -14,13 +14,18 @@ Maximum errors against the exact result, measured over dense sweeps of the float
 (`test/unit/transforms/lowering/test_fast_math.py` asserts them); tsjit compares float32
 results with rtol 1e-5 / atol 1e-6, so each stays 25x or more inside that tolerance:
 
-| function | method | max error with FMA (without) |
-| --- | --- | --- |
-| exp, exp2 | Cody-Waite reduction to [-ln2/2, ln2/2], degree-7 polynomial (Cephes `expf`), 2^n built in the exponent bits | 8.3e-8 relative (8.1e-8) |
-| log | exponent split off from the bits, mantissa in [sqrt(1/2), sqrt(2)), degree-11 polynomial (Cephes `logf`) | 7.9e-8 relative (7.9e-8) |
-| log2, log10 | log times a constant | 1.4e-7 relative (1.4e-7) |
-| tanh | x·P(x²)/Q(x²), degrees 13/6, clamped to ±7.9 (Eigen's `ptanh_float`) | 2.7e-7 absolute and relative (4.0e-7) |
-| erf | x·P(x²)/Q(x²), degrees 13/8, clamped to ±4 (Eigen's `perf_float`) | 3.3e-7 absolute (4.2e-7) |
+| function    | max error with FMA (without) | method                                           |
+| ----------- | ---------------------------- | ------------------------------------------------ |
+| exp, exp2   | 8.3e-8 relative (8.1e-8)     | Cephes `expf`: Cody-Waite reduction to           |
+|             |                              | [-ln2/2, ln2/2], degree-7 polynomial; 2^n made   |
+|             |                              | in the exponent bits                             |
+| log         | 7.9e-8 relative (7.9e-8)     | Cephes `logf`: exponent from the bits, mantissa  |
+|             |                              | in [sqrt(1/2), sqrt(2)), degree-11 polynomial    |
+| log2, log10 | 1.4e-7 relative (1.4e-7)     | log times a constant                             |
+| tanh        | 2.7e-7 absolute (4.0e-7)     | Eigen's `ptanh_float`: x·P(x²)/Q(x²) of degrees  |
+|             |                              | 13/6, clamped to ±7.9                            |
+| erf         | 3.3e-7 absolute (4.2e-7)     | Eigen's `perf_float`: x·P(x²)/Q(x²) of degrees   |
+|             |                              | 13/8, clamped to ±4                              |
 """
 
 from __future__ import annotations
@@ -39,7 +44,14 @@ Approximation = Callable[[LLVMBuilder, SSAValue], SSAValue]
 # exp: x = n·ln2 + r with ln2 split so that n·LN2_HI is exact for |n| < 2^15.
 LN2_HI = 0.693359375
 LN2_LO = -2.12194440e-4
-EXP_POLYNOMIAL = (1.9875691500e-4, 1.3981999507e-3, 8.3334519073e-3, 4.1665795894e-2, 1.6666665459e-1, 5.0000001201e-1)
+EXP_POLYNOMIAL = (
+    1.9875691500e-4,
+    1.3981999507e-3,
+    8.3334519073e-3,
+    4.1665795894e-2,
+    1.6666665459e-1,
+    5.0000001201e-1,
+)
 ROUNDING_MAGIC = 12582912.0
 """1.5·2^23: adding it rounds a float to an integer, which then sits in the low
 mantissa bits (`ROUNDING_MAGIC_BITS + n`)."""
@@ -82,7 +94,13 @@ ERF_NUMERATOR = (
     -2.95459980854025e-03,
     -1.60960333262415e-02,
 )
-ERF_DENOMINATOR = (-1.45660718464996e-05, -2.13374055278905e-04, -1.68282697438203e-03, -7.37332916720468e-03, -1.42647390514189e-02)
+ERF_DENOMINATOR = (
+    -1.45660718464996e-05,
+    -2.13374055278905e-04,
+    -1.68282697438203e-03,
+    -7.37332916720468e-03,
+    -1.42647390514189e-02,
+)
 ERF_SATURATION = 4.0
 
 

@@ -16,9 +16,11 @@ from xdsl.rewriter import InsertPoint
 from tsjit.transforms.lowering.llvm_types import intrinsic_name
 
 
-
 def _overflow(nsw: bool) -> llvm.OverflowAttr:
     return llvm.OverflowAttr([llvm.OverflowFlag.NO_SIGNED_WRAP] if nsw else [])
+
+
+_NO_FLAGS = llvm.FastMathAttr(None)
 
 
 class LLVMBuilder:
@@ -29,7 +31,7 @@ class LLVMBuilder:
         self,
         rewriter: PatternRewriter,
         insert_point: InsertPoint | None = None,
-        fastmath: llvm.FastMathAttr = llvm.FastMathAttr(None),
+        fastmath: llvm.FastMathAttr = _NO_FLAGS,
     ):
         self.rewriter = rewriter
         self.insert_point = insert_point
@@ -38,7 +40,9 @@ class LLVMBuilder:
 
     def contracting(self) -> LLVMBuilder:
         """This builder, with float multiplies and adds that LLVM may fuse into FMAs."""
-        builder = LLVMBuilder(self.rewriter, self.insert_point, llvm.FastMathAttr([FastMathFlag.ALLOW_CONTRACT]))
+        builder = LLVMBuilder(
+            self.rewriter, self.insert_point, llvm.FastMathAttr([FastMathFlag.ALLOW_CONTRACT])
+        )
         builder._constants = self._constants
         return builder
 
@@ -49,7 +53,11 @@ class LLVMBuilder:
     def constant(self, value: float | int, type: Attribute) -> SSAValue:
         key = (value, type)
         if key not in self._constants:
-            attr = IntegerAttr(int(value), type) if isinstance(type, IntegerType) else FloatAttr(float(value), type)
+            attr = (
+                IntegerAttr(int(value), type)
+                if isinstance(type, IntegerType)
+                else FloatAttr(float(value), type)
+            )
             self._constants[key] = self.emit(llvm.ConstantOp(attr, type))
         return self._constants[key]
 
@@ -146,5 +154,7 @@ class LLVMBuilder:
         field_type = struct.type.types.data[position]
         return self.emit(llvm.ExtractValueOp(DenseArrayBase.from_list(i64, [position]), struct, field_type))
 
-    def intrinsic(self, base: str, args: Sequence[SSAValue], result: Attribute, overload: Attribute) -> SSAValue:
+    def intrinsic(
+        self, base: str, args: Sequence[SSAValue], result: Attribute, overload: Attribute
+    ) -> SSAValue:
         return self.emit(llvm.CallIntrinsicOp(intrinsic_name(base, overload), args, [result]))

@@ -44,7 +44,9 @@ def convert_module(module: ModuleOp, *, target_triple: str | None = None, data_l
 
     out = ir.Module()
     triple = module.attributes.get("llvm.target_triple")
-    out.triple = triple.data if isinstance(triple, StringAttr) else target_triple or binding.get_default_triple()
+    out.triple = (
+        triple.data if isinstance(triple, StringAttr) else target_triple or binding.get_default_triple()
+    )
     if data_layout:
         out.data_layout = data_layout
     functions: list[llvm.FuncOp] = []
@@ -70,7 +72,7 @@ def _translate_body(function: llvm.FuncOp, module: ir.Module) -> None:
     for i, block in enumerate(function.body.blocks):
         blocks[block] = target.append_basic_block(name=block.name_hint or "")
         if i == 0:
-            values.update(zip(block.args, target.args))
+            values.update(zip(block.args, target.args, strict=True))
         else:  # block arguments become phis; branches add the incoming values
             phis = ir.IRBuilder(blocks[block])
             for arg in block.args:
@@ -81,7 +83,9 @@ def _translate_body(function: llvm.FuncOp, module: ir.Module) -> None:
             builder.position_after(blocks[block].instructions[-1])
         for op in block.ops:
             if (translate := EXTRA_TRANSLATIONS.get(type(op))) is not None:
-                values[op.results[0]] = translate(builder, values[op.operands[0]], convert_type(op.results[0].type))
+                values[op.results[0]] = translate(
+                    builder, values[op.operands[0]], convert_type(op.results[0].type)
+                )
                 continue
             try:
                 convert_op(op, builder, values, blocks)

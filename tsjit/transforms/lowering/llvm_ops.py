@@ -7,15 +7,15 @@ printed IR stays valid MLIR; `llvm_export` translates them to llvmlite.
 from __future__ import annotations
 
 from xdsl.dialects.llvm import LLVM, GenericCastOp
-from xdsl.irdl import irdl_op_definition
 from xdsl.ir import Dialect
+from xdsl.irdl import irdl_op_definition
 
 
 @irdl_op_definition
 class FPToSIOp(GenericCastOp):
     """Float to signed integer, rounding toward zero; poison when out of range.
 
-        %i = llvm.fptosi %x : f32 to i64
+    %i = llvm.fptosi %x : f32 to i64
     """
 
     name = "llvm.fptosi"
@@ -25,7 +25,7 @@ class FPToSIOp(GenericCastOp):
 class FPToUIOp(GenericCastOp):
     """Float to unsigned integer, rounding toward zero; poison when out of range.
 
-        %i = llvm.fptoui %x : f32 to i32
+    %i = llvm.fptoui %x : f32 to i32
     """
 
     name = "llvm.fptoui"
@@ -35,7 +35,7 @@ class FPToUIOp(GenericCastOp):
 class UIToFPOp(GenericCastOp):
     """Unsigned integer to float, rounding to nearest.
 
-        %x = llvm.uitofp %i : i32 to f32
+    %x = llvm.uitofp %i : i32 to f32
     """
 
     name = "llvm.uitofp"

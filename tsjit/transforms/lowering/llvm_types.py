@@ -33,7 +33,11 @@ def value_as(
     if value.type == type:
         return value
     owner = value.owner
-    if isinstance(owner, UnrealizedConversionCastOp) and len(owner.inputs) == 1 and owner.inputs[0].type == type:
+    if (
+        isinstance(owner, UnrealizedConversionCastOp)
+        and len(owner.inputs) == 1
+        and owner.inputs[0].type == type
+    ):
         return owner.inputs[0]
     point = insert_point or rewriter.insertion_point
     for use in value.uses:
@@ -50,7 +54,9 @@ def value_as(
     return result
 
 
-def native_value(rewriter: PatternRewriter, value: SSAValue, insert_point: InsertPoint | None = None) -> SSAValue:
+def native_value(
+    rewriter: PatternRewriter, value: SSAValue, insert_point: InsertPoint | None = None
+) -> SSAValue:
     """`value` as its llvm-dialect representation (an `index` as `i64`, ...)."""
     return value_as(rewriter, value, native_type(value.type), insert_point)
 

@@ -98,7 +98,9 @@ def test_sigmoid_from_exp_saturates(engine):
 def test_f16_computes_in_f32(engine):
     _, kernel = compile_kernel(engine, "tanh", "f16")
     x = np.linspace(-4, 4, 1001).astype(np.float16)
-    np.testing.assert_allclose(run(kernel, x, np.float16), np.tanh(x.astype(np.float64)), rtol=1e-3, atol=1e-3)
+    np.testing.assert_allclose(
+        run(kernel, x, np.float16), np.tanh(x.astype(np.float64)), rtol=1e-3, atol=1e-3
+    )
 
 
 def test_f64_keeps_libm_accuracy(engine):

@@ -201,7 +201,9 @@ def test_libm_call_resolves_in_process(engine):
 
 
 def test_llvm_target_translates_the_extra_ops():
-    lowered, _ = lower(parse("func.func @f(%x: f32) -> i32 {\n %0 = arith.fptoui %x : f32 to i32\n func.return %0 : i32\n}"))
+    lowered, _ = lower(
+        parse("func.func @f(%x: f32) -> i32 {\n %0 = arith.fptoui %x : f32 to i32\n func.return %0 : i32\n}")
+    )
     out = io.StringIO()
     LLVMTarget().emit(Context(), lowered, out)
     assert "fptoui float %" in out.getvalue()
@@ -209,5 +211,7 @@ def test_llvm_target_translates_the_extra_ops():
 
 def test_untranslatable_op_is_named_with_its_location():
     module = parse("func.func @f() {\n  func.return\n}")
-    with pytest.raises(TsjitError, match=r"^kernel.mlir:1:1: 'func.func' is not in the llvm dialect: lower it first"):
+    with pytest.raises(
+        TsjitError, match=r"^kernel.mlir:1:1: 'func.func' is not in the llvm dialect: lower it first"
+    ):
         convert_module(module)
