@@ -17,6 +17,7 @@ def _lazy(module: str, cls: str) -> Callable[[], type[ModulePass]]:
 
 
 PASSES: dict[str, Callable[[], type[ModulePass]]] = {
+    "common-subexpression-elimination": _lazy("common_subexpression_elimination", "CommonSubexpressionEliminationPass"),
     "convert-arith-to-llvm": _lazy("lowering.convert_arith_to_llvm", "ConvertArithToLLVMPass"),
     "convert-cf-to-llvm": _lazy("lowering.convert_cf_to_llvm", "ConvertCfToLLVMPass"),
     "convert-func-to-llvm": _lazy("lowering.convert_func_to_llvm", "ConvertFuncToLLVMPass"),
