@@ -33,11 +33,17 @@ def checked_size(size: Sequence[int]) -> tuple[int, ...]:
     return tuple(size)
 
 
+def _zeros_size(size: Sequence[int]) -> tuple[int, ...]:
+    if any(s < 0 for s in size):  # zeros checks before the allocator, with its own words
+        raise TorchScriptError("zeros: Dimension size must be non-negative.")
+    return tuple(size)
+
+
 @kernel("aten::zeros")
 def zeros(size: Sequence[int], dtype: int | None = None, layout: int | None = None,
           device: Device | None = None, pin_memory: bool | None = None) -> ndarray:
     check_device(device)
-    return np.zeros(checked_size(size), dtype_or(dtype, DEFAULT_DTYPE))
+    return np.zeros(_zeros_size(size), dtype_or(dtype, DEFAULT_DTYPE))
 
 
 @kernel("aten::ones")
@@ -139,7 +145,7 @@ def _arange(start: object, end: object, step: object, dtype: int | None, device:
     if step == 0:
         raise TorchScriptError("step must be nonzero")
     if (end - start) * step < 0:
-        raise TorchScriptError("upper bound and larger bound inconsistent with step sign")
+        raise TorchScriptError("upper bound and lower bound inconsistent with step sign")
     inferred = DEFAULT_DTYPE if any(type(v) is float for v in (start, end, step)) else np.dtype(np.int64)
     result_dtype = dtype_or(dtype, inferred)
     count = math.ceil((end - start) / step)
@@ -238,7 +244,7 @@ def _check_rectangular(data: Sequence[object], depth: int = 0) -> None:
     for item in data:
         if not isinstance(item, list) or len(item) != length:
             got = len(item) if isinstance(item, list) else type(item).__name__
-            raise TorchScriptError(f"Expected sequence of length {length} at dim {depth + 1} (got {got})")
+            raise TorchScriptError(f"expected sequence of length {length} at dim {depth + 1} (got {got})")
     for item in data:
         _check_rectangular(item, depth + 1)
 
