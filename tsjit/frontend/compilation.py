@@ -1,0 +1,395 @@
+"""A compilation unit: the functions and methods one `tsjit.script` call compiles.
+
+It compiles the entry and, on demand, everything it calls: script functions
+(`func.call`), module methods (`prim.CallMethod`), the TorchScript source of
+`torch.nn.functional` and of the `torch.nn` layers tsjit ships, and the TorchScript-source
+builtins (inlined). Each function goes through the emitter, then `finish`: SSA
+conversion, the exit transform and loop canonicalization.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins as python_builtins
+import inspect
+import os
+import types
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Attribute, SSAValue
+from xdsl.passes import ModulePass
+
+from tsjit.diagnostics import SourceLocation, TsjitError
+from tsjit.dialects import prim
+from tsjit.dialects.types import TensorType, TupleType, is_subtype_of
+from tsjit.frontend.annotations import Annotation, TypeParser
+from tsjit.frontend.modules import ModuleInfo, ModuleRegistry, is_module
+from tsjit.frontend.resolver import Resolver, Scope
+from tsjit.frontend.schema_matching import NO_DEFAULT, Param, Signature
+from tsjit.frontend.source import SourceFile
+from tsjit.frontend.sugared_values import NamedTupleConstructor, type_str
+
+
+@dataclass
+class FunctionSignature:
+    params: list[Param]
+    return_type: Attribute | None  # None: inferred from the returns
+
+
+@dataclass
+class FunctionSpec:
+    """A def to compile and how: its symbol, source, scope and receiver."""
+
+    symbol: str
+    source: SourceFile
+    definition: ast.FunctionDef
+    scope: Scope
+    signature: FunctionSignature
+    param_nodes: list[ast.AST]
+    self_info: ModuleInfo | None = None
+    self_name: str = "self"
+    is_entry: bool = False
+
+
+@dataclass
+class CompiledFunction:
+    symbol: str
+    op: func.FuncOp
+    signature: Signature  # what callers match (the receiver excluded)
+    return_type: Attribute
+    is_entry: bool = False
+
+
+CLEANUP_PIPELINE = ("lower-tuples", "constant-propagation-immutable-types", "constant-pooling")
+"""What PyTorch runs on a freshly scripted graph (`runCleanupPasses`); passes not
+registered in this build are skipped by `cleanup`."""
+
+
+class CompilationUnit:
+    """Everything compiled for one `script` call: one `builtin.module`."""
+
+    def __init__(self) -> None:
+        self.module = ModuleOp([])
+        self.resolver = Resolver(self)
+        self.registry = ModuleRegistry(self)
+        self.compiled: dict[object, CompiledFunction] = {}
+        self.in_progress: set[object] = set()
+        self.sources: dict[str, SourceFile] = {}
+        self.builtins: dict[int, Any] = {}
+        self.named_tuples: dict[type, TupleType] = {}
+
+    # -- sources ---------------------------------------------------------------------------
+    def register_source(self, source: SourceFile) -> None:
+        self.sources[source.filename] = source
+
+    def definition_of(self, function: types.FunctionType, node: ast.AST | None) -> tuple[SourceFile, ast.FunctionDef]:
+        """The def of a Python function: from a file the unit read, else its source file."""
+        code = function.__code__
+        source = self.sources.get(code.co_filename)
+        if source is None:
+            path = code.co_filename
+            if not os.path.isfile(path):
+                raise TsjitError(f"cannot find the source of '{function.__qualname__}': TorchScript needs the source code",
+                                 None if node is None else SourceLocation(path, 0))  # fmt: skip
+            with open(path, encoding="utf-8") as f:
+                source = SourceFile(_display_name(function, path), f.read())
+            self.sources[code.co_filename] = source
+        for candidate in ast.walk(source.tree):
+            if isinstance(candidate, (ast.FunctionDef, ast.AsyncFunctionDef)) and candidate.name == function.__name__:
+                lines = {candidate.lineno, *(d.lineno for d in candidate.decorator_list)}
+                if code.co_firstlineno in lines:
+                    if isinstance(candidate, ast.AsyncFunctionDef):
+                        raise source.error(candidate, "async functions are not supported in TorchScript")
+                    return source, candidate
+        raise TsjitError(f"cannot find the definition of '{function.__qualname__}' in {source.filename}")
+
+    def type_parser(self, scope: Scope, source: SourceFile) -> TypeParser:
+        return TypeParser(
+            lambda expr: self.resolver.lookup_python(scope, expr),
+            source.error,
+            self.named_tuple_type,
+        )
+
+    # -- signatures --------------------------------------------------------------------------
+    def parse_signature(self, source: SourceFile, definition: ast.FunctionDef, scope: Scope,
+                        function: types.FunctionType | None, is_method: bool) -> tuple[FunctionSignature, list[ast.AST]]:  # fmt: skip
+        arguments = definition.args
+        if arguments.vararg is not None or arguments.kwarg is not None:
+            node = arguments.vararg or arguments.kwarg
+            raise source.error(node, "Compiled functions can't take variable number of arguments or use keyword-only "
+                                     "arguments with defaults")  # fmt: skip
+        nodes: list[ast.arg] = [*arguments.posonlyargs, *arguments.args]
+        keyword_only = list(arguments.kwonlyargs)
+        if is_method:
+            if not nodes:
+                raise source.error(definition, "methods must have a self argument")
+            nodes = nodes[1:]
+        parser = self.type_parser(scope, source)
+        comment_types: list[ast.expr] | None = None
+        comment_return: ast.expr | None = None
+        if definition.type_comment:
+            try:
+                parsed = ast.parse(definition.type_comment, mode="func_type")
+            except SyntaxError:
+                raise source.error(definition, f"invalid type comment '{definition.type_comment}'") from None
+            comment_types = [ast.copy_location(t, definition) for t in parsed.argtypes]
+            comment_return = ast.copy_location(parsed.returns, definition)
+            if len(comment_types) != len(nodes):
+                raise source.error(definition, f"Number of type annotations for function parameters ({len(comment_types)}) "
+                                               f"does not match the number of parameters on the function ({len(nodes)})!")  # fmt: skip
+        defaults = _defaults(source, definition, function, is_method)
+        params: list[Param] = []
+        for i, node in enumerate([*nodes, *keyword_only]):
+            annotation_node = node.annotation
+            if annotation_node is None and comment_types is not None and i < len(comment_types):
+                annotation_node = comment_types[i]
+            annotation = parser.parse_annotation(annotation_node) if annotation_node is not None else Annotation(TensorType())
+            default = defaults.get(node.arg, NO_DEFAULT)
+            if default is not NO_DEFAULT:
+                default = _convert_default(source, node, default, annotation)
+            params.append(Param(node.arg, annotation.type, default, i >= len(nodes), annotation.broadcast))
+        return_node = definition.returns if definition.returns is not None else comment_return
+        return_type = parser.parse(return_node) if return_node is not None else None
+        return FunctionSignature(params, return_type), list(nodes) + list(keyword_only)
+
+    # -- compiling ---------------------------------------------------------------------------
+    def compile_function(self, function: object, name: str, node: ast.AST | None, caller: Any = None) -> CompiledFunction:
+        if not isinstance(function, types.FunctionType):
+            raise TsjitError(f"'{name}' is not a Python function")
+        key = function
+        if key in self.compiled:
+            return self.compiled[key]
+        source, definition = self.definition_of(function, node)
+        scope = Scope.of_function(function)
+        signature, nodes = self.parse_signature(source, definition, scope, function, is_method=False)
+        spec = FunctionSpec(self.unique_symbol(name), source, definition, scope, signature, nodes)
+        return self.compile_spec(key, spec, node, caller)
+
+    def compile_method(self, info: ModuleInfo, name: str, node: ast.AST | None, caller: Any = None,
+                       entry: bool = False) -> CompiledFunction:  # fmt: skip
+        key = (info.qualname, name)
+        if key in self.compiled:
+            return self.compiled[key]
+        function = info.method_function(name)
+        if not isinstance(function, types.FunctionType):
+            raise TsjitError(f"module '{info.python_name}' has no method '{name}'")
+        source, definition = self.definition_of(function, node)
+        scope = Scope.of_function(function)
+        signature, nodes = self.parse_signature(source, definition, scope, function, is_method=True)
+        self_name = definition.args.args[0].arg if definition.args.args else "self"
+        symbol = name if entry else f"{info.qualname}.{name}"
+        spec = FunctionSpec(symbol, source, definition, scope, signature, nodes, info, self_name, entry)
+        return self.compile_spec(key, spec, node, caller)
+
+    def compile_spec(self, key: object, spec: FunctionSpec, node: ast.AST | None, caller: Any) -> CompiledFunction:
+        from tsjit.frontend.emitter import FunctionEmitter
+
+        if key in self.in_progress:
+            message = f"recursive calls are not supported in TorchScript ('{spec.definition.name}' calls itself)"
+            if caller is not None:
+                raise caller.error(node, message)
+            raise spec.source.error(spec.definition, message)
+        self.in_progress.add(key)
+        try:
+            emitter = FunctionEmitter(self, spec)
+            function = emitter.emit()
+            finish(function)
+        finally:
+            self.in_progress.discard(key)
+        self.module.body.block.add_op(function)
+        text = f"{spec.symbol}({', '.join(f'{type_str(p.type)} {p.name}' for p in spec.signature.params)}) -> {type_str(emitter.return_type)}"
+        signature = Signature(spec.definition.name, tuple(spec.signature.params), (emitter.return_type,), text=text)
+        compiled = CompiledFunction(spec.symbol, function, signature, emitter.return_type, spec.is_entry)
+        self.compiled[key] = compiled
+        return compiled
+
+    def unique_symbol(self, name: str) -> str:
+        taken = {c.symbol for c in self.compiled.values()}
+        symbol, n = name, 0
+        while symbol in taken:
+            n += 1
+            symbol = f"{name}.{n}"
+        return symbol
+
+    # -- TorchScript-source builtins (inlined where called) ------------------------------------
+    def builtin_source(self, operator: str, index: int, node: ast.FunctionDef) -> Any:
+        from tsjit.frontend.library.builtin_functions import SOURCE, BuiltinSource
+
+        cached = self.builtins.get(index)
+        if cached is None:
+            scope = _builtin_scope()
+            signature, nodes = self.parse_signature(SOURCE, node, scope, None, is_method=False)
+            cached = BuiltinSource(operator, node, index, Signature(operator, tuple(signature.params), ()))
+            cached.spec = FunctionSpec(f"{operator}.{index}", SOURCE, node, scope, signature, nodes)  # pyright: ignore[reportAttributeAccessIssue]
+            self.builtins[index] = cached
+        return cached
+
+    def inline(self, em: Any, builtin: Any, inputs: Sequence[SSAValue]) -> SSAValue:
+        """Inlines a TorchScript-source builtin at the emitter's insertion point."""
+        from tsjit.frontend.emitter import FunctionEmitter
+
+        body = getattr(builtin, "body", None)
+        if body is None:
+            emitter = FunctionEmitter(self, builtin.spec)
+            function = emitter.emit()
+            finish(function)
+            body = builtin.body = function
+        block = body.body.block
+        mapping: dict[SSAValue, SSAValue] = dict(zip(block.args, inputs))
+        result = None
+        for op in block.ops:
+            if isinstance(op, func.ReturnOp):
+                result = mapping.get(op.operands[0], op.operands[0])
+                break
+            em.insert(op.clone(value_mapper=mapping))
+        assert result is not None
+        return result
+
+    # -- classes -------------------------------------------------------------------------------
+    def named_tuple_type(self, cls: type) -> TupleType:
+        known = self.named_tuples.get(cls)
+        if known is not None:
+            return known
+        annotations = getattr(cls, "__annotations__", {})
+        scope = Scope(vars(inspect.getmodule(cls)) if inspect.getmodule(cls) else {})
+        parser_source = SourceFile(f"<NamedTuple {cls.__qualname__}>", "")
+        parser = self.type_parser(scope, parser_source)
+        types_: list[Attribute] = []
+        for field_name in cls._fields:  # pyright: ignore[reportAttributeAccessIssue]
+            annotation = annotations.get(field_name)
+            if annotation is None:
+                types_.append(TensorType())
+            elif isinstance(annotation, str):
+                types_.append(parser.parse(ast.parse(annotation, mode="eval").body))
+            else:
+                types_.append(_python_annotation(parser, annotation))
+        qualname = f"__torch__.{cls.__module__}.{cls.__qualname__}"
+        result = TupleType(types_, list(cls._fields), qualname)  # pyright: ignore[reportAttributeAccessIssue, reportArgumentType]
+        self.named_tuples[cls] = result
+        return result
+
+    def named_tuple_constructor(self, cls: type) -> NamedTupleConstructor:
+        tuple_type = self.named_tuple_type(cls)
+        defaults = getattr(cls, "_field_defaults", {})
+        params = tuple(
+            Param(n.data, t, defaults.get(n.data, NO_DEFAULT)) for n, t in zip(tuple_type.names, tuple_type.types)
+        )
+        return NamedTupleConstructor(tuple_type, Signature(cls.__qualname__, params, (tuple_type,)))
+
+    def module_info_for(self, t: Attribute) -> ModuleInfo | None:
+        qualname = getattr(getattr(t, "qualname", None), "data", None)
+        return self.registry.by_qualname.get(qualname) if qualname else None
+
+
+def _python_annotation(parser: TypeParser, annotation: object) -> Attribute:
+    """A runtime annotation object (not source text) read through its repr."""
+    from tsjit.frontend.annotations import python_type
+
+    t = python_type(annotation)
+    if t is not None:
+        return t
+    text = repr(annotation).replace("typing.", "")
+    return parser.parse(ast.parse(text, mode="eval").body)
+
+
+def _display_name(function: types.FunctionType, path: str) -> str:
+    """Library sources print as their package path (`tsjit/frontend/library/...py`)."""
+    module = function.__module__ or ""
+    if module.startswith("tsjit."):
+        return module.replace(".", "/") + ".py"
+    return path
+
+
+def _builtin_scope() -> Scope:
+    import typing
+
+    from tsjit.frontend import torch_shim
+    from tsjit.frontend.torch_shim import _builtins
+
+    return Scope({
+        "torch": torch_shim, "Tensor": torch_shim.Tensor, "List": typing.List,
+        "BroadcastingList1": _builtins.BroadcastingList1, "BroadcastingList2": _builtins.BroadcastingList2,
+        "BroadcastingList3": _builtins.BroadcastingList3,
+    })  # fmt: skip
+
+
+def _defaults(source: SourceFile, definition: ast.FunctionDef, function: types.FunctionType | None,
+              is_method: bool) -> dict[str, object]:  # fmt: skip
+    """Parameter defaults: the live function's values, else the literals of the def."""
+    arguments = definition.args
+    positional = [*arguments.posonlyargs, *arguments.args]
+    result: dict[str, object] = {}
+    if function is not None:
+        values = function.__defaults__ or ()
+        for node, value in zip(positional[len(positional) - len(values) :], values):
+            result[node.arg] = value
+        result.update(function.__kwdefaults__ or {})
+        return result
+    for node, default in zip(positional[len(positional) - len(arguments.defaults) :], arguments.defaults):
+        result[node.arg] = _literal(source, default)
+    for node, default in zip(arguments.kwonlyargs, arguments.kw_defaults):
+        if default is not None:
+            result[node.arg] = _literal(source, default)
+    return result
+
+
+def _literal(source: SourceFile, node: ast.expr) -> object:
+    try:
+        return ast.literal_eval(node)
+    except ValueError:
+        raise source.error(node, "default arguments must be constants in TorchScript") from None
+
+
+def _convert_default(source: SourceFile, node: ast.arg, value: object, annotation: Annotation) -> object:
+    """A default as a constant of its parameter's type (`1` for a float is `1.0`)."""
+    from tsjit.dialects.types import FloatType, ListType, OptionalType
+    from tsjit.frontend.torch_shim._tensor import dtype as shim_dtype
+
+    t = annotation.type
+    if isinstance(t, OptionalType) and value is not None:
+        t = t.element_type
+    if isinstance(value, shim_dtype):
+        return value.code
+    if isinstance(t, FloatType) and isinstance(value, int) and not isinstance(value, bool):
+        return float(value)
+    if isinstance(t, ListType) and isinstance(value, tuple):
+        return list(value)
+    if isinstance(t, ListType) and annotation.broadcast and isinstance(value, (int, float)) and not isinstance(value, bool):
+        return [value] * annotation.broadcast
+    if value is not None and not isinstance(value, (bool, int, float, str, list, tuple)):
+        raise source.error(node, f"default value of parameter '{node.arg}' must be a constant, got {type(value).__name__}")
+    return value
+
+
+def finish(function: func.FuncOp) -> None:
+    """The passes PyTorch runs on every freshly emitted graph: SSA conversion, the exit
+    transform, loop canonicalization, and removal of the frontend's dead scaffolding."""
+    from tsjit.frontend.exit_transform import transform_exits
+    from tsjit.frontend.loops import canonicalize_modified_loops
+    from tsjit.frontend.ssa import convert_to_ssa, erase_dead_scaffolding
+
+    convert_to_ssa(function)
+    transform_exits(function)
+    canonicalize_modified_loops(function)
+    erase_dead_scaffolding(function)
+    returned = function.body.block.last_op
+    assert isinstance(returned, func.ReturnOp)
+    function.function_type = func.FunctionType.from_lists(function.function_type.inputs.data, returned.operand_types)  # pyright: ignore[reportAttributeAccessIssue]
+
+
+def cleanup(module: ModuleOp, pipeline: Sequence[str] = CLEANUP_PIPELINE) -> None:
+    """PyTorch's post-scripting cleanup with the passes this build registers."""
+    from tsjit.context import make_context
+    from tsjit.transforms import PASSES
+
+    ctx = make_context()
+    for name in pipeline:
+        factory = PASSES.get(name)
+        if factory is not None:
+            pass_class: type[ModulePass] = factory()
+            pass_class().apply(ctx, module)
+

@@ -1,0 +1,179 @@
+"""Variables of the function being emitted: one frame per block, as TorchScript's
+`Environment`.
+
+A first-class value assigned to a variable becomes a `prim.Store`, every read a
+`prim.Load` of the variable's declared type; SSA conversion (`ssa.py`) later resolves
+them. Values that are not first-class (modules, functions, `range(...)`) live in the
+frame as sugared values. Reassigning a variable of an enclosing block must keep its type
+(after implicit conversion), because control flow merges it.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from xdsl.ir import Attribute, Block, SSAValue
+
+from tsjit.dialects.types import ListType, is_subtype_of, to_torchscript_str, unshaped
+
+if TYPE_CHECKING:
+    from tsjit.frontend.emitter import FunctionEmitter
+    from tsjit.frontend.sugared_values import SugaredValue
+
+
+def meaningful_name(name: str) -> bool:
+    """Temporaries the frontend invents (`$tmp0`) do not name values."""
+    return not name.startswith("$") and not (name.startswith("_") and name[1:].isdigit())
+
+
+def display_name(name: str) -> str:
+    """The name a value shows for variable `name` (comprehension targets are renamed
+    `v$1` so that they cannot leak into the enclosing scope)."""
+    return name.split("$", 1)[0]
+
+
+class Frame:
+    """The variables of one block; `parent` is the enclosing block's frame."""
+
+    def __init__(self, emitter: FunctionEmitter, block: Block, parent: Frame | None):
+        self.emitter = emitter
+        self.block = block
+        self.parent = parent
+        self.types: dict[str, Attribute] = {}
+        self.values: dict[str, SugaredValue] = {}
+        self.type_errors: dict[str, Callable[[], str]] = {}  # used on the root frame only
+        self.renames: dict[str, str] = {}  # comprehension targets: name -> storage name
+
+    def storage_name(self, name: str) -> str:
+        """The name a variable is stored under (a comprehension's own targets are
+        renamed so that they never meet the enclosing scope's variables)."""
+        frame: Frame | None = self
+        while frame is not None:
+            if name in frame.renames:
+                return frame.renames[name]
+            frame = frame.parent
+        return name
+
+    # -- lookup -------------------------------------------------------------------------
+    def find_in_this_frame(self, name: str, node: ast.AST | None) -> SugaredValue | None:
+        from tsjit.frontend.sugared_values import SimpleValue
+
+        if name in self.values:
+            return self.values[name]
+        if name in self.types:
+            return SimpleValue(self.emitter.load(name, self.types[name], node))
+        return None
+
+    def find(self, name: str, node: ast.AST | None) -> SugaredValue | None:
+        frame: Frame | None = self
+        while frame is not None:
+            if (found := frame.find_in_this_frame(name, node)) is not None:
+                return found
+            frame = frame.parent
+        return None
+
+    def lookup_type(self, name: str) -> Attribute | None:
+        """The declared type of a first-class variable, without emitting a Load."""
+        frame: Frame | None = self
+        while frame is not None:
+            if name in frame.types:
+                return frame.types[name]
+            if name in frame.values:
+                return None
+            frame = frame.parent
+        return None
+
+    def is_defined_in_parents(self, name: str) -> bool:
+        frame = self.parent
+        while frame is not None:
+            if name in frame.types or name in frame.values:
+                return True
+            frame = frame.parent
+        return False
+
+    def defined_variables(self) -> list[str]:
+        return list(self.types)
+
+    def root(self) -> Frame:
+        frame = self
+        while frame.parent is not None:
+            frame = frame.parent
+        return frame
+
+    def set_type_error(self, name: str, message: Callable[[], str]) -> None:
+        self.root().type_errors[name] = message
+
+    def type_error(self, name: str) -> str | None:
+        message = self.root().type_errors.get(name)
+        return message() if message is not None else None
+
+    # -- assignment ---------------------------------------------------------------------
+    def set_var(self, node: ast.AST | None, name: str, value: SSAValue) -> None:
+        from tsjit.frontend.sugared_values import SimpleValue
+
+        self.set_sugared_var(node, name, SimpleValue(value), None)
+
+    def set_sugared_var(self, node: ast.AST | None, name: str, value: SugaredValue,
+                        annotated_type: Attribute | None) -> None:  # fmt: skip
+        from tsjit.frontend.sugared_values import SimpleValue
+
+        em = self.emitter
+        simple = value.value if isinstance(value, SimpleValue) else None
+        if simple is not None and meaningful_name(name) and simple.name_hint is None and _defined_in(simple, self.block):
+            simple.name_hint = em.value_name(display_name(name))
+        if self.is_defined_in_parents(name):
+            if annotated_type is not None:
+                raise em.error(node, f"Attempting to declare and annotate the type of variable '{name}' but it is "
+                                     "already defined in an outer block")  # fmt: skip
+            parent_type = self.parent.lookup_type(name) if self.parent is not None else None
+            if simple is None:
+                raise em.error(node, f"Cannot re-assign '{name}' to a value of type {value.kind} because {name} is "
+                                     "not a first-class value.  Only reassignments to first-class values are allowed")  # fmt: skip
+            if parent_type is None:
+                raise em.error(node, f"Cannot re-assign '{name}' because it has type {value.kind} and {name} is not "
+                                     "a first-class value.  Only reassignments to first-class values are allowed")  # fmt: skip
+            simple = em.convert_to_type(node, unshaped(parent_type), simple)
+            if not is_subtype_of(simple.type, unshaped(parent_type)):
+                message = (
+                    f"Variable '{name}' previously has type {_ts(parent_type)} but is now being assigned to a value "
+                    f"of type {_ts(simple.type)}"
+                )
+                if isinstance(parent_type, ListType) and isinstance(simple.type, ListType):
+                    message += "; empty lists default to List[Tensor]: annotate the assignment to create an empty list of another type"
+                raise em.error(node, message)
+        if simple is not None:
+            if annotated_type is not None and not is_subtype_of(simple.type, annotated_type):
+                raise em.error(node, f"Variable '{name}' is annotated with type {_ts(annotated_type)} but is being "
+                                     f"assigned to a value of type {_ts(simple.type)}")  # fmt: skip
+            em.store(name, simple, node)
+            self.types[name] = annotated_type if annotated_type is not None else simple.type
+            self.values.pop(name, None)
+        else:
+            self.values[name] = value
+            self.types.pop(name, None)
+
+    def remove_var(self, node: ast.AST, name: str) -> None:
+        removed = False
+        frame: Frame | None = self
+        while frame is not None:
+            removed = bool(frame.values.pop(name, None) is not None or frame.types.pop(name, None) is not None) or removed
+            frame = frame.parent
+        if not removed:
+            raise self.emitter.error(node, f"undefined value {name}")
+
+
+def _defined_in(value: SSAValue, block: Block) -> bool:
+    owner = value.owner
+    if isinstance(owner, Block):
+        return owner is block
+    return owner.parent_block() is block
+
+
+def _ts(t: Attribute) -> str:
+    try:
+        return to_torchscript_str(t)
+    except ValueError:
+        return str(t)
+

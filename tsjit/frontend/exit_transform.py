@@ -1,0 +1,398 @@
+"""The exit transform: `prim.LoopContinuation` and `prim.ReturnStmt` become structured
+control flow (TorchScript's `TransformExits`).
+
+After an exit (a break/continue reaching its loop, a return reaching the graph) nothing
+else runs until the exit's target block. A block that *will* exit drops what follows
+the exit; a node that *might* exit yields a `did_exit` flag and the values to exit with,
+and the rest of its block is guarded by `prim.If(did_exit)`; a loop that might exit
+carries the flag and folds it into its continue condition. A block that always raises
+*throws*: its sibling decides the status, which keeps graphs simpler. Values that exist
+only on paths that exit are `prim.Uninitialized` (one per type).
+
+`with` statements are wrapped in `prim.With` during the transform so that exits inside
+them still reach their `prim.Exit`, then unwrapped. Afterwards, an If whose outputs only
+decide the condition of the next If is merged with it (`if x: return 1` + `return 2`
+becomes one If).
+
+The JIT overview's example, `while i < 5: if i == 3: i += 1; continue; i += 2`:
+
+    %i = prim.Loop %max, %c0 iter(%n) carried(%i.1 = %0 : !ts.int) -> (!ts.int) {
+      %did_exit, %cont, %i.2 = prim.If %eq -> (!ts.bool, !ts.bool, !ts.int) {
+        ... prim.Yield %true, %lt, %i.6
+      } else {
+        prim.Yield %false, %uninit_bool, %i.1
+      }
+      %c, %i.3 = prim.If %did_exit -> (!ts.bool, !ts.int) {
+        prim.Yield %cont, %i.2
+      } else { ... prim.Yield %lt2, %i.13 }
+      prim.Yield %c, %i.3
+    }
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from xdsl.dialects import func
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from tsjit.dialects import prim
+from tsjit.dialects.types import BoolType, UnionType, unify
+from tsjit.frontend.rebuild import extend_if, extend_loop, with_results
+
+
+class Status(enum.Enum):
+    WILL = "will"
+    MIGHT = "might"
+    WONT = "won't"
+    THROWS = "throws"
+
+
+@dataclass
+class ExitPair:
+    """Whether an exit happened (true, false, a flag, or "throws") and its values."""
+
+    has_exited: SSAValue
+    values: list[SSAValue]
+
+
+def transform_exits(function: func.FuncOp) -> None:
+    _enter_exit_to_with(function)
+    _ExitTransformer(function, prim.LoopContinuationOp).run()
+    _ExitTransformer(function, prim.ReturnStmtOp).run()
+    _inline_consecutive_ifs(function.body.block)
+    _with_to_enter_exit(function)
+
+
+def unify_or_union(a: Attribute, b: Attribute) -> Attribute:
+    unified = unify(a, b)
+    return unified if unified is not None else UnionType([a, b])  # pyright: ignore[reportArgumentType]
+
+
+class _ExitTransformer:
+    def __init__(self, function: func.FuncOp, exit_kind: type[prim.LoopContinuationOp] | type[prim.ReturnStmtOp]):
+        self.graph = function.body.block
+        self.exit_kind = exit_kind
+        self.rewriter = Rewriter()
+        self.unit_values: dict[Attribute, SSAValue] = {}
+        start = InsertPoint.at_start(self.graph)
+        self.true_value = self._insert(prim.ConstantOp.from_value(True), start)
+        self.false_value = self._insert(prim.ConstantOp.from_value(False), InsertPoint.after(self.true_value.owner))  # pyright: ignore[reportArgumentType]
+        self.throws_value = self.unit(BoolType())
+        self.target: Block | None = None
+
+    def _insert(self, op: Operation, point: InsertPoint) -> SSAValue:
+        self.rewriter.insert_op(op, point)
+        return op.results[0]
+
+    def run(self) -> None:
+        self.transform_block(self.graph)
+
+    def unit(self, type: Attribute) -> SSAValue:
+        """The one `prim.Uninitialized` of `type` (at the graph's start)."""
+        value = self.unit_values.get(type)
+        if value is None:
+            value = self.unit_values[type] = self._insert(prim.UninitializedOp(type), InsertPoint.at_start(self.graph))
+        return value
+
+    def status(self, pair: ExitPair) -> Status:
+        if pair.has_exited is self.true_value:
+            return Status.WILL
+        if pair.has_exited is self.false_value:
+            return Status.WONT
+        if pair.has_exited is self.throws_value:
+            return Status.THROWS
+        return Status.MIGHT
+
+    def wont(self) -> ExitPair:
+        return ExitPair(self.false_value, [])
+
+    # -- blocks ---------------------------------------------------------------------------
+    def is_target(self, block: Block) -> bool:
+        owner = block.parent_op()
+        if self.exit_kind is prim.LoopContinuationOp:
+            return isinstance(owner, prim.LoopOp)
+        return isinstance(owner, func.FuncOp)
+
+    def transform_block(self, block: Block) -> ExitPair:
+        previous_target = self.target
+        if self.is_target(block):
+            self.target = block
+        pair = self.wont()
+        terminator = block.last_op
+        op = block.first_op
+        while op is not None and op is not terminator:
+            following = op.next_op
+            if isinstance(op, prim.RaiseExceptionOp):
+                pair = ExitPair(self.throws_value, [])
+            elif isinstance(op, self.exit_kind):
+                pair = ExitPair(self.true_value, list(op.operands))
+                block.erase_op(op)
+            elif isinstance(op, prim.IfOp):
+                pair = self.transform_if(op)
+            elif isinstance(op, prim.WithOp):
+                pair = self.transform_block(op.body.block)
+            elif isinstance(op, prim.LoopOp):
+                pair = self.transform_loop(op)
+            status = self.status(pair)
+            if status in (Status.WILL, Status.THROWS):
+                self.delete_after(block, following)
+                break
+            if status is Status.MIGHT:
+                if following is not terminator:
+                    assert following is not None
+                    pair = self.guard_block_nodes(block, pair, following)
+                break
+            op = following
+        if self.target is block:
+            status = self.status(pair)
+            terminator = block.last_op
+            assert terminator is not None
+            if status is Status.MIGHT:
+                selector = self.new_if(pair.has_exited, InsertPoint.before(terminator))
+                selector = self.add_if_outputs(selector, pair.values, list(terminator.operands))
+                terminator.operands = list(selector.results)
+            elif status is Status.WILL:
+                terminator.operands = pair.values
+            pair = self.wont()
+        self.target = previous_target
+        return pair
+
+    def new_if(self, cond: SSAValue, point: InsertPoint) -> prim.IfOp:
+        op = prim.IfOp(cond, [], Region(Block([prim.YieldOp()])), Region(Block([prim.YieldOp()])))
+        self.rewriter.insert_op(op, point)
+        return op
+
+    def add_if_outputs(self, op: prim.IfOp, then_values: Sequence[SSAValue], else_values: Sequence[SSAValue]) -> prim.IfOp:
+        then_yield, else_yield = op.then_region.block.last_op, op.else_region.block.last_op
+        assert then_yield is not None and else_yield is not None
+        then_yield.operands = [*then_yield.operands, *then_values]
+        else_yield.operands = [*else_yield.operands, *else_values]
+        types = [unify_or_union(a.type, b.type) for a, b in zip(then_values, else_values)]
+        return extend_if(op, types)
+
+    def delete_after(self, block: Block, start: Operation | None) -> None:
+        """Nothing after an exit runs: drop it; values still used become uninitialized."""
+        terminator = block.last_op
+        doomed: list[Operation] = []
+        op = start
+        while op is not None and op is not terminator:
+            doomed.append(op)
+            op = op.next_op
+        for op in reversed(doomed):
+            for result in op.results:
+                if result.uses:
+                    result.replace_all_uses_with(self.unit(result.type))
+            block.erase_op(op)
+
+    # -- control flow ---------------------------------------------------------------------------
+    def transform_if(self, op: prim.IfOp) -> ExitPair:
+        then_pair = self.transform_block(op.then_region.block)
+        else_pair = self.transform_block(op.else_region.block)
+        then_status, else_status = self.status(then_pair), self.status(else_pair)
+        status = _if_status(then_status, else_status)
+        if status is Status.THROWS:
+            return ExitPair(self.throws_value, [])
+        if status is Status.WONT:
+            return self.wont()
+        if then_status in (Status.WONT, Status.THROWS):
+            then_pair = ExitPair(then_pair.has_exited, [self.unit(v.type) for v in else_pair.values])
+        elif else_status in (Status.WONT, Status.THROWS):
+            else_pair = ExitPair(else_pair.has_exited, [self.unit(v.type) for v in then_pair.values])
+        then_values: list[SSAValue] = []
+        else_values: list[SSAValue] = []
+        if status is not Status.WILL:
+            then_values.append(then_pair.has_exited)
+            else_values.append(else_pair.has_exited)
+        then_values += then_pair.values
+        else_values += else_pair.values
+        first = len(op.results)
+        new = self.add_if_outputs(op, then_values, else_values)
+        results = list(new.results[first:])
+        has_exited = self.true_value if status is Status.WILL else results.pop(0)
+        return ExitPair(has_exited, results)
+
+    def transform_loop(self, op: prim.LoopOp) -> ExitPair:
+        body = op.body.block
+        pair = self.transform_block(body)
+        if self.status(pair) in (Status.WONT, Status.THROWS):
+            return self.wont()  # the loop may not run at all
+        terminator = body.last_op
+        assert terminator is not None
+        next_condition = terminator.operands[0]
+        stop = self.new_if(pair.has_exited, InsertPoint.before(terminator))
+        stop = self.add_if_outputs(stop, [self.false_value], [next_condition])
+        terminator.operands = [stop.results[0], *terminator.operands[1:]]
+        values = pair.values
+        initial = [self.false_value, *(self.unit(v.type) for v in values)]
+        first = len(op.results)
+        new = extend_loop(op, initial, [BoolType(), *(v.type for v in values)])
+        body = new.body.block
+        for v in initial:
+            body.insert_arg(v.type, len(body.args))
+        terminator = body.last_op
+        assert terminator is not None
+        terminator.operands = [*terminator.operands, pair.has_exited, *values]
+        results = list(new.results[first:])
+        return ExitPair(results[0], results[1:])
+
+    def guard_block_nodes(self, block: Block, pair: ExitPair, start: Operation) -> ExitPair:
+        """The rest of `block` runs only if no exit happened."""
+        terminator = block.last_op
+        assert terminator is not None
+        guard = self.new_if(pair.has_exited, InsertPoint.before(start))
+        exit_block, guard_block = guard.then_region.block, guard.else_region.block
+        guard_yield = guard_block.last_op
+        assert guard_yield is not None
+        op: Operation | None = start
+        while op is not None and op is not terminator:
+            following = op.next_op
+            op.detach()
+            guard_block.insert_op_before(op, guard_yield)
+            op = following
+        outputs = list(terminator.operands)
+        exit_yield = exit_block.last_op
+        assert exit_yield is not None
+        exit_yield.operands = [self.unit(v.type) for v in outputs]
+        guard_yield.operands = outputs
+        guard = with_results(guard, [v.type for v in outputs])
+        terminator.operands = list(guard.results)
+        exit_block = guard.then_region.block
+        if self.exit_kind is prim.LoopContinuationOp:
+            exit_op: Operation = prim.LoopContinuationOp(pair.values[0], pair.values[1:])
+        else:
+            exit_op = prim.ReturnStmtOp(*pair.values)
+        assert exit_block.last_op is not None
+        exit_block.insert_op_before(exit_op, exit_block.last_op)
+        return self.transform_if(guard)
+
+
+def _if_status(then_status: Status, else_status: Status) -> Status:
+    if then_status is Status.THROWS:
+        return else_status
+    if else_status is Status.THROWS:
+        return then_status
+    if then_status is Status.WONT and else_status is Status.WONT:
+        return Status.WONT
+    if then_status is Status.WILL and else_status is Status.WILL:
+        return Status.WILL
+    return Status.MIGHT
+
+
+# -- merging consecutive Ifs ----------------------------------------------------------------------
+
+
+def _inline_consecutive_ifs(block: Block) -> None:
+    op = block.first_op
+    while op is not None:
+        for region in op.regions:
+            for nested in region.blocks:
+                _inline_consecutive_ifs(nested)
+        merged = _merge_with_next(op)
+        op = merged if merged is not None else op.next_op
+
+
+def _merge_with_next(first: Operation) -> prim.IfOp | None:
+    """`first`, merged with the If after it when that If's condition is an output of
+    `first` that is a different constant bool in each branch."""
+    second = first.next_op
+    if not isinstance(first, prim.IfOp) or not isinstance(second, prim.IfOp):
+        return None
+    cond = second.cond
+    if cond.owner is not first:
+        return None
+    index = first.results.index(cond)  # pyright: ignore[reportArgumentType]
+    then_yield, else_yield = first.then_region.block.last_op, first.else_region.block.last_op
+    assert then_yield is not None and else_yield is not None
+    then_value = _bool_constant(then_yield.operands[index])
+    else_value = _bool_constant(else_yield.operands[index])
+    if then_value is None or else_value is None or then_value == else_value:
+        return None
+    for first_block, value in ((first.then_region.block, then_value), (first.else_region.block, else_value)):
+        chosen = (second.then_region if value else second.else_region).block
+        first_yield = first_block.last_op
+        assert first_yield is not None
+        mapping: dict[SSAValue, SSAValue] = {r: first_yield.operands[i] for i, r in enumerate(first.results)}
+        chosen_yield = chosen.last_op
+        for op in chosen.ops:
+            if op is chosen_yield:
+                break
+            first_block.insert_op_before(op.clone(value_mapper=mapping), first_yield)
+        assert chosen_yield is not None
+        first_yield.operands = [*first_yield.operands, *(mapping.get(v, v) for v in chosen_yield.operands)]
+    count = len(first.results)
+    merged = extend_if(first, list(second.outs.types))
+    for old, new in zip(second.results, merged.results[count:]):
+        old.replace_all_uses_with(new)
+    parent = second.parent_block()
+    assert parent is not None
+    parent.erase_op(second)
+    return merged
+
+
+def _bool_constant(value: SSAValue) -> bool | None:
+    owner = value.owner
+    if isinstance(owner, prim.ConstantOp):
+        constant = owner.python_value
+        if isinstance(constant, bool):
+            return constant
+    return None
+
+
+# -- with statements --------------------------------------------------------------------------------
+
+
+def _walk(block: Block):
+    for op in block.ops:
+        yield op
+        for region in op.regions:
+            for nested in region.blocks:
+                yield from _walk(nested)
+
+
+def _enter_exit_to_with(function: func.FuncOp) -> None:
+    """`Enter ... Exit` around a body becomes `prim.With { body } exit { Exit }`."""
+    pairs: list[tuple[Operation, Operation]] = []
+    stack: list[Operation] = []
+    for op in _walk(function.body.block):
+        if isinstance(op, prim.EnterOp):
+            stack.append(op)
+        elif isinstance(op, prim.ExitOp):
+            enter = stack.pop()
+            assert enter.operands[0] is op.operands[0], "prim.Exit does not match the innermost prim.Enter"
+            pairs.append((enter, op))
+    assert not stack, "a prim.Enter has no prim.Exit"
+    for enter, exit_op in pairs:
+        body, exit_block = Block([prim.YieldOp()]), Block([prim.YieldOp()])
+        current = enter.next_op
+        while current is not exit_op:
+            assert current is not None
+            following = current.next_op
+            current.detach()
+            body.insert_op_before(current, body.last_op)  # pyright: ignore[reportArgumentType]
+            current = following
+        exit_op.detach()
+        exit_block.insert_op_before(exit_op, exit_block.last_op)  # pyright: ignore[reportArgumentType]
+        with_op = prim.WithOp(None, [], Region(body), Region(exit_block))
+        parent = enter.parent_block()
+        assert parent is not None
+        parent.insert_op_after(with_op, enter)
+
+
+def _with_to_enter_exit(function: func.FuncOp) -> None:
+    """Undoes `_enter_exit_to_with`: body and exit ops back in place of the With."""
+    for op in [op for op in _walk(function.body.block) if isinstance(op, prim.WithOp)]:
+        parent = op.parent_block()
+        assert parent is not None
+        for region in (op.body, op.exit):
+            inner = region.block
+            terminator = inner.last_op
+            for moved in list(inner.ops):
+                if moved is terminator:
+                    break
+                moved.detach()
+                parent.insert_op_before(moved, op)
+        parent.erase_op(op)

@@ -1,0 +1,89 @@
+"""Loop canonicalization (TorchScript's `CanonicalizeModifiedLoops`): a loop with both a
+trip count and a continue condition that can become false (a `for` with a `break`)
+becomes a while-style loop, so that printers can write it as Python:
+
+    for i in range(n): ... break          %c0 = aten.gt %n, %0
+                                          prim.Loop %INT_MAX, %c0 iter(%_) carried(%i = %0 ...) {
+                                            ... %i2 = aten.add %i, %1
+                                            %c = aten.__and__ (aten.lt %i2, %n), %cond
+                                            prim.Yield %c, ..., %i2
+                                          }
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import func
+from xdsl.ir import Block, SSAValue
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from tsjit.dialects import prim
+from tsjit.dialects.aten import create_op
+from tsjit.dialects.types import BoolType, IntType
+from tsjit.frontend.rebuild import extend_loop
+
+INT64_MAX = 2**63 - 1
+
+
+def canonicalize_modified_loops(function: func.FuncOp) -> None:
+    _canonicalize_block(function.body.block)
+
+
+def _canonicalize_block(block: Block) -> None:
+    for op in list(block.ops):
+        for region in op.regions:
+            for nested in region.blocks:
+                _canonicalize_block(nested)
+        if isinstance(op, prim.LoopOp) and _is_modified_loop(op):
+            _canonicalize(op)
+
+
+def _constant(value: SSAValue) -> object:
+    owner = value.owner
+    return owner.python_value if isinstance(owner, prim.ConstantOp) else None
+
+
+def _is_modified_loop(op: prim.LoopOp) -> bool:
+    """Both a trip count (not the INT_MAX of a while loop, or a used counter) and a
+    condition that is not always true."""
+    terminator = op.body.block.last_op
+    assert terminator is not None
+    always_true = _constant(op.initial_condition) is True and _constant(terminator.operands[0]) is True
+    counter = op.body.block.args[0]
+    trip_count_specified = _constant(op.max_trip_count) != INT64_MAX or bool(counter.uses)
+    return not always_true and trip_count_specified
+
+
+def _canonicalize(op: prim.LoopOp) -> None:
+    rewriter = Rewriter()
+    location = op.location
+
+    def insert(new_op, point: InsertPoint) -> SSAValue:
+        new_op.location = location
+        rewriter.insert_op(new_op, point)
+        return new_op.results[0]
+
+    before = InsertPoint.before(op)
+    zero = insert(prim.ConstantOp.from_value(0), before)
+    one = insert(prim.ConstantOp.from_value(1), before)
+    max_trip_count = op.max_trip_count
+    condition = insert(create_op("aten.gt", [max_trip_count, zero], [BoolType()]), before)
+    initial = op.initial_condition
+    if _constant(initial) is not True:
+        condition = insert(create_op("aten.__and__", [condition, initial], [BoolType()]), before)
+    infinite = insert(prim.ConstantOp.from_value(INT64_MAX), before)
+    op.operands = [infinite, condition, *op.carried]
+    first = len(op.results)
+    new = extend_loop(op, [zero], [IntType()])
+    del first
+    body = new.body.block
+    counter = body.args[0]
+    iteration = body.insert_arg(IntType(), len(body.args))
+    counter.replace_all_uses_with(iteration)
+    counter.name_hint = None
+    terminator = body.last_op
+    assert terminator is not None
+    at_end = InsertPoint.before(terminator)
+    incremented = insert(create_op("aten.add", [iteration, one], [IntType()]), at_end)
+    below = insert(create_op("aten.lt", [incremented, max_trip_count], [BoolType()]), at_end)
+    next_condition = insert(create_op("aten.__and__", [below, terminator.operands[0]], [BoolType()]), at_end)
+    terminator.operands = [next_condition, *terminator.operands[1:], incremented]

@@ -1,0 +1,356 @@
+"""Scripting `torch.nn.Module` instances: their class types, attributes and methods.
+
+A module instance (the shim's or a real PyTorch one) becomes a class type named as
+PyTorch names it (`__torch__.source.Model`, `__torch__.torch.nn.modules.linear.Linear`),
+whose attributes are its parameters, buffers, submodules and plain Python attributes
+typed from their values (or the class's annotations), and whose `__constants__` (or
+`Final` attributes) are compile-time constants. Instances whose attributes differ in
+type or constant value get distinct, mangled class types, as in PyTorch. Methods are
+compiled on first use; layers of `torch.nn` take their TorchScript source from
+`tsjit.frontend.library.modules`.
+"""
+
+from __future__ import annotations
+
+import ast
+import typing
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from xdsl.ir import Attribute, SSAValue
+
+from tsjit.dialects import prim
+from tsjit.dialects.types import (
+    BoolType,
+    ClassType,
+    DeviceType,
+    DictType,
+    FloatType,
+    IntType,
+    ListType,
+    NoneType,
+    OptionalType,
+    StrType,
+    TensorType,
+    TupleType,
+    is_subtype_of,
+    to_torchscript_str,
+    unify,
+)
+from tsjit.frontend.sugared_values import MethodValue, ModuleValue, SimpleValue, SugaredValue
+
+if TYPE_CHECKING:
+    from tsjit.frontend.emitter import FunctionEmitter
+    from tsjit.frontend.compilation import CompilationUnit
+
+CONTAINERS = frozenset({"Sequential", "ModuleList"})
+
+
+def is_module(value: object) -> bool:
+    """A shim or PyTorch `nn.Module` instance (both keep the same private tables)."""
+    return all(hasattr(value, t) for t in ("_parameters", "_buffers", "_modules")) and callable(getattr(value, "forward", None))
+
+
+def is_tensor(value: object) -> bool:
+    from tsjit.frontend.torch_shim import Tensor
+
+    return isinstance(value, Tensor) or type(value).__name__ in ("Tensor", "Parameter") and hasattr(value, "detach")
+
+
+def tensor_array(value: Any) -> Any:
+    """A tensor's data as a numpy array (shim tensors hold one; torch tensors convert)."""
+    import numpy as np
+
+    if hasattr(value, "array"):
+        return value.array
+    return np.ascontiguousarray(value.detach().cpu().numpy())
+
+
+def library_class(cls: type) -> type:
+    """The class whose source defines `cls`'s methods: tsjit's layer for a PyTorch
+    layer, the class itself otherwise."""
+    from tsjit.frontend.library import modules as library
+
+    if cls.__module__.startswith("torch.nn.modules."):
+        candidate = getattr(library, cls.__name__, None)
+        if isinstance(candidate, type) and library.TORCH_QUALNAMES.get(cls.__name__) == f"{cls.__module__}.{cls.__name__}":
+            return candidate
+    return cls
+
+
+def python_class_name(cls: type) -> str:
+    """TorchScript's qualified class name, without `__torch__.`."""
+    from tsjit.frontend.library import modules as library
+
+    if cls.__module__ == library.__name__ and cls.__name__ in library.TORCH_QUALNAMES:
+        return library.TORCH_QUALNAMES[cls.__name__]
+    return f"{cls.__module__}.{cls.__qualname__}"
+
+
+def value_type(value: object) -> Attribute | None:
+    """The TorchScript type of a Python attribute value (None: not representable)."""
+    if value is None:
+        return NoneType()
+    if isinstance(value, bool):
+        return BoolType()
+    if isinstance(value, int):
+        return IntType()
+    if isinstance(value, float):
+        return FloatType()
+    if isinstance(value, str):
+        return StrType()
+    if is_tensor(value):
+        return TensorType()
+    if type(value).__name__ == "device":
+        return DeviceType()
+    if isinstance(value, tuple):
+        elements = [value_type(v) for v in value]
+        return None if any(e is None for e in elements) else TupleType(elements)  # pyright: ignore[reportArgumentType]
+    if isinstance(value, list):
+        return _container_type(value, ListType)
+    if isinstance(value, dict):
+        keys = [value_type(k) for k in value]
+        values = [value_type(v) for v in value.values()]
+        key, item = _join(keys), _join(values)
+        if not value:
+            return DictType(StrType(), TensorType())
+        return None if key is None or item is None else DictType(key, item)  # pyright: ignore[reportArgumentType]
+    return None
+
+
+def _join(types: list[Attribute | None]) -> Attribute | None:
+    result = types[0] if types else None
+    for t in types[1:]:
+        if result is None or t is None:
+            return None
+        result = unify(result, t)
+    return result
+
+
+def _container_type(value: list[object], make: type) -> Attribute | None:
+    if not value:
+        return make(TensorType())
+    element = _join([value_type(v) for v in value])
+    return None if element is None else make(element)
+
+
+@dataclass
+class ModuleInfo:
+    """What scripting knows of one module instance (see the module doc)."""
+
+    unit: CompilationUnit
+    instance: object
+    python_class: type  # the class whose methods are compiled
+    qualname: str  # "__torch__.source.Model"
+    attributes: dict[str, Attribute] = field(default_factory=dict)
+    constants: dict[str, object] = field(default_factory=dict)
+    submodules: dict[str, ModuleInfo] = field(default_factory=dict)
+    children: list[str] = field(default_factory=list)
+
+    @property
+    def class_type(self) -> ClassType:
+        return ClassType(self.qualname)
+
+    @property
+    def python_name(self) -> str:
+        return self.python_class.__name__
+
+    @property
+    def is_container(self) -> bool:
+        return self.python_name in CONTAINERS and self.python_class.__module__.endswith(("library.modules", "container"))
+
+    # -- attribute access from scripted code -------------------------------------------
+    def attribute(self, em: FunctionEmitter, node: ast.AST, receiver: SSAValue, name: str) -> SugaredValue:
+        if name in self.constants:
+            return self.unit.resolver.to_sugared(em, node, self.constants[name], name)
+        if name in self.submodules:
+            child = self.submodules[name]
+            value = em.insert(prim.GetAttrOp(receiver, name, child.class_type), node).results[0]
+            value.name_hint = em.value_name(name)
+            return ModuleValue(value, child)
+        if name in self.attributes:
+            value = em.insert(prim.GetAttrOp(receiver, name, self.attributes[name]), node).results[0]
+            value.name_hint = em.value_name(name)
+            return SimpleValue(value)
+        if self.has_method(name):
+            return MethodValue(receiver, self, name)
+        raise em.error(node, f"Module '{self.python_name}' has no attribute '{name}'")
+
+    def set_attribute(self, em: FunctionEmitter, node: ast.AST, receiver: SSAValue, name: str, value: SSAValue) -> None:
+        if name in self.constants:
+            raise em.error(node, f"Cannot assign to constant '{name}' of module '{self.python_name}'")
+        expected = self.attributes.get(name)
+        if expected is None:
+            raise em.error(node, f"Tried to set nonexistent attribute: {name}. Did you forget to initialize it in __init__()?")
+        if not is_subtype_of(value.type, expected):
+            raise em.error(node, f"Wrong type for attribute assignment. Expected {_ts(expected)} but got {_ts(value.type)}")
+        em.insert(prim.SetAttrOp(receiver, name, value), node)
+
+    def has_attribute(self, name: str) -> bool:
+        return name in self.constants or name in self.submodules or name in self.attributes or self.has_method(name)
+
+    def has_method(self, name: str) -> bool:
+        function = _class_function(self.python_class, name)
+        return function is not None and not getattr(function, "_tsjit_ignore", False)
+
+    def method_function(self, name: str) -> Any:
+        return _class_function(self.python_class, name)
+
+    # -- the runtime object -----------------------------------------------------------------
+    def runtime_object(self) -> Any:
+        """The module as the interpreter's object: tensors as numpy arrays."""
+        from tsjit.runtime.values import ScriptObject
+
+        attributes: dict[str, object] = {}
+        for name in self.attributes:
+            attributes[name] = _runtime_value(_read(self.instance, name))
+        for name, child in self.submodules.items():
+            attributes[name] = child.runtime_object()
+        return ScriptObject(self.qualname, attributes)
+
+
+def _runtime_value(value: object) -> object:
+    if is_tensor(value):
+        return tensor_array(value)
+    if isinstance(value, list):
+        return [_runtime_value(v) for v in value]
+    if isinstance(value, tuple):
+        return tuple(_runtime_value(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _runtime_value(v) for k, v in value.items()}
+    return value
+
+
+def _class_function(cls: type, name: str) -> Any:
+    for klass in cls.__mro__:
+        if klass.__module__ in ("builtins",) or klass.__name__ == "Module" and klass.__module__.endswith(("nn.module", "modules.module")):
+            continue
+        function = klass.__dict__.get(name)
+        if function is not None and callable(function):
+            return function
+    return None
+
+
+def _read(instance: object, name: str) -> object:
+    for table in ("_parameters", "_buffers", "_modules"):
+        entries = getattr(instance, table)
+        if name in entries:
+            return entries[name]
+    return getattr(instance, name)
+
+
+def _state(instance: object) -> Iterator[tuple[str, object]]:
+    """The instance's attributes in definition order: parameters, buffers, plain."""
+    seen: set[str] = set()
+    for table in ("_parameters", "_buffers"):
+        for name, value in getattr(instance, table).items():
+            seen.add(name)
+            yield name, value
+    for name, value in vars(instance).items():
+        if name.startswith("_") or name in seen or name in getattr(instance, "_modules"):
+            continue
+        yield name, value
+
+
+def _constant_names(cls: type) -> set[str]:
+    names: set[str] = set()
+    for klass in cls.__mro__:
+        names.update(getattr(klass, "__constants__", ()) or ())
+        for attribute, annotation in getattr(klass, "__annotations__", {}).items():
+            text = annotation if isinstance(annotation, str) else repr(annotation)
+            if "Final" in text:
+                names.add(attribute)
+    return names
+
+
+class ModuleRegistry:
+    """Class types of scripted module instances, one per distinct concrete type."""
+
+    def __init__(self, unit: CompilationUnit):
+        self.unit = unit
+        self.by_instance: dict[int, ModuleInfo] = {}
+        self.by_qualname: dict[str, ModuleInfo] = {}
+        self.signatures: dict[tuple, str] = {}
+        self.mangle_count = 0
+
+    def info(self, instance: object, where: str = "module") -> ModuleInfo:
+        known = self.by_instance.get(id(instance))
+        if known is not None:
+            return known
+        cls = library_class(type(instance))
+        base_name = "__torch__." + python_class_name(cls)
+        info = ModuleInfo(self.unit, instance, cls, base_name)
+        constants = _constant_names(type(instance)) | _constant_names(cls)
+        hints = _annotations(cls)
+        for name, child in getattr(instance, "_modules").items():
+            if child is None:
+                info.attributes[name] = NoneType()
+                continue
+            info.submodules[name] = self.info(child, f"{where}.{name}")
+            info.children.append(name)
+        info.attributes["training"] = BoolType()
+        for name, value in _state(instance):
+            if name == "training":
+                continue
+            if name in constants:
+                info.constants[name] = tuple(value) if isinstance(value, list) else value
+                continue
+            declared = hints.get(name)
+            inferred = value_type(value)
+            t = declared if declared is not None else inferred
+            if t is None:
+                continue  # Python-only state (functions, objects): not visible to TorchScript
+            info.attributes[name] = t
+        info.qualname = self.class_name(base_name, info)
+        self.by_instance[id(instance)] = info
+        self.by_qualname[info.qualname] = info
+        return info
+
+    def class_name(self, base_name: str, info: ModuleInfo) -> str:
+        """The base name, or a mangled one when another instance of the class has a
+        different concrete type (attribute types, constants, submodule types)."""
+        signature = (
+            base_name,
+            tuple(sorted((n, str(t)) for n, t in info.attributes.items())),
+            tuple(sorted((n, repr(v)) for n, v in info.constants.items())),
+            tuple((n, c.qualname) for n, c in info.submodules.items()),
+        )
+        if signature in self.signatures:
+            return self.signatures[signature]
+        name = base_name
+        if any(s[0] == base_name for s in self.signatures):
+            package, _, leaf = base_name.rpartition(".")
+            name = f"{package}.___torch_mangle_{self.mangle_count}.{leaf}"
+            self.mangle_count += 1
+        self.signatures[signature] = name
+        return name
+
+
+def _annotations(cls: type) -> dict[str, Attribute]:
+    """Types the class declares for attributes (`x: int`, `Optional[Tensor]`)."""
+    from tsjit.frontend.annotations import python_type
+
+    declared: dict[str, Attribute] = {}
+    for klass in reversed(cls.__mro__):
+        for name, annotation in getattr(klass, "__annotations__", {}).items():
+            if isinstance(annotation, str):
+                continue
+            origin = typing.get_origin(annotation)
+            args = typing.get_args(annotation)
+            t = python_type(annotation)
+            if origin is typing.Union and len(args) == 2 and type(None) in args:
+                inner = python_type(next(a for a in args if a is not type(None)))
+                t = OptionalType(inner) if inner is not None else None
+            elif origin is list and args and python_type(args[0]) is not None:
+                t = ListType(python_type(args[0]))
+            if t is not None:
+                declared[name] = t
+    return declared
+
+
+def _ts(t: Attribute) -> str:
+    try:
+        return to_torchscript_str(t)
+    except ValueError:
+        return str(t)

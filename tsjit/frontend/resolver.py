@@ -1,0 +1,278 @@
+"""Names a function uses that are not its variables: TorchScript's builtins (`len`,
+`range`, `float`, `ValueError`), then the Python scope it was defined in — modules such
+as `torch`, `math`, `torch.nn.functional`, other script functions, constants, NamedTuple
+classes, dtypes. Python objects become sugared values here (TorchScript's
+`toSugaredValue`), and namespaces resolve their attributes to operators by name.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins as python_builtins
+import inspect
+import types
+import typing
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from tsjit.dialects.types import FloatType, IntType
+from tsjit.frontend import builtins
+from tsjit.frontend.annotations import MISSING
+from tsjit.frontend.sugared_values import (
+    BuiltinFunction,
+    CastValue,
+    ContextManagerClass,
+    ExceptionValue,
+    FunctionValue,
+    MagicMethod,
+    PrintValue,
+    PythonModuleValue,
+    SimpleValue,
+    SpecialForm,
+    SugaredValue,
+    builtin_operator_exists,
+)
+
+if TYPE_CHECKING:
+    from tsjit.frontend.emitter import FunctionEmitter
+    from tsjit.frontend.compilation import CompilationUnit
+
+
+@dataclass
+class Scope:
+    """The Python names a function sees: its module's globals and its closure."""
+
+    globals: Mapping[str, object]
+    closure: Mapping[str, object] = field(default_factory=dict)
+
+    def lookup(self, name: str) -> object:
+        if name in self.closure:
+            return self.closure[name]
+        if name in self.globals:
+            return self.globals[name]
+        builtin_names = self.globals.get("__builtins__", python_builtins)
+        if isinstance(builtin_names, dict):
+            return builtin_names.get(name, MISSING)
+        return getattr(builtin_names, name, MISSING)
+
+    def lookup_expr(self, expr: ast.expr) -> object:
+        """The object a name or attribute chain (`torch.nn.functional`) denotes."""
+        if isinstance(expr, ast.Name):
+            return self.lookup(expr.id)
+        if isinstance(expr, ast.Attribute):
+            base = self.lookup_expr(expr.value)
+            if base is MISSING:
+                return MISSING
+            return getattr(base, expr.attr, MISSING)
+        if isinstance(expr, ast.Constant) and expr.value is None:
+            return None
+        return MISSING
+
+    @staticmethod
+    def of_function(function: types.FunctionType) -> Scope:
+        closure = {}
+        if function.__closure__:
+            for name, cell in zip(function.__code__.co_freevars, function.__closure__):
+                try:
+                    closure[name] = cell.cell_contents
+                except ValueError:  # an empty cell: the name is not bound yet
+                    continue
+        return Scope(function.__globals__, closure)
+
+
+_EXCEPTIONS = frozenset(
+    name for name, value in vars(python_builtins).items() if isinstance(value, type) and issubclass(value, BaseException)
+)
+
+
+def _shim_module_names() -> dict[int, str]:
+    from tsjit.frontend import torch_shim
+    from tsjit.frontend.library import functional
+    from tsjit.frontend.torch_shim import _builtins, jit, nn
+
+    return {
+        id(torch_shim): "torch", id(nn): "torch.nn", id(functional): "torch.nn.functional", id(jit): "torch.jit",
+        id(_builtins): "torch._jit_internal", id(nn.init): "torch.nn.init",
+    }  # fmt: skip
+
+
+class Resolver:
+    """Resolution for one compilation unit (it compiles the functions names refer to)."""
+
+    def __init__(self, unit: CompilationUnit):
+        self.unit = unit
+        self._module_names: dict[int, str] | None = None
+
+    # -- TorchScript's own builtins, then the Python scope --------------------------------
+    def global_value(self, em: FunctionEmitter, node: ast.AST, name: str, scope: Scope) -> SugaredValue | None:
+        if (builtin := self.builtin(name)) is not None:
+            return builtin
+        obj = scope.lookup(name)
+        if obj is MISSING:
+            return None
+        return self.to_sugared(em, node, obj, name)
+
+    def builtin(self, name: str) -> SugaredValue | None:
+        if name == "print":
+            return PrintValue()
+        if name in builtins.SPECIAL_FORMS or name == "len":
+            return SpecialForm(name)
+        if name in builtins.CASTS:
+            type_class, operator = builtins.CASTS[name]
+            return MagicMethod(f"__{name}__", CastValue(type_class(), operator))
+        if name in builtins.BUILTIN_FUNCTIONS:
+            operator, magic = builtins.BUILTIN_FUNCTIONS[name]
+            function = BuiltinFunction(operator)
+            return MagicMethod(magic, function) if magic else function
+        if name == "AssertionError":
+            return ExceptionValue("AssertionError", "")
+        return None
+
+    def module_name(self, module: types.ModuleType) -> str:
+        if self._module_names is None:
+            self._module_names = _shim_module_names()
+        return self._module_names.get(id(module), module.__name__)
+
+    # -- Python objects ---------------------------------------------------------------------
+    def to_sugared(self, em: FunctionEmitter, node: ast.AST, obj: object, name: str) -> SugaredValue:
+        from tsjit.frontend.torch_shim._builtins import TorchBuiltin
+        from tsjit.frontend.torch_shim._tensor import dtype as shim_dtype
+
+        if isinstance(obj, types.ModuleType):
+            return PythonModuleValue(self.module_name(obj), obj)
+        if obj is None or isinstance(obj, (bool, int, float, str)):
+            return SimpleValue(em.constant(obj, None, node))
+        if isinstance(obj, shim_dtype) or type(obj).__name__ == "dtype" and type(obj).__module__ == "torch":
+            return SimpleValue(em.constant(_dtype_code(obj), IntType(), node))
+        if isinstance(obj, tuple) and not hasattr(obj, "_fields"):
+            values = [self.to_sugared(em, node, item, name).as_value(em, node) for item in obj]
+            return SimpleValue(em.tuple_of(values, node))
+        if isinstance(obj, TorchBuiltin):
+            return BuiltinFunction(obj.operator)
+        if isinstance(obj, type):
+            return self.class_value(em, node, obj, name)
+        if callable(obj):
+            return self.callable_value(em, node, obj, name)
+        raise em.error(node, f"python value of type '{type(obj).__name__}' cannot be used as a value in TorchScript")
+
+    def class_value(self, em: FunctionEmitter, node: ast.AST, cls: type, name: str) -> SugaredValue:
+        qualified = f"{cls.__module__}.{cls.__qualname__}"
+        if issubclass(cls, BaseException):
+            if cls.__module__ == "builtins" and cls.__name__ == "AssertionError":
+                return ExceptionValue("AssertionError", "")
+            prefix = "builtins" if cls.__module__ == "builtins" else cls.__module__
+            return ExceptionValue(cls.__name__, f"{prefix}.{cls.__qualname__}")
+        if issubclass(cls, tuple) and hasattr(cls, "_fields"):
+            return self.unit.named_tuple_constructor(cls)
+        for python_name, context in builtins.CONTEXT_MANAGERS.items():
+            if qualified.endswith(python_name.rsplit(".", 1)[-1]) and cls.__name__ in ("no_grad", "enable_grad"):
+                return ContextManagerClass(context)
+        raise em.error(node, f"class '{cls.__qualname__}' cannot be used as a value in TorchScript "
+                             "(instantiating classes other than NamedTuples is not supported)")  # fmt: skip
+
+    def callable_value(self, em: FunctionEmitter, node: ast.AST, obj: object, name: str) -> SugaredValue:
+        module = getattr(obj, "__module__", None) or ""
+        qualname = getattr(obj, "__qualname__", getattr(obj, "__name__", name))
+        full = f"{module}.{qualname}"
+        if full in builtins.RENAMED_FUNCTIONS:
+            return BuiltinFunction(builtins.RENAMED_FUNCTIONS[full])
+        library = self.library_function(full)
+        if library is not None:
+            return library
+        if isinstance(obj, types.FunctionType):
+            if getattr(obj, "_tsjit_ignore", False) or getattr(obj, "_torchdynamo_disable", False):
+                raise em.error(node, f"function '{name}' is ignored by TorchScript (@torch.jit.ignore) and cannot be called")
+            if module.startswith("torch.") and not module.startswith("torch.nn.functional"):
+                operator = f"aten::{obj.__name__}"
+                if builtin_operator_exists(operator):
+                    return BuiltinFunction(operator)
+            return FunctionValue(obj, obj.__name__)
+        if module in ("torch", "torch._C._VariableFunctions", "torch._C._nn", "torch.functional") or inspect.isbuiltin(obj):
+            operator = f"aten::{getattr(obj, '__name__', name)}"
+            if builtin_operator_exists(operator):
+                return BuiltinFunction(operator)
+        raise em.error(node, f"python value '{name}' of type '{type(obj).__name__}' cannot be called from TorchScript")
+
+    def library_function(self, full_name: str) -> SugaredValue | None:
+        """`torch.nn.functional.softmax` (real or shim): tsjit's TorchScript source."""
+        from tsjit.frontend.library import functional
+
+        for prefix in ("torch.nn.functional.", f"{functional.__name__}."):
+            if full_name.startswith(prefix):
+                name = full_name[len(prefix) :]
+                if name in functional.ATEN_FUNCTIONS:
+                    return BuiltinFunction(functional.ATEN_FUNCTIONS[name])
+                target = getattr(functional, name, None)
+                if isinstance(target, types.FunctionType) and target.__module__ == functional.__name__:
+                    return FunctionValue(target, f"torch.nn.functional.{name}")
+        return None
+
+    # -- namespaces ---------------------------------------------------------------------------
+    def module_attribute(self, em: FunctionEmitter, node: ast.AST, module: PythonModuleValue, name: str) -> SugaredValue:
+        q = module.qualified_name
+        full = f"{q}.{name}"
+        if q == "math" and name in builtins.MATH_CONSTANTS:
+            return SimpleValue(em.constant(builtins.MATH_CONSTANTS[name], FloatType(), node))
+        if full in builtins.CONTEXT_MANAGERS:
+            return ContextManagerClass(builtins.CONTEXT_MANAGERS[full])
+        if full in builtins.RENAMED_FUNCTIONS:
+            return BuiltinFunction(builtins.RENAMED_FUNCTIONS[full])
+        if q == "torch.jit" and name == "annotate":
+            return SpecialForm("annotate")
+        if q in ("torch.jit", "torch.jit._script") and name == "_unwrap_optional":
+            return BuiltinFunction("aten::_unwrap_optional")
+        if q == "torch" and (code := _torch_dtype_code(name)) is not None:
+            return SimpleValue(em.constant(code, IntType(), node))
+        if q == "torch.nn.functional" and (library := self.library_function(full)) is not None:
+            return library
+        if q in builtins.OPERATOR_NAMESPACES:
+            operator = f"{builtins.OPERATOR_NAMESPACES[q]}::{builtins.NAMESPACE_PREFIXES.get(q, '')}{name}"
+            if builtin_operator_exists(operator):
+                return BuiltinFunction(operator)
+        if q == "torch" and name in ("nn", "jit", "_C", "autograd", "functional", "linalg", "special", "fft", "_VF"):
+            return PythonModuleValue(full)
+        if q in ("torch._C", "torch.autograd", "torch.nn") and name in ("_nn", "_VariableFunctions", "grad_mode", "functional"):
+            return PythonModuleValue(full)
+        python_module = module.python_module
+        if python_module is not None and (obj := getattr(python_module, name, MISSING)) is not MISSING:
+            if not (q.startswith("torch") and isinstance(obj, type)):
+                return self.to_sugared(em, node, obj, name)
+        raise em.error(node, f"unknown builtin op: module '{q}' has no attribute '{name}' that TorchScript can use")
+
+    # -- annotations ----------------------------------------------------------------------------
+    def lookup_python(self, scope: Scope, expr: ast.expr) -> object:
+        """The Python object an annotation name denotes; TorchScript's own type names
+        (`Tensor`, `List`, ...) work without an import."""
+        found = scope.lookup_expr(expr)
+        if found is MISSING and isinstance(expr, ast.Name) and expr.id in _TYPE_NAMES:
+            if expr.id == "Tensor":
+                from tsjit.frontend.torch_shim import Tensor
+
+                return Tensor
+            return _TYPE_NAMES[expr.id]
+        return found
+
+
+_TYPE_NAMES: dict[str, object] = {
+    "int": int, "float": float, "bool": bool, "str": str, "complex": complex, "List": typing.List,
+    "Dict": typing.Dict, "Tuple": typing.Tuple, "Optional": typing.Optional, "Union": typing.Union,
+    "Any": typing.Any, "Tensor": MISSING, "list": list, "dict": dict, "tuple": tuple,
+}  # fmt: skip
+
+
+def _torch_dtype_code(name: str) -> int | None:
+    from tsjit.frontend.torch_shim._tensor import ALIASES, DTYPES_BY_NAME
+
+    dtype = DTYPES_BY_NAME.get(ALIASES.get(name, name))
+    return dtype.code if dtype is not None else None
+
+
+def _dtype_code(obj: object) -> int:
+    code = getattr(obj, "code", None)
+    if isinstance(code, int):
+        return code
+    found = _torch_dtype_code(str(obj).removeprefix("torch."))
+    assert found is not None, f"unknown dtype {obj}"
+    return found
+

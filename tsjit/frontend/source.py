@@ -1,0 +1,78 @@
+"""Python source as the frontend reads it: parsed once with `ast`, with the file name
+and line offset that make every op location and error point at the user's text.
+
+Locations are 1-based lines and columns (`FileLineColLoc`, as `tsjit.diagnostics`);
+PyTorch's graph comments print 0-based columns, one less.
+"""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from xdsl.dialects.builtin import FileLineColLoc, IntAttr, StringAttr
+
+from tsjit.diagnostics import SourceLocation, TsjitError
+
+
+@dataclass(eq=False)
+class SourceFile:
+    """Source text under a file name; `line_offset` places an excerpt (a function taken
+    from a bigger file) at its real line, `indent` at its real column."""
+
+    filename: str
+    text: str
+    line_offset: int = 0
+    indent: int = 0
+    _locations: dict[tuple[int, int], FileLineColLoc] = field(default_factory=dict, repr=False)
+
+    @staticmethod
+    def of_excerpt(filename: str, text: str, first_line: int) -> SourceFile:
+        """An indented excerpt (a method's source) starting at `first_line` (1-based)."""
+        dedented = textwrap.dedent(text)
+        first = text.splitlines()[0] if text else ""
+        indent = len(first) - len(first.lstrip())
+        return SourceFile(filename, dedented, first_line - 1, indent)
+
+    @cached_property
+    def lines(self) -> list[str]:
+        return self.text.splitlines()
+
+    @cached_property
+    def tree(self) -> ast.Module:
+        try:
+            return ast.parse(self.text, self.filename, type_comments=True)
+        except SyntaxError as e:
+            line = (e.lineno or 1) + self.line_offset
+            raise TsjitError(f"invalid syntax: {e.msg}", SourceLocation(self.filename, line, (e.offset or 1) + self.indent),
+                             e.text.rstrip("\n") if e.text else None) from None  # fmt: skip
+
+    def source_location(self, node: ast.AST | None) -> SourceLocation | None:
+        if node is None or not hasattr(node, "lineno"):
+            return None
+        return SourceLocation(self.filename, node.lineno + self.line_offset, node.col_offset + 1 + self.indent)  # pyright: ignore[reportAttributeAccessIssue]
+
+    def location(self, node: ast.AST) -> FileLineColLoc | None:
+        """The op location of `node` (shared attribute per position)."""
+        if not hasattr(node, "lineno"):
+            return None
+        key = (node.lineno, node.col_offset)  # pyright: ignore[reportAttributeAccessIssue]
+        loc = self._locations.get(key)
+        if loc is None:
+            line, col = key[0] + self.line_offset, key[1] + 1 + self.indent
+            loc = self._locations[key] = FileLineColLoc(StringAttr(self.filename), IntAttr(line), IntAttr(col))
+        return loc
+
+    def line_text(self, node: ast.AST | None) -> str | None:
+        if node is None or not hasattr(node, "lineno"):
+            return None
+        index = node.lineno - 1  # pyright: ignore[reportAttributeAccessIssue]
+        if 0 <= index < len(self.lines):
+            return " " * self.indent + self.lines[index]
+        return None
+
+    def error(self, node: ast.AST | None, message: str) -> TsjitError:
+        """The one-line error at `node`, with its source line for the caret."""
+        return TsjitError(message, self.source_location(node), self.line_text(node))

@@ -1,0 +1,217 @@
+"""SSA conversion: variables as `prim.Store`/`prim.Load` become SSA values.
+
+As TorchScript's `ConvertToSSA`, in three steps:
+
+1. control-flow loads and stores: a variable assigned in both branches of an If (or in
+   one, when the other can see it) becomes an If output; a variable of the enclosing
+   scope assigned in a loop body becomes a loop-carried value (a Load before the loop as
+   its initial value, a body argument stored at the start of the body, a Load before
+   the body's yield, the loop result stored after the loop);
+2. loop continuations: every `prim.LoopContinuation` (break or continue) takes the
+   current values of the loop-carried variables, as the body's yield does;
+3. every Load is replaced by the value last stored under its name in the enclosing
+   scopes, and Stores and Loads are erased.
+
+    x = 1                          %x.1 = prim.Constant 1
+    if c:                          %x = prim.If %c -> (!ts.int) {
+        x = 2                        prim.Yield %two
+    return x                       } else { prim.Yield %x.1 }
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import func
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from tsjit.dialects import prim
+from tsjit.dialects.types import unify
+from tsjit.frontend.environment import display_name, meaningful_name
+from tsjit.frontend.rebuild import extend_if, extend_loop
+
+
+class _Frame:
+    """Variables (to types or values) stored in one block; lookups go outwards."""
+
+    def __init__(self, parent: _Frame | None):
+        self.parent = parent
+        self.entries: dict[str, object] = {}
+
+    def find(self, name: str) -> object:
+        frame: _Frame | None = self
+        while frame is not None:
+            if name in frame.entries:
+                return frame.entries[name]
+            frame = frame.parent
+        return None
+
+
+def convert_to_ssa(function: func.FuncOp) -> None:
+    block = function.body.block
+    _ControlFlowLoadStores().block(block, None)
+    _assign_loop_continuations(block, None)
+    _erase_load_stores(block, None)
+
+
+def _hint(value: SSAValue, name: str) -> None:
+    if meaningful_name(name) and value.name_hint is None:
+        shown = display_name(name)
+        if shown and not shown[0].isdigit():
+            value.name_hint = shown
+
+
+class _ControlFlowLoadStores:
+    """Step 1: outputs of If and Loop for the variables they assign."""
+
+    def __init__(self) -> None:
+        self.rewriter = Rewriter()
+
+    def block(self, block: Block, parent: _Frame | None) -> _Frame:
+        frame = _Frame(parent)
+        op = block.first_op
+        while op is not None:
+            if isinstance(op, prim.IfOp):
+                op = self.if_op(op, frame)
+            elif isinstance(op, prim.LoopOp):
+                op = self.loop_op(op, frame)
+            elif isinstance(op, prim.StoreOp):
+                frame.entries[op.var_name.data] = op.input.type
+            op = op.next_op
+        return frame
+
+    def load_before(self, anchor: Operation, name: str, type: Attribute) -> SSAValue:
+        load = prim.LoadOp(name, type)
+        self.rewriter.insert_op(load, InsertPoint.before(anchor))
+        return load.result
+
+    def add_yield_value(self, block: Block, name: str, type: Attribute) -> None:
+        terminator = block.last_op
+        assert terminator is not None
+        value = self.load_before(terminator, name, type)
+        terminator.operands = [*terminator.operands, value]
+
+    def store_results(self, op: Operation, names: list[str], first: int) -> None:
+        anchor = op
+        for name, result in zip(names, op.results[first:]):
+            _hint(result, name)
+            store = prim.StoreOp(name, result)
+            self.rewriter.insert_op(store, InsertPoint.after(anchor))
+            anchor = store
+
+    def if_op(self, op: prim.IfOp, frame: _Frame) -> Operation:
+        then_block, else_block = op.then_region.block, op.else_region.block
+        true_vars = self.block(then_block, frame)
+        false_vars = self.block(else_block, frame)
+        mutated = {v for v in true_vars.entries if false_vars.find(v) is not None}
+        mutated |= {v for v in false_vars.entries if true_vars.find(v) is not None}
+        names: list[str] = []
+        types: list[Attribute] = []
+        for name in sorted(mutated):
+            true_type, false_type = true_vars.find(name), false_vars.find(name)
+            assert isinstance(true_type, Attribute) and isinstance(false_type, Attribute)
+            unified = unify(true_type, false_type)
+            if unified is None:
+                continue  # the emitter reports a use of such a variable
+            self.add_yield_value(then_block, name, true_type)
+            self.add_yield_value(else_block, name, false_type)
+            names.append(name)
+            types.append(unified)
+        if not names:
+            return op
+        first = len(op.results)
+        new = extend_if(op, types)
+        self.store_results(new, names, first)
+        return new
+
+    def loop_op(self, op: prim.LoopOp, frame: _Frame) -> Operation:
+        body = op.body.block
+        loop_vars = self.block(body, frame)
+        carried: list[tuple[str, Attribute, Attribute, Attribute]] = []
+        for name, block_type in loop_vars.entries.items():
+            parent_type = frame.find(name)
+            if parent_type is None:
+                continue  # local to the loop body
+            assert isinstance(parent_type, Attribute) and isinstance(block_type, Attribute)
+            unified = unify(parent_type, block_type)
+            assert unified is not None, f"loop-carried '{name}' changes type from {parent_type} to {block_type}"
+            carried.append((name, parent_type, block_type, unified))
+        if not carried:
+            return op
+        initial = [self.load_before(op, name, parent_type) for name, parent_type, _, _ in carried]
+        first = len(op.results)
+        new = extend_loop(op, initial, [unified for *_, unified in carried])
+        body = new.body.block
+        anchor: Operation | None = None
+        for name, _, block_type, unified in carried:
+            argument = body.insert_arg(unified, len(body.args))
+            _hint(argument, name)
+            store = prim.StoreOp(name, argument)
+            point = InsertPoint.at_start(body) if anchor is None else InsertPoint.after(anchor)
+            self.rewriter.insert_op(store, point)
+            anchor = store
+            self.add_yield_value(body, name, block_type)
+        self.store_results(new, [name for name, *_ in carried], first)
+        return new
+
+
+def _assign_loop_continuations(block: Block, loop: prim.LoopOp | None) -> None:
+    """Step 2: breaks and continues carry the loop's current variables."""
+    for op in list(block.ops):
+        if isinstance(op, prim.IfOp):
+            _assign_loop_continuations(op.then_region.block, loop)
+            _assign_loop_continuations(op.else_region.block, loop)
+        elif isinstance(op, prim.LoopOp):
+            _assign_loop_continuations(op.body.block, op)
+        elif isinstance(op, prim.LoopContinuationOp):
+            assert loop is not None
+            terminator = loop.body.block.last_op
+            assert terminator is not None
+            loads = []
+            for carried in terminator.operands[1:]:
+                load = carried.owner
+                assert isinstance(load, prim.LoadOp)
+                clone = prim.LoadOp(load.var_name.data, load.result.type)
+                Rewriter.insert_op(clone, InsertPoint.before(op))
+                loads.append(clone.result)
+            op.operands = [op.condition, *loads]
+
+
+def _erase_load_stores(block: Block, parent: _Frame | None) -> None:
+    """Step 3: each Load is the value last stored under its name."""
+    frame = _Frame(parent)
+    for op in list(block.ops):
+        if isinstance(op, prim.StoreOp):
+            frame.entries[op.var_name.data] = op.input
+            block.erase_op(op)
+        elif isinstance(op, prim.LoadOp):
+            value = frame.find(op.var_name.data)
+            assert isinstance(value, SSAValue), f"variable '{op.var_name.data}' is loaded before it is stored"
+            if value.name_hint is None and op.result.name_hint is not None:
+                value.name_hint = op.result.name_hint
+            op.result.replace_all_uses_with(value)
+            block.erase_op(op)
+        else:
+            for region in op.regions:
+                for nested in region.blocks:
+                    _erase_load_stores(nested, frame)
+
+
+_SCAFFOLDING = (prim.ConstantOp, prim.UninitializedOp, prim.UncheckedCastOp, prim.TupleConstructOp, prim.TupleUnpackOp)
+
+
+def erase_dead_scaffolding(function: func.FuncOp) -> None:
+    """Removes unused values the frontend made along the way (placeholders,
+    constants, casts and tuples it no longer needs); user computations stay."""
+    for block in reversed(list(_blocks(function.body.block))):
+        for op in reversed(list(block.ops)):
+            dead_list = isinstance(op, prim.ListConstructOp) and not op.operands
+            if (isinstance(op, _SCAFFOLDING) or dead_list) and all(not r.uses for r in op.results):
+                block.erase_op(op)
+
+
+def _blocks(block: Block):
+    yield block
+    for op in block.ops:
+        for region in op.regions:
+            for nested in region.blocks:
+                yield from _blocks(nested)

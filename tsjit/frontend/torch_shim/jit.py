@@ -1,0 +1,45 @@
+"""`torch.jit` for programs written for TorchScript: the decorators mark functions, and
+`torch.jit.script` hands them to tsjit."""
+
+from __future__ import annotations
+
+from typing import Any, Final, TypeVar
+
+__all__ = ["Final", "annotate", "export", "ignore", "is_scripting", "script", "unused"]
+
+T = TypeVar("T")
+
+
+def script(obj: Any, *args: object, **kwargs: object) -> Any:
+    from tsjit.frontend.script import script as tsjit_script
+
+    return tsjit_script(obj)
+
+
+def export(fn: T) -> T:
+    """Marks a module method to be compiled even if `forward` does not call it."""
+    fn._tsjit_export = True  # pyright: ignore[reportAttributeAccessIssue]
+    return fn
+
+
+def ignore(fn: T = None, *, drop: bool = False) -> Any:  # pyright: ignore[reportArgumentType]
+    """Leaves a function in Python; TorchScript code cannot call it."""
+    if fn is None:
+        return lambda f: ignore(f, drop=drop)
+    fn._tsjit_ignore = True  # pyright: ignore[reportAttributeAccessIssue]
+    return fn
+
+
+def unused(fn: T) -> T:
+    """A method that compiles to `raise Exception` (TorchScript's `@torch.jit.unused`)."""
+    fn._tsjit_unused = True  # pyright: ignore[reportAttributeAccessIssue]
+    return fn
+
+
+def annotate(the_type: object, value: T) -> T:
+    """In Python the value itself; in TorchScript it gives `value` the type `the_type`."""
+    return value
+
+
+def is_scripting() -> bool:
+    return False

@@ -1,0 +1,141 @@
+"""`torch.nn.Module` and `torch.nn.Parameter` for the shim: the bookkeeping of
+parameters, buffers and submodules that scripting reads (`named_parameters`,
+`named_buffers`, attributes), with torch's method names."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from tsjit.frontend.torch_shim._tensor import Tensor
+
+
+class Parameter(Tensor):
+    """A tensor that is a module parameter."""
+
+    def __init__(self, data: Tensor | None = None, requires_grad: bool = True):
+        super().__init__(data if data is not None else (), requires_grad=requires_grad)
+
+
+class Module:
+    """Base class of modules: attributes that are Parameters, Modules or registered
+    buffers are tracked so that a scripted module knows its state."""
+
+    training: bool
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        object.__setattr__(self, "_parameters", {})
+        object.__setattr__(self, "_buffers", {})
+        object.__setattr__(self, "_modules", {})
+        object.__setattr__(self, "training", True)
+
+    # -- state -------------------------------------------------------------------------
+    def __setattr__(self, name: str, value: Any) -> None:
+        params, buffers, modules = self.__dict__.get("_parameters"), self.__dict__.get("_buffers"), self.__dict__.get("_modules")
+        if params is None:
+            raise AttributeError("cannot assign to a module before Module.__init__() is called")
+        for table in (params, buffers, modules):
+            table.pop(name, None)
+        self.__dict__.pop(name, None)
+        if isinstance(value, Parameter):
+            params[name] = value
+        elif isinstance(value, Module):
+            modules[name] = value
+        elif name in buffers or (value is None and name in params):
+            (buffers if name in buffers else params)[name] = value
+        else:
+            object.__setattr__(self, name, value)
+
+    def __getattr__(self, name: str) -> Any:
+        for table in ("_parameters", "_buffers", "_modules"):
+            entries = self.__dict__.get(table, {})
+            if name in entries:
+                return entries[name]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def __delattr__(self, name: str) -> None:
+        for table in ("_parameters", "_buffers", "_modules"):
+            if name in self.__dict__[table]:
+                del self.__dict__[table][name]
+                return
+        object.__delattr__(self, name)
+
+    def register_buffer(self, name: str, tensor: Tensor | None, persistent: bool = True) -> None:
+        self.__dict__.pop(name, None)
+        self._buffers[name] = tensor
+
+    def register_parameter(self, name: str, param: Parameter | None) -> None:
+        self.__dict__.pop(name, None)
+        self._parameters[name] = param
+
+    def add_module(self, name: str, module: Module | None) -> None:
+        self._modules[name] = module
+
+    register_module = add_module
+
+    # -- traversal -----------------------------------------------------------------------
+    def named_children(self) -> Iterator[tuple[str, Module]]:
+        yield from ((n, m) for n, m in self._modules.items() if m is not None)
+
+    def children(self) -> Iterator[Module]:
+        return (m for _, m in self.named_children())
+
+    def named_modules(self, prefix: str = "") -> Iterator[tuple[str, Module]]:
+        yield prefix, self
+        for name, child in self.named_children():
+            yield from child.named_modules(f"{prefix}.{name}" if prefix else name)
+
+    def modules(self) -> Iterator[Module]:
+        return (m for _, m in self.named_modules())
+
+    def named_parameters(self, prefix: str = "", recurse: bool = True) -> Iterator[tuple[str, Parameter]]:
+        yield from self._named("_parameters", prefix, recurse)
+
+    def parameters(self, recurse: bool = True) -> Iterator[Parameter]:
+        return (p for _, p in self.named_parameters(recurse=recurse))
+
+    def named_buffers(self, prefix: str = "", recurse: bool = True) -> Iterator[tuple[str, Tensor]]:
+        yield from self._named("_buffers", prefix, recurse)
+
+    def buffers(self, recurse: bool = True) -> Iterator[Tensor]:
+        return (b for _, b in self.named_buffers(recurse=recurse))
+
+    def _named(self, table: str, prefix: str, recurse: bool) -> Iterator[tuple[str, Any]]:
+        for name, value in self.__dict__[table].items():
+            if value is not None:
+                yield (f"{prefix}.{name}" if prefix else name), value
+        if recurse:
+            for name, child in self.named_children():
+                yield from child._named(table, f"{prefix}.{name}" if prefix else name, True)
+
+    def state_dict(self) -> dict[str, Tensor]:
+        return dict(self.named_parameters()) | dict(self.named_buffers())
+
+    # -- modes and calls -----------------------------------------------------------------
+    def train(self, mode: bool = True) -> Module:
+        object.__setattr__(self, "training", mode)
+        for child in self.children():
+            child.train(mode)
+        return self
+
+    def eval(self) -> Module:
+        return self.train(False)
+
+    def requires_grad_(self, flag: bool = True) -> Module:
+        for p in self.parameters():
+            p.requires_grad = flag
+        return self
+
+    def forward(self, *args: Any, **kwargs: Any) -> Any:
+        raise NotImplementedError(f"module '{type(self).__name__}' defines no forward()")
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.forward(*args, **kwargs)
+
+    def extra_repr(self) -> str:
+        return ""
+
+    def __repr__(self) -> str:
+        lines = [f"({name}): {child!r}".replace("\n", "\n  ") for name, child in self.named_children()]
+        head = f"{type(self).__name__}({self.extra_repr()}"
+        return head + ")" if not lines else head + "\n  " + "\n  ".join(lines) + "\n)"
