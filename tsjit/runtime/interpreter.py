@@ -553,7 +553,12 @@ class _Compiler:
     # -- calls -----------------------------------------------------------------------
     def call_function(self, op: Operation) -> Callable[..., Any]:
         assert isinstance(op, func.CallOp)
-        return self.program.function(op.callee.root_reference.data).invoke
+        try:
+            return self.program.function(op.callee.root_reference.data).invoke
+        except TsjitError as error:
+            if error.location is None:  # a bodiless declaration: point at the call
+                error.location = SourceLocation.of_op(op)
+            raise
 
     def call_method(self, op: Operation) -> Callable[..., Any]:
         name = _property_str(op, "name")

@@ -71,7 +71,7 @@ def run_tool(argv: list[str] | None) -> None:
     try:
         value = call(*inputs)
     except TorchScriptError as error:
-        raise _located(error) from error
+        raise _located(error, graph_path.parent) from error
     print(json.dumps(encode_value(value)))
 
 
@@ -176,11 +176,15 @@ def _check_run(call: Callable[..., Any], run: dict[str, Any], rtol: float, atol:
     return None
 
 
-def _located(error: TorchScriptError) -> TsjitError:
-    """The tool's one-line report of an exception the program raised."""
+def _located(error: TorchScriptError, graph_directory: Path) -> TsjitError:
+    """The tool's one-line report of an exception the program raised. Graph comments
+    name the source relative to the graph (`source.py:13:8`), so look for it there."""
     location = None
-    if error.location and (m := re.fullmatch(r"(.*):(\d+)(?::(\d+))?", error.location)):
-        location = SourceLocation(m.group(1), int(m.group(2)), int(m.group(3) or 0))
+    if error.location and (m := re.fullmatch(r"(.+?):(\d+)(?::(\d+))?", error.location)):
+        file = m.group(1)
+        if not Path(file).is_absolute() and (graph_directory / file).is_file():
+            file = str(graph_directory / file)
+        location = SourceLocation(file, int(m.group(2)), int(m.group(3) or 0))
     return TsjitError(f"{error.kind}: {error.message}", location)
 
 
