@@ -69,10 +69,7 @@ class Program:
                 known = ", ".join(sorted(self._functions)) or "none"
                 raise TsjitError(f"no function named '{name}' in the program (functions: {known})")
             if op.is_declaration:
-                raise TsjitError(
-                    f"function '{name}' is only declared: its body is not in the program",
-                    SourceLocation.of_op(op),
-                )
+                raise _only_declared(name, SourceLocation.of_op(op))
             # registered before compiling, so that recursive calls find it
             code = self._compiled[name] = Code(name, len(op.body.block.args))
             try:
@@ -85,6 +82,11 @@ class Program:
     def has_function(self, name: str) -> bool:
         return name in self._functions
 
+    def is_declaration(self, name: str) -> bool:
+        """Whether `name` is declared without a body (a callee graph text only names)."""
+        op = self._functions.get(name)
+        return op is not None and op.is_declaration
+
     def method(self, class_name: str, method: str) -> Code | None:
         """The code of `class_name.method`, or None when neither the program nor the
         builtin module library defines it."""
@@ -94,6 +96,10 @@ class Program:
         from tsjit.runtime.modules import builtin_method
 
         return builtin_method(class_name, method)
+
+
+def _only_declared(name: str, location: SourceLocation | None) -> TsjitError:
+    return TsjitError(f"function '{name}' is only declared: its body is not in the program", location)
 
 
 @dataclass
@@ -553,12 +559,10 @@ class _Compiler:
     # -- calls -----------------------------------------------------------------------
     def call_function(self, op: Operation) -> Callable[..., Any]:
         assert isinstance(op, func.CallOp)
-        try:
-            return self.program.function(op.callee.root_reference.data).invoke
-        except TsjitError as error:
-            if error.location is None:  # a bodiless declaration: point at the call
-                error.location = SourceLocation.of_op(op)
-            raise
+        name = op.callee.root_reference.data
+        if self.program.is_declaration(name):
+            raise _only_declared(name, SourceLocation.of_op(op))
+        return self.program.function(name).invoke
 
     def call_method(self, op: Operation) -> Callable[..., Any]:
         name = _property_str(op, "name")
