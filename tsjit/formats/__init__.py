@@ -21,7 +21,11 @@ def looks_like_graph_text(text: str) -> bool:
 
 
 def read_program(ctx: Context, text: str, filename: str = "<stdin>", line_offset: int = 0) -> ModuleOp:
-    """Reads MLIR or PyTorch graph text into a module."""
+    """Reads MLIR, PyTorch graph text or Python source (`.py`, scripted) into a module."""
+    if filename.endswith(".py"):
+        from tsjit.frontend import script_source
+
+        return script_source(ctx, text, filename)
     if looks_like_graph_text(text):
         from tsjit.formats.torchscript_text import import_graph_text
 

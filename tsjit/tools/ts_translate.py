@@ -21,6 +21,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.printer import Printer
 
 from tsjit.diagnostics import tool_main
+from tsjit.frontend import read_script
 
 
 @dataclass(frozen=True)
@@ -84,6 +85,7 @@ MODES: dict[str, Mode] = {
     "--import-torchscript": Mode("PyTorch graph text to MLIR", read_graph_text, write_mlir),
     "--export-torchscript": Mode("MLIR to PyTorch graph text", read_program, write_graph_text),
     "--export-python": Mode("MLIR to TorchScript-syntax Python code", read_program, write_python),
+    "--script": Mode("TorchScript-syntax Python source to MLIR (torch.jit.script)", read_script, write_mlir),
 }
 
 
