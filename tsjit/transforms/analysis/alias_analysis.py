@@ -123,12 +123,16 @@ SIDE_EFFECTING_RULES = frozenset({AliasRule.READ, AliasRule.CONSERVATIVE})
 
 SIDE_EFFECTING_OPS = frozenset({"profile.profile"})
 
-FUNCTIONAL_LIST_CONSUMERS = frozenset({
-    "aten::cat", "aten::stack", "aten::broadcast_tensors", "aten::vstack", "aten::hstack", "aten::dstack",
-})  # fmt: skip
-"""A list built only to be passed to one of these holds its inputs without making them
-wildcards: the op reads the list and keeps no reference (PyTorch's
-`functionalNonEscapingListUse`)."""
+PRECISE_CONTAINER_USES: dict[str, frozenset[str]] = {
+    "prim.ListConstruct": frozenset({
+        "aten.cat", "aten.stack", "aten.broadcast_tensors", "aten.vstack", "aten.hstack", "aten.dstack",
+    }),
+    "prim.TupleConstruct": frozenset({"func.return"}),
+}  # fmt: skip
+"""A container whose only use is one of these ops holds its inputs without making them
+wildcards: the op reads it and keeps no reference, or hands it to the caller, which the
+analysis accounts for as a graph output (PyTorch's `functionalNonEscapingListUse` and
+`functionalNonEscapingTupleUse`)."""
 
 RUNNING_STATS_WRITERS: dict[str, str] = {"aten::batch_norm": "training", "aten::instance_norm": "use_input_stats"}
 """Operators that update `running_mean`/`running_var` unless the named flag is a
@@ -443,7 +447,7 @@ class AliasDb:
         (container,) = op.results
         if not is_mutable_type(container.type):
             return  # a tuple of immutable values
-        if _only_use_is_functional(container):
+        if _only_use_is_precise(op.name, container):
             element = self._elements[container] = self._dag.fresh()
             for value in op.operands:
                 if is_mutable_type(value.type):
@@ -717,11 +721,9 @@ def _nested_ops(op: Operation) -> Iterable[Operation]:
             yield from block.ops
 
 
-def _only_use_is_functional(container: SSAValue) -> bool:
-    if not container.has_one_use():
-        return False
-    user = next(iter(container.uses)).operation
-    return getattr(type(user), "OPERATOR", None) in FUNCTIONAL_LIST_CONSUMERS
+def _only_use_is_precise(kind: str, container: SSAValue) -> bool:
+    users = PRECISE_CONTAINER_USES.get(kind)
+    return users is not None and container.has_one_use() and next(iter(container.uses)).operation.name in users
 
 
 def _comes_before(a: Operation, b: Operation) -> bool:
