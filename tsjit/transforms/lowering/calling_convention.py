@@ -20,13 +20,14 @@ Results. None gives `void`; one scalar is returned as is; several are returned b
 as `!llvm.struct<(...)>`. Memrefs cannot be results: kernels write into memref
 parameters.
 
-Why this convention: a ctypes call with integer arguments costs ~0.4 µs, and each extra
-argument costs little, whereas building descriptor structs per call costs a lot more.
-Passing exactly the dynamic parts of the type keeps whatever the type states as a
-constant in the code: with a static unit inner stride (identity or `strided<[?, 1]>`
-layouts) LLVM vectorizes the inner loop without run-time stride checks. A caller that has
-non-contiguous arrays uses a layout with `?` strides. For a numpy array, `ptr` is
-`arr.ctypes.data`, the offset is 0 and the strides are `arr.strides // arr.itemsize`.
+Why this convention: a ctypes call with integer arguments costs about half a
+microsecond, and each extra argument little, whereas building a descriptor struct per
+call costs more. Passing exactly the dynamic parts of the type keeps whatever the type
+states as a constant in the code: with a static unit inner stride (identity or
+`strided<[?, 1]>` layouts) LLVM vectorizes the inner loop without run-time stride checks.
+A caller with non-contiguous arrays uses a layout with `?` strides. A numpy array stands
+for the memref it views: `ptr` is its data pointer (less a static offset), a dynamic
+offset is 0, and the strides are `arr.strides // arr.itemsize`.
 """
 
 from __future__ import annotations

@@ -87,11 +87,13 @@ def intrinsic_name(base: str, type: Attribute) -> str:
     """LLVM's overloaded intrinsic name: `llvm.smax` on `i64` is `llvm.smax.i64`, on
     `vector<4xf32>` it is `llvm.smax.v4f32`."""
     if isinstance(type, VectorType):
-        return f"{base}.v{'x'.join(map(str, type.get_shape()))}{_scalar_suffix(type.element_type)}"
+        return f"{base}.v{type.element_count()}{_scalar_suffix(type.element_type)}"
     return f"{base}.{_scalar_suffix(type)}"
 
 
 def _scalar_suffix(type: Attribute) -> str:
     if isinstance(type, IntegerType):
         return f"i{type.width.data}"
-    return {"f16": "f16", "bf16": "bf16", "f32": "f32", "f64": "f64"}[str(type)]
+    if str(type) in ("f16", "bf16", "f32", "f64"):
+        return str(type)
+    raise ValueError(f"no LLVM intrinsic overload for {type}")
