@@ -29,4 +29,5 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "inline": _lazy("inline", "InlinePass"),
     "loop-unrolling": _lazy("loop_unrolling", "LoopUnrollingPass"),
     "lower-tuples": _lazy("lower_tuples", "LowerTuplesPass"),
+    "remove-mutation": _lazy("remove_mutation", "RemoveMutationPass"),
 }
