@@ -63,14 +63,14 @@ def test_plain_run_prints_the_encoded_result(graph: Path, tmp_path: Path, capsys
     assert json.loads(out) == tensor(3, 6)
 
 
-def test_an_exception_is_one_located_error_line(graph: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+def test_an_exception_is_one_located_error_line(graph: Path, tmp_path: Path, capsys):
     inputs = write_json(tmp_path / "in.json", {"inputs": [tensor(1), {"int": -1}]})
     status, out, err = run_tool([str(graph), "--inputs", inputs], capsys)
     assert status == 1 and out == ""
     assert err.splitlines()[0] == f"{graph}:7:5: error: ValueError: n must be non-negative"
 
 
-def test_check_reports_each_run_and_a_summary(graph: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+def test_check_reports_each_run_and_a_summary(graph: Path, tmp_path: Path, capsys):
     io = {
         "entry": "forward",
         "rtol": 1e-5,
@@ -105,7 +105,8 @@ def test_a_module_graph_runs_against_its_module_json(capsys: pytest.CaptureFixtu
     case = CORPUS / "module_linear_relu"
     status, out, _ = run_tool([str(case / "graph.txt"), "--check", str(case / "io.json")], capsys)
     assert status == 0, out
-    status, out, _ = run_tool([str(case / "graph.opt.txt"), "--check", str(case / "io.json"), "-p", "dce"], capsys)
+    optimized = [str(case / "graph.opt.txt"), "--check", str(case / "io.json"), "-p", "dce"]
+    status, out, _ = run_tool(optimized, capsys)
     assert status == 0, out
 
 
@@ -116,7 +117,8 @@ def test_mutated_arguments_are_checked(tmp_path: Path, capsys: pytest.CaptureFix
     after = run["inputs_after"][0]["tensor"]
     after["data"] = [x + 1 for x in after["data"]]
     io["runs"] = [run]
-    status, out, _ = run_tool([str(case / "graph.txt"), "--check", write_json(tmp_path / "io.json", io)], capsys)
+    check = write_json(tmp_path / "io.json", io)
+    status, out, _ = run_tool([str(case / "graph.txt"), "--check", check], capsys)
     assert status == 1
     assert out.splitlines()[0].startswith("run 0: FAIL input[0] after the call: element [")
 
@@ -127,7 +129,8 @@ def test_a_module_graph_without_module_json_is_an_error(tmp_path: Path, capsys: 
     status, _, err = run_tool([str(graph)], capsys)
     assert status == 1
     assert err.strip() == (
-        f"{graph}: error: 'forward' takes a module (__torch__.source.Model): give its module.json with --module"
+        f"{graph}: error: 'forward' takes a module (__torch__.source.Model): "
+        "give its module.json with --module"
     )
 
 
@@ -135,7 +138,9 @@ def test_an_unavailable_backend_fails_clearly(graph: Path, monkeypatch: pytest.M
     monkeypatch.setitem(executor.BACKENDS, "later", "tsjit.runtime.not_written_yet:Executor")
     status, _, err = run_tool([str(graph), "--backend", "later"], capsys)
     assert status == 1
-    assert err.startswith("error: backend 'later' is not available yet (tsjit.runtime.not_written_yet:Executor is missing)")
+    assert err.startswith(
+        "error: backend 'later' is not available yet (tsjit.runtime.not_written_yet:Executor is missing)"
+    )
 
 
 def test_python_source_needs_the_script_frontend(tmp_path: Path, capsys: pytest.CaptureFixture[str]):

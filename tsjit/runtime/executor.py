@@ -118,7 +118,7 @@ class GraphExecutor:
             if (entry := self._cache.get(spec)) is not None:
                 return entry
             module = self.module.clone()
-            function = next(op for op in module.ops if isinstance(op, func.FuncOp) and op.sym_name.data == self.entry)
+            function = _function(module, self.entry)
             if not function.is_declaration and len(spec) == len(function.body.block.args):
                 refine_inputs(function, spec)
             if self._passes:
@@ -149,8 +149,13 @@ def _refine(type: Attribute, spec: Any) -> Attribute:
     if isinstance(type, TupleType) and isinstance(spec, tuple) and len(spec) == len(type.types):
         elements = [_refine(t, s) for t, s in zip(type.types, spec)]
         qualname = None if isinstance(type.qualname, NoneAttr) else type.qualname.data
-        return TupleType(elements, [n.data for n in type.names], qualname)  # pyright: ignore[reportArgumentType]
+        names = [n.data for n in type.names]
+        return TupleType(elements, names, qualname)  # pyright: ignore[reportArgumentType]
     return type
+
+
+def _function(module: ModuleOp, name: str) -> func.FuncOp:
+    return next(op for op in module.ops if isinstance(op, func.FuncOp) and op.sym_name.data == name)
 
 
 def _parse_pipeline(pipeline: Pipeline) -> list[ModulePass]:
@@ -189,7 +194,9 @@ def make_executor(
     executor_class = _backend_class(target)
     if executor_class is None:
         available = ", ".join(name for name, t in BACKENDS.items() if _backend_class(t) is not None)
-        raise TsjitError(f"backend '{backend}' is not available yet ({target} is missing); available: {available}")
+        raise TsjitError(
+            f"backend '{backend}' is not available yet ({target} is missing); available: {available}"
+        )
     return executor_class(module, entry, pipeline)
 
 

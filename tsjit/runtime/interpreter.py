@@ -156,7 +156,9 @@ class Code:
     def run(self, args: Sequence[Any]) -> Any:
         """Runs the graph; callers set numpy's error state (see `kernels`)."""
         if len(args) != self.arity:
-            raise TorchScriptError(f"{self.name}() expected {self.arity} argument(s) but received {len(args)}")
+            raise TorchScriptError(
+                f"{self.name}() expected {self.arity} argument(s) but received {len(args)}"
+            )
         registers = self.template.copy()
         registers[: self.arity] = args
         steps = self.steps
@@ -168,7 +170,8 @@ class Code:
         except TorchScriptError as error:
             raise error.at(self._location(pc)) from error.__cause__
         except Exception as error:  # a failing operator is TorchScript's RuntimeError
-            raise TorchScriptError(str(error) or type(error).__name__, "RuntimeError", self._location(pc)) from error
+            message = str(error) or type(error).__name__
+            raise TorchScriptError(message, "RuntimeError", self._location(pc)) from error
         results = self.results
         if len(results) == 1:
             return registers[results[0]]
@@ -227,8 +230,8 @@ def _registers(prefix: str, count: int) -> list[str]:
     return [f"{prefix}{k}" for k in range(count)]
 
 
-def _drop_line(drops: Sequence[str]) -> str:
-    return f"    {' = '.join(f'r[{d}]' for d in drops)} = None\n" if drops else ""
+def _drops(drops: Sequence[str]) -> list[str]:
+    return [f"{' = '.join(f'r[{d}]' for d in drops)} = None"] if drops else []
 
 
 @functools.cache
@@ -236,26 +239,26 @@ def _call_factory(n_in: int, n_out: int, n_drop: int) -> Callable[..., Step]:
     """`r[o0], ... = f(r[i0], ...)`, then the drops, then the next pc."""
     ins, outs, drops = _registers("i", n_in), _registers("o", n_out), _registers("d", n_drop)
     call = f"f({', '.join(f'r[{i}]' for i in ins)})"
-    if n_out == 1:
-        call = f"r[o0] = {call}"
-    elif n_out > 1:
+    if outs:
         call = f"{', '.join(f'r[{o}]' for o in outs)} = {call}"
-    params = ", ".join(["f", *ins, *outs, *drops, "nxt"])
-    source = f"def make({params}):\n  def step(r):\n    {call}\n{_drop_line(drops)}    return nxt\n  return step\n"
-    return _define(source)
+    return _step_factory(["f", *ins, *outs, *drops], [call, *_drops(drops)])
 
 
 @functools.cache
 def _move_factory(n: int, n_drop: int) -> Callable[..., Step]:
     """A parallel copy `r[o0], ... = r[i0], ...`, then the drops, then the next pc."""
     ins, outs, drops = _registers("i", n), _registers("o", n), _registers("d", n_drop)
-    body = f"    {', '.join(f'r[{o}]' for o in outs)} = {', '.join(f'r[{i}]' for i in ins)}\n" if n else ""
-    body += _drop_line(drops)
-    params = ", ".join([*ins, *outs, *drops, "nxt"])
-    return _define(f"def make({params}):\n  def step(r):\n{body}    return nxt\n  return step\n")
+    move = [f"{', '.join(f'r[{o}]' for o in outs)} = {', '.join(f'r[{i}]' for i in ins)}"] if n else []
+    return _step_factory([*ins, *outs, *drops], [*move, *_drops(drops)])
 
 
-def _define(source: str) -> Callable[..., Step]:
+def _step_factory(params: Sequence[str], body: Sequence[str]) -> Callable[..., Step]:
+    """`make(*params, nxt)`, which returns a step running `body` on registers `r`."""
+    source = "\n".join(
+        [f"def make({', '.join([*params, 'nxt'])}):", "  def step(r):"]
+        + [f"    {line}" for line in body]
+        + ["    return nxt", "  return step"]
+    )
     namespace: dict[str, Any] = {}
     exec(compile(source, "<tsjit interpreter template>", "exec"), namespace)
     return namespace["make"]
@@ -301,8 +304,9 @@ def _make_step(instruction: Instruction, next_pc: int) -> Step:
     """The closure of an instruction; `targets[0]`, when set, replaces the fall-through."""
     match instruction.opcode:
         case "call":
-            make = _call_factory(len(instruction.inputs), len(instruction.outputs), len(instruction.drops))
-            return make(instruction.callee, *instruction.inputs, *instruction.outputs, *instruction.drops, next_pc)
+            inputs, outputs, drops = instruction.inputs, instruction.outputs, instruction.drops
+            make = _call_factory(len(inputs), len(outputs), len(drops))
+            return make(instruction.callee, *inputs, *outputs, *drops, next_pc)
         case "move" | "drop":
             make = _move_factory(len(instruction.inputs), len(instruction.drops))
             target = instruction.targets[0] if instruction.targets else next_pc
@@ -347,7 +351,7 @@ class _Compiler:
             self.define(arg)
         terminator, _ = self.block(block, frozenset())
         self.code.results = tuple(self.registers[v] for v in terminator.operands)
-        self.code.steps = [_make_step(instruction, pc + 1) for pc, instruction in enumerate(self.code.instructions)]
+        self.code.steps = [_make_step(ins, pc + 1) for pc, ins in enumerate(self.code.instructions)]
 
     # -- registers and emission --------------------------------------------------------
     def define(self, value: SSAValue) -> int:
@@ -483,7 +487,8 @@ class _Compiler:
         self.registers[op.results[0]] = self.scratch(None)
 
     def if_op(self, op: Operation, dying: set[SSAValue]) -> None:
-        branch = self.emit(Instruction("branch", inputs=(self.registers[op.operands[0]],), label=op.name, op=op))
+        cond = self.registers[op.operands[0]]
+        branch = self.emit(Instruction("branch", inputs=(cond,), label=op.name, op=op))
         results = [self.define(r) if r.uses else None for r in op.results]
         ending = frozenset(dying)
         starts: list[int] = []
@@ -509,10 +514,11 @@ class _Compiler:
         index = self.define(index_arg) if index_arg.uses else None
         used_inside = {v for nested in op.walk() if nested is not op for v in nested.operands}
         zero = self.scratch(0)
+        carried_from = tuple(self.registers[v] for v in initial)
         self.emit(
             Instruction(
                 "move",
-                inputs=(self.registers[trip_count], self.registers[condition], zero, *map(self.registers.get, initial)),
+                inputs=tuple(self.registers[v] for v in (trip_count, condition)) + (zero,) + carried_from,
                 outputs=(limit, cond, counter, *carried),
                 drops=self.droppable(v for v in dying if v not in used_inside),
                 label=op.name,

@@ -63,7 +63,8 @@ def _submodule_classes(program: ModuleOp) -> dict[tuple[str, str], str]:
         if op.name == "prim.GetAttr" and isinstance(result := op.results[0].type, ClassType):
             owner = op.operands[0].type
             assert isinstance(owner, ClassType)
-            classes[(owner.qualname.data, op.properties["name"].data)] = result.qualname.data  # pyright: ignore[reportAttributeAccessIssue]
+            name = op.properties["name"].data  # pyright: ignore[reportAttributeAccessIssue]
+            classes[(owner.qualname.data, name)] = result.qualname.data
     return classes
 
 
@@ -89,13 +90,14 @@ def _builtin_program(class_name: str):  # -> Program | None
     methods = BUILTIN_METHODS.get(class_name)
     if methods is None:
         return None
-    text = f'!Self = !ts.class<"{class_name}">\n{methods}'
+    text = f'!Self = !ts.class<"{class_name}">\n{_ALIASES}{methods}'
     module = parse_mlir(make_context(), text, f"<builtin methods of {class_name}>")
     verify(module)
     return Program(module)
 
 
 _NN = "__torch__.torch.nn.modules"
+_ALIASES = "!OptionalTensor = !ts.optional<!ts.tensor>\n!Ints = !ts.list<!ts.int>\n"
 
 
 def _unary(kernel: str) -> str:
@@ -120,8 +122,9 @@ BUILTIN_METHODS: dict[str, str] = {
     f"{_NN}.linear.Linear": """
 func.func @forward(%self : !Self, %input : !ts.tensor) -> !ts.tensor {
   %weight = prim.GetAttr[name = "weight"] %self : !Self -> !ts.tensor
-  %bias = prim.GetAttr[name = "bias"] %self : !Self -> !ts.optional<!ts.tensor>
-  %r = aten.linear %input, %weight, %bias : (!ts.tensor, !ts.tensor, !ts.optional<!ts.tensor>) -> !ts.tensor
+  %bias = prim.GetAttr[name = "bias"] %self : !Self -> !OptionalTensor
+  %r = aten.linear %input, %weight, %bias
+      : (!ts.tensor, !ts.tensor, !OptionalTensor) -> !ts.tensor
   func.return %r : !ts.tensor
 }""",
     f"{_NN}.linear.Identity": """
@@ -156,11 +159,12 @@ func.func @forward(%self : !Self, %input : !ts.tensor) -> !ts.tensor {
     f"{_NN}.normalization.LayerNorm": """
 func.func @forward(%self : !Self, %input : !ts.tensor) -> !ts.tensor {
   %shape = prim.GetAttr[name = "normalized_shape"] %self : !Self -> !ts.list<!ts.int>
-  %weight = prim.GetAttr[name = "weight"] %self : !Self -> !ts.optional<!ts.tensor>
-  %bias = prim.GetAttr[name = "bias"] %self : !Self -> !ts.optional<!ts.tensor>
+  %weight = prim.GetAttr[name = "weight"] %self : !Self -> !OptionalTensor
+  %bias = prim.GetAttr[name = "bias"] %self : !Self -> !OptionalTensor
   %eps = prim.GetAttr[name = "eps"] %self : !Self -> !ts.float
   %true = prim.Constant true : !ts.bool
-  %r = aten.layer_norm %input, %shape, %weight, %bias, %eps, %true : (!ts.tensor, !ts.list<!ts.int>, !ts.optional<!ts.tensor>, !ts.optional<!ts.tensor>, !ts.float, !ts.bool) -> !ts.tensor
+  %r = aten.layer_norm %input, %shape, %weight, %bias, %eps, %true
+      : (!ts.tensor, !ts.list<!ts.int>, !OptionalTensor, !OptionalTensor, !ts.float, !ts.bool) -> !ts.tensor
   func.return %r : !ts.tensor
 }""",
     f"{_NN}.sparse.Embedding": """
@@ -168,31 +172,35 @@ func.func @forward(%self : !Self, %input : !ts.tensor) -> !ts.tensor {
   %weight = prim.GetAttr[name = "weight"] %self : !Self -> !ts.tensor
   %padding = prim.Constant -1 : !ts.int
   %false = prim.Constant false : !ts.bool
-  %r = aten.embedding %weight, %input, %padding, %false, %false : (!ts.tensor, !ts.tensor, !ts.int, !ts.bool, !ts.bool) -> !ts.tensor
+  %r = aten.embedding %weight, %input, %padding, %false, %false
+      : (!ts.tensor, !ts.tensor, !ts.int, !ts.bool, !ts.bool) -> !ts.tensor
   func.return %r : !ts.tensor
 }""",
     f"{_NN}.conv.Conv2d": """
 func.func @forward(%self : !Self, %input : !ts.tensor) -> !ts.tensor {
   %weight = prim.GetAttr[name = "weight"] %self : !Self -> !ts.tensor
-  %bias = prim.GetAttr[name = "bias"] %self : !Self -> !ts.optional<!ts.tensor>
+  %bias = prim.GetAttr[name = "bias"] %self : !Self -> !OptionalTensor
   %stride = prim.GetAttr[name = "stride"] %self : !Self -> !ts.list<!ts.int>
   %padding = prim.GetAttr[name = "padding"] %self : !Self -> !ts.list<!ts.int>
   %dilation = prim.GetAttr[name = "dilation"] %self : !Self -> !ts.list<!ts.int>
   %groups = prim.GetAttr[name = "groups"] %self : !Self -> !ts.int
-  %r = aten.conv2d %input, %weight, %bias, %stride, %padding, %dilation, %groups : (!ts.tensor, !ts.tensor, !ts.optional<!ts.tensor>, !ts.list<!ts.int>, !ts.list<!ts.int>, !ts.list<!ts.int>, !ts.int) -> !ts.tensor
+  %r = aten.conv2d %input, %weight, %bias, %stride, %padding, %dilation, %groups
+      : (!ts.tensor, !ts.tensor, !OptionalTensor, !Ints, !Ints, !Ints, !ts.int) -> !ts.tensor
   func.return %r : !ts.tensor
 }""",
     f"{_NN}.batchnorm.BatchNorm2d": """
 func.func @forward(%self : !Self, %input : !ts.tensor) -> !ts.tensor {
-  %weight = prim.GetAttr[name = "weight"] %self : !Self -> !ts.optional<!ts.tensor>
-  %bias = prim.GetAttr[name = "bias"] %self : !Self -> !ts.optional<!ts.tensor>
-  %mean = prim.GetAttr[name = "running_mean"] %self : !Self -> !ts.optional<!ts.tensor>
-  %var = prim.GetAttr[name = "running_var"] %self : !Self -> !ts.optional<!ts.tensor>
+  %weight = prim.GetAttr[name = "weight"] %self : !Self -> !OptionalTensor
+  %bias = prim.GetAttr[name = "bias"] %self : !Self -> !OptionalTensor
+  %mean = prim.GetAttr[name = "running_mean"] %self : !Self -> !OptionalTensor
+  %var = prim.GetAttr[name = "running_var"] %self : !Self -> !OptionalTensor
   %training = prim.GetAttr[name = "training"] %self : !Self -> !ts.bool
   %momentum = prim.GetAttr[name = "momentum"] %self : !Self -> !ts.float
   %eps = prim.GetAttr[name = "eps"] %self : !Self -> !ts.float
   %true = prim.Constant true : !ts.bool
-  %r = aten.batch_norm %input, %weight, %bias, %mean, %var, %training, %momentum, %eps, %true : (!ts.tensor, !ts.optional<!ts.tensor>, !ts.optional<!ts.tensor>, !ts.optional<!ts.tensor>, !ts.optional<!ts.tensor>, !ts.bool, !ts.float, !ts.float, !ts.bool) -> !ts.tensor
+  %r = aten.batch_norm %input, %weight, %bias, %mean, %var, %training, %momentum, %eps, %true
+      : (!ts.tensor, !OptionalTensor, !OptionalTensor, !OptionalTensor, !OptionalTensor,
+         !ts.bool, !ts.float, !ts.float, !ts.bool) -> !ts.tensor
   func.return %r : !ts.tensor
 }""",
     "__torch__.torch.autograd.grad_mode.no_grad": """

@@ -47,7 +47,10 @@ def run_tool(argv: list[str] | None) -> None:
     from tsjit.runtime.executor import make_executor
 
     if graph_path.suffix == ".py":
-        raise TsjitError("Python source needs the script frontend, which this tsjit does not have yet", SourceLocation(str(graph_path), 0))
+        raise TsjitError(
+            "Python source needs the script frontend, which this tsjit does not have yet",
+            SourceLocation(str(graph_path), 0),
+        )
     try:
         text = graph_path.read_text(encoding="utf-8")
     except OSError as error:
@@ -79,11 +82,11 @@ def _arguments() -> argparse.ArgumentParser:
     from tsjit.runtime.executor import BACKENDS
 
     parser = argparse.ArgumentParser(prog="ts-run", description=__doc__.splitlines()[0])
-    parser.add_argument("file", metavar="FILE", help=".mlir, PyTorch graph text, or a conformance case directory")
-    parser.add_argument("--entry", metavar="NAME", help="function to run (default: io.json's entry, else forward)")
-    parser.add_argument("--inputs", metavar="VALUES.json", help="the arguments: a JSON list of encoded values")
+    parser.add_argument("file", metavar="FILE", help=".mlir, PyTorch graph text, or a case directory")
+    parser.add_argument("--entry", metavar="NAME", help="function to run (default: io.json's, else forward)")
+    parser.add_argument("--inputs", metavar="VALUES.json", help="the arguments: a JSON list of values")
     parser.add_argument("--check", metavar="IO.json", help="run every recorded run and compare")
-    parser.add_argument("--module", metavar="MODULE.json", help="the module object (default: module.json beside FILE)")
+    parser.add_argument("--module", metavar="MODULE.json", help="module (default: module.json beside FILE)")
     parser.add_argument("--backend", choices=list(BACKENDS), default="interp")
     parser.add_argument("-p", "--passes", metavar="PIPELINE", help="optimization pipeline, as for ts-opt")
     return parser
@@ -111,12 +114,14 @@ def _read_inputs(path: str) -> list[Any]:
         raise TsjitError(str(error), SourceLocation(path, 0)) from error
 
 
-def module_receiver(module: ModuleOp, entry: str, module_json: str | None, graph_path: Path) -> ScriptObject | None:
+def module_receiver(
+    module: ModuleOp, entry: str, module_json: str | None, graph_path: Path
+) -> ScriptObject | None:
     """The module object a graph's `%self` input needs, or None for a plain function."""
     from tsjit.runtime.modules import module_object
 
-    function = next((op for op in module.ops if isinstance(op, func.FuncOp) and op.sym_name.data == entry), None)
-    inputs = function.function_type.inputs.data if function is not None else ()
+    functions = [op for op in module.ops if isinstance(op, func.FuncOp) and op.sym_name.data == entry]
+    inputs = functions[0].function_type.inputs.data if functions else ()
     if not inputs or not isinstance(inputs[0], ClassType):
         return None
     path = Path(module_json) if module_json else graph_path.parent / "module.json"

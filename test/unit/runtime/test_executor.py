@@ -64,7 +64,8 @@ def test_specialization_refines_tensor_inputs_and_leaves_the_graph_alone():
     specialized = run.graph_for(np.ones((2, 3), np.float64), (np.ones(3, np.int64), 1), 2)
     x, pair, k = forward_of(specialized).body.block.args
     assert x.type == TensorType(f64, [None, None], device="cpu", requires_grad=False)
-    assert pair.type == TupleType([TensorType(i64, [None], device="cpu", requires_grad=False), pair.type.types.data[1]])
+    refined_element = TensorType(i64, [None], device="cpu", requires_grad=False)
+    assert pair.type == TupleType([refined_element, pair.type.types.data[1]])
     assert forward_of(specialized).function_type.inputs.data[0] == x.type
     assert x.name_hint == "x"
     assert str(original) == before
@@ -97,10 +98,10 @@ def test_backends_plug_in_by_module(monkeypatch: pytest.MonkeyPatch):
     with pytest.raises(TsjitError, match=r"unknown backend 'gpu' \(backends: interp, "):
         make_executor(module(), "forward", "gpu")
     monkeypatch.setitem(executor_module.BACKENDS, "future", "tsjit.runtime.no_such_backend:Executor")
-    with pytest.raises(TsjitError, match=r"backend 'future' is not available yet \(tsjit.runtime.no_such_backend:Exec"):
+    with pytest.raises(TsjitError, match=r"backend 'future' is not available yet \(tsjit.runtime.no_such_"):
         make_executor(module(), "forward", "future")
     monkeypatch.setitem(executor_module.BACKENDS, "half", "tsjit.runtime.executor:NoSuchExecutor")
-    with pytest.raises(TsjitError, match=r"backend 'half' is not available yet \(tsjit.runtime.executor:NoSuch"):
+    with pytest.raises(TsjitError, match=r"backend 'half' is not available yet \(tsjit.runtime.executor:No"):
         make_executor(module(), "forward", "half")
 
 

@@ -15,7 +15,7 @@ from tsjit.formats.mlir import parse_mlir, verify
 from tsjit.runtime import kernels
 from tsjit.runtime.errors import TorchScriptError
 from tsjit.runtime.interpreter import Code, Program
-from tsjit.runtime.modules import BUILTIN_METHODS, module_object
+from tsjit.runtime.modules import BUILTIN_METHODS, builtin_method, module_object
 from tsjit.runtime.values import NamedTupleValue, ScriptObject
 
 F = "!ts.tensor"
@@ -338,11 +338,11 @@ func.func @forward(%x : {F}, %n : !ts.int) -> {F} {{
     ("x", "n", "kind", "message", "where"),
     [
         (tensor(1, 2), -1, "ValueError", "n must be non-negative", "test.mlir:32:5"),
-        (np.ones((2, 2), np.float32), 1, "RuntimeError", "AssertionError: expected a vector", "test.mlir:25:5"),
+        (np.ones((2, 2)), 1, "RuntimeError", "AssertionError: expected a vector", "test.mlir:25:5"),
         (tensor(1, 2), 101, "RuntimeError", "too large", "test.mlir:8:5"),
     ],
 )
-def test_exceptions_carry_class_message_and_location(x: np.ndarray, n: int, kind: str, message: str, where: str):
+def test_exceptions_carry_class_message_and_location(x, n, kind, message, where):
     forward = compile_forward(RAISING)
     with pytest.raises(TorchScriptError) as info:
         forward(x, n)
@@ -378,7 +378,7 @@ def test_an_operator_without_kernel_fails_at_compile_time(monkeypatch: pytest.Mo
 
 
 def test_an_operator_outside_the_schema_table_has_no_kernel():
-    with pytest.raises(TsjitError, match=r"test.mlir:3:3: no kernel for aten::frobnicate: the schema table has no such operator"):
+    with pytest.raises(TsjitError, match=r"test.mlir:3:3: no kernel for aten::frobnicate: the schema table"):
         compile_forward(f"""
 func.func @forward(%x : {F}) -> {F} {{
   %y = aten.frobnicate %x : ({F}) -> {F}
@@ -436,7 +436,8 @@ func.func @"__torch__.Counter.__enter__"(%self : {COUNTER}) -> !ts.int {{
   %n = prim.CallMethod[name = "bump"] %self, %one : ({COUNTER}, !ts.int) -> !ts.int
   func.return %n : !ts.int
 }}
-func.func @"__torch__.Counter.__exit__"(%self : {COUNTER}, %a : !ts.any, %b : !ts.any, %c : !ts.any) -> !ts.none {{
+func.func @"__torch__.Counter.__exit__"(%self : {COUNTER}, %a : !ts.any, %b : !ts.any, %c : !ts.any)
+    -> !ts.none {{
   %ten = prim.Constant 10 : !ts.int
   %n = prim.CallMethod[name = "bump"] %self, %ten : ({COUNTER}, !ts.int) -> !ts.int
   %none = prim.Constant : !ts.none
@@ -506,19 +507,63 @@ func.func @forward(%self : {MODEL}, %x : {F}) -> {F} {{
     np.testing.assert_array_equal(code.function("forward")(model, tensor(1, 1)), tensor(3.5, 0))
 
 
-@pytest.mark.parametrize("class_name", sorted(BUILTIN_METHODS))
-def test_every_builtin_method_compiles(class_name: str):
-    from tsjit.runtime.modules import _builtin_program
+def array(data: list, dtype: str = "float32") -> np.ndarray:
+    return np.array(data, dtype=dtype)
 
-    builtin = _builtin_program(class_name)
-    assert builtin is not None
-    for name in builtin._functions:
-        assert builtin.function(name).instructions is not None
+
+NN = "__torch__.torch.nn.modules"
+BUILTIN_CASES = {
+    f"{NN}.linear.Identity": ({}, array([1, 2]), array([1, 2])),
+    f"{NN}.activation.ReLU": ({}, array([-1, 2]), array([0, 2])),
+    f"{NN}.activation.Tanh": ({}, array([0]), array([0])),
+    f"{NN}.activation.Sigmoid": ({}, array([0]), array([0.5])),
+    f"{NN}.activation.GELU": ({"approximate": "none"}, array([0, 10]), array([0, 10])),
+    f"{NN}.activation.Softmax": ({"dim": 0}, array([0, 0]), array([0.5, 0.5])),
+    f"{NN}.activation.LogSoftmax": ({"dim": 0}, array([0, 0]), np.log(array([0.5, 0.5]))),
+    f"{NN}.dropout.Dropout": ({"p": 0.5, "training": False}, array([1, 2]), array([1, 2])),
+    f"{NN}.flatten.Flatten": ({"start_dim": 1, "end_dim": -1}, np.ones((2, 2, 2)), np.ones((2, 4))),
+    f"{NN}.normalization.LayerNorm": (
+        {"normalized_shape": [2], "weight": array([1, 1]), "bias": array([0, 0]), "eps": 0.0},
+        array([1, 3]),
+        array([-1, 1]),
+    ),
+    f"{NN}.sparse.Embedding": (
+        {"weight": array([[1, 2], [3, 4], [5, 6]])}, array([2, 0], "int64"), array([[5, 6], [1, 2]])
+    ),
+    f"{NN}.conv.Conv2d": (
+        {"weight": np.ones((1, 1, 2, 2), np.float32), "bias": array([1]), "stride": [1, 1], "padding": [0, 0],
+         "dilation": [1, 1], "groups": 1},
+        np.arange(9, dtype=np.float32).reshape(1, 1, 3, 3),
+        array([[[[9, 13], [21, 25]]]]),
+    ),
+    f"{NN}.batchnorm.BatchNorm2d": (
+        {"weight": array([2]), "bias": array([0.5]), "running_mean": array([1]), "running_var": array([4]),
+         "training": False, "momentum": 0.1, "eps": 0.0},
+        array([[[[3, 5]]]]),
+        array([[[[2.5, 4.5]]]]),
+    ),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("class_name", sorted(BUILTIN_CASES))
+def test_builtin_module_methods(class_name: str):
+    attributes, x, expected = BUILTIN_CASES[class_name]
+    forward = builtin_method(class_name, "forward")
+    assert forward is not None
+    result = forward(ScriptObject(class_name, dict(attributes)), x)
+    np.testing.assert_allclose(result, expected, rtol=1e-6)
+
+
+def test_every_builtin_class_is_exercised():
+    elsewhere = {f"{NN}.linear.Linear", "__torch__.torch.autograd.grad_mode.no_grad"}
+    tested = {*BUILTIN_CASES, *elsewhere}
+    assert set(BUILTIN_METHODS) == tested
 
 
 def test_containers_tuples_lists_dicts():
     forward = compile_forward(f"""
-func.func @forward(%x : !ts.int, %y : !ts.str) -> (!ts.int, !ts.str, !ts.dict<!ts.str, !ts.int>, !ts.tuple<!ts.str>) {{
+func.func @forward(%x : !ts.int, %y : !ts.str)
+    -> (!ts.int, !ts.str, !ts.dict<!ts.str, !ts.int>, !ts.tuple<!ts.str>) {{
   %t = prim.TupleConstruct %x, %y : (!ts.int, !ts.str) -> !ts.tuple<!ts.int, !ts.str>
   %a, %b = prim.TupleUnpack %t : !ts.tuple<!ts.int, !ts.str> -> !ts.int, !ts.str
   %one = prim.Constant 1 : !ts.int
@@ -613,7 +658,8 @@ func.func @forward(%x : {F}) -> {F} {{
 }}""")
     with pytest.raises(TorchScriptError) as info:
         forward(tensor(1))
-    assert (info.value.kind, info.value.message, info.value.location) == ("ValueError", "bad input", "test.mlir:5:3")
+    error = info.value
+    assert (error.kind, error.message, error.location) == ("ValueError", "bad input", "test.mlir:5:3")
 
 
 def test_module_object_from_dotted_names():
