@@ -164,7 +164,7 @@ def _make_atomic(db: AliasDb, mutated: SSAValue, mutation: Operation) -> bool:
     if isinstance(creation, IfOp):
         index = mutated.index  # pyright: ignore[reportAttributeAccessIssue]
         branches = [region.block.last_op.operands[index] for region in creation.regions]  # pyright: ignore[reportOptionalMemberAccess]
-        if any(len(value.uses) > 1 or not _is_new_memory(db, value) for value in branches):
+        if any(value.has_more_than_one_use() or not _is_new_memory(db, value) for value in branches):
             return False
     elif not _is_new_memory(db, mutated):
         return False
