@@ -23,17 +23,11 @@ from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, SSAValue
-from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
-    PatternRewriter,
-    PatternRewriteWalker,
-    RewritePattern,
-    op_type_rewrite_pattern,
-)
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
 from tsjit.dialects.prim import CallMethodOp
 from tsjit.dialects.types import ClassType
+from tsjit.transforms.pass_logging import TsjitPass
 
 
 @dataclass
@@ -139,16 +133,12 @@ def _in_cycles(calls: Mapping[str, set[str]]) -> set[str]:
 
 
 @dataclass(frozen=True)
-class InlinePass(ModulePass):
+class InlinePass(TsjitPass):
     """Inlines every call of a non-recursive function or method the module defines."""
 
     name = "inline"
 
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
+    def run(self, ctx: Context, op: ModuleOp) -> None:
         callees = inlinable_functions(op)
-        if not callees:
-            return
-        patterns = GreedyRewritePatternApplier(
-            [InlineFunctionCall(callees), InlineMethodCall(callees)], dce_enabled=False
-        )
-        PatternRewriteWalker(patterns).rewrite_module(op)
+        if callees:
+            self.rewrite(op, [InlineFunctionCall(callees), InlineMethodCall(callees)])

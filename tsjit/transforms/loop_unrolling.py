@@ -30,13 +30,13 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i64
 from xdsl.ir import Block, Operation, Region, SSAValue
-from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern, op_type_rewrite_pattern
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
 
 from tsjit.dialects.aten import create_op
 from tsjit.dialects.prim import ConstantOp, LoopOp, YieldOp
 from tsjit.dialects.types import IntType
+from tsjit.transforms.pass_logging import TsjitPass
 
 UNROLL_FACTOR = 8
 """Copies of the body per trip of a loop with an unknown trip count (`kUnrollFactor`)."""
@@ -184,7 +184,7 @@ def _int_op(
 
 
 @dataclass(frozen=True)
-class LoopUnrollingPass(ModulePass):
+class LoopUnrollingPass(TsjitPass):
     """Unrolls small `for` loops, inner loops first (PyTorch's `UnrollLoops`)."""
 
     name = "loop-unrolling"
@@ -192,7 +192,5 @@ class LoopUnrollingPass(ModulePass):
     constant_only: bool = False
     """Only unroll loops with constant trip counts (PyTorch's `UnrollConstantLoops`)."""
 
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(
-            UnrollForLoop(self.constant_only), apply_recursively=False, walk_regions_first=True
-        ).rewrite_module(op)
+    def run(self, ctx: Context, op: ModuleOp) -> None:
+        self.rewrite(op, [UnrollForLoop(self.constant_only)], apply_recursively=False, walk_regions_first=True)

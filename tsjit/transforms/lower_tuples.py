@@ -23,14 +23,7 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp
 from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
-    PatternRewriter,
-    PatternRewriteWalker,
-    RewritePattern,
-    op_type_rewrite_pattern,
-)
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
 
 from tsjit.dialects.prim import (
@@ -44,6 +37,7 @@ from tsjit.dialects.prim import (
     YieldOp,
 )
 from tsjit.dialects.types import TupleType
+from tsjit.transforms.pass_logging import TsjitPass
 
 
 class ForwardTupleUnpack(RewritePattern):
@@ -201,13 +195,14 @@ def _element_names(value: SSAValue, count: int) -> list[str | None]:
 
 
 @dataclass(frozen=True)
-class LowerTuplesPass(ModulePass):
+class LowerTuplesPass(TsjitPass):
     """Forwards tuple elements to their users and flattens tuples through If and Loop."""
 
     name = "lower-tuples"
 
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        patterns = GreedyRewritePatternApplier(
+    def run(self, ctx: Context, op: ModuleOp) -> None:
+        self.rewrite(
+            op,
             [
                 ForwardTupleUnpack(),
                 ForwardTupleIndex(),
@@ -216,6 +211,4 @@ class LowerTuplesPass(ModulePass):
                 FlattenTupleLoopCarried(),
                 EraseUnusedTupleOp(),
             ],
-            dce_enabled=False,
         )
-        PatternRewriteWalker(patterns).rewrite_module(op)
