@@ -18,6 +18,8 @@ def _lazy(module: str, cls: str) -> Callable[[], type[ModulePass]]:
 
 PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "common-subexpression-elimination": _lazy("common_subexpression_elimination", "CommonSubexpressionEliminationPass"),
+    "constant-pooling": _lazy("constant_pooling", "ConstantPoolingPass"),
+    "constant-propagation": _lazy("constant_propagation", "ConstantPropagationPass"),
     "convert-arith-to-llvm": _lazy("lowering.convert_arith_to_llvm", "ConvertArithToLLVMPass"),
     "convert-cf-to-llvm": _lazy("lowering.convert_cf_to_llvm", "ConvertCfToLLVMPass"),
     "convert-func-to-llvm": _lazy("lowering.convert_func_to_llvm", "ConvertFuncToLLVMPass"),
@@ -29,5 +31,7 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "inline": _lazy("inline", "InlinePass"),
     "loop-unrolling": _lazy("loop_unrolling", "LoopUnrollingPass"),
     "lower-tuples": _lazy("lower_tuples", "LowerTuplesPass"),
+    "peephole": _lazy("peephole", "PeepholePass"),
     "remove-mutation": _lazy("remove_mutation", "RemoveMutationPass"),
+    "shape-propagation": _lazy("shape_propagation", "ShapePropagationPass"),
 }
