@@ -28,10 +28,12 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "convert-scf-while-to-cf": _lazy("lowering.convert_scf_while_to_cf", "ConvertScfWhileToCfPass"),
     "convert-to-llvm": _lazy("lowering.convert_to_llvm", "ConvertToLLVMPass"),
     "dead-code-elimination": _lazy("dead_code_elimination", "DeadCodeEliminationPass"),
+    "executor-default": _lazy("pipelines", "ExecutorDefaultPass"),
     "inline": _lazy("inline", "InlinePass"),
     "loop-unrolling": _lazy("loop_unrolling", "LoopUnrollingPass"),
     "lower-tuples": _lazy("lower_tuples", "LowerTuplesPass"),
     "peephole": _lazy("peephole", "PeepholePass"),
     "remove-mutation": _lazy("remove_mutation", "RemoveMutationPass"),
     "shape-propagation": _lazy("shape_propagation", "ShapePropagationPass"),
+    "torchscript-cleanup": _lazy("pipelines", "TorchScriptCleanupPass"),
 }
