@@ -137,9 +137,8 @@ NORMALIZED_OPERATORS: dict[str, str] = {
 """Operator aliases PyTorch normalizes after scripting (`NormalizeOps`)."""
 
 CONTEXT_MANAGERS: dict[str, str] = {
-    "torch.no_grad": "__torch__.torch.autograd.grad_mode.no_grad",
-    "torch.enable_grad": "__torch__.torch.autograd.grad_mode.enable_grad",
-    "torch.autograd.grad_mode.no_grad": "__torch__.torch.autograd.grad_mode.no_grad",
+    "torch.no_grad": "no_grad", "torch.enable_grad": "enable_grad", "torch.autograd.no_grad": "no_grad",
+    "torch.autograd.enable_grad": "enable_grad", "torch.autograd.grad_mode.no_grad": "no_grad",
+    "torch.autograd.grad_mode.enable_grad": "enable_grad",
 }  # fmt: skip
-"""Builtin classes usable in `with`: `__init__`, `__enter__` and `__exit__` run in the
-runtime and change nothing observable (tsjit has no autograd)."""
+"""Classes usable in `with`, by their classes in `tsjit.frontend.library.grad_mode`."""

@@ -64,9 +64,11 @@ class CompiledFunction:
     is_entry: bool = False
 
 
-CLEANUP_PIPELINE = ("lower-tuples", "constant-propagation-immutable-types", "constant-pooling")
-"""What PyTorch runs on a freshly scripted graph (`runCleanupPasses`); passes not
-registered in this build are skipped by `cleanup`."""
+CLEANUP_PIPELINE = ("lower-tuples", "dead-code-elimination", "constant-pooling")
+"""What PyTorch runs on a freshly scripted graph (`runCleanupPasses`: tuple lowering,
+then constant propagation limited to immutable values, which ends in dead-code
+elimination, then constant pooling). Folding is left to the optimizer: only what
+scripting itself leaves behind is cleaned."""
 
 
 class CompilationUnit:
@@ -177,6 +179,12 @@ class CompilationUnit:
         function = info.method_function(name)
         if not isinstance(function, types.FunctionType):
             raise TsjitError(f"module '{info.python_name}' has no method '{name}'")
+        return self.compile_method_function(info, name, function, node, caller, entry)
+
+    def compile_method_function(self, info: ModuleInfo, name: str, function: types.FunctionType,
+                                node: ast.AST | None = None, caller: Any = None, entry: bool = True) -> CompiledFunction:  # fmt: skip
+        """Compiles `function` as method `name` of `info`'s class."""
+        key = (info.qualname, name)
         source, definition = self.definition_of(function, node)
         scope = Scope.of_function(function)
         signature, nodes = self.parse_signature(source, definition, scope, function, is_method=True)
@@ -280,6 +288,35 @@ class CompilationUnit:
         )
         return NamedTupleConstructor(tuple_type, Signature(cls.__qualname__, params, (tuple_type,)))
 
+    def context_manager(self, name: str) -> ModuleInfo:
+        """The class of `torch.no_grad` (`name`) and friends, from tsjit's source."""
+        from tsjit.dialects.types import BoolType
+        from tsjit.frontend.library import grad_mode
+
+        qualname = "__torch__." + grad_mode.TORCH_QUALNAMES[name]
+        info = self.registry.by_qualname.get(qualname)
+        if info is None:
+            info = ModuleInfo(self, None, getattr(grad_mode, name), qualname, {"prev": BoolType()})
+            self.registry.by_qualname[qualname] = info
+        return info
+
+    def class_reference(self, em: Any, node: ast.AST, qualname: str) -> Any:
+        """`__torch__.a.b.C` in printed code: a class this unit knows, or a namespace on
+        the way to one."""
+        from tsjit.frontend.library import grad_mode
+        from tsjit.frontend.sugared_values import ClassReference, PythonModuleValue
+
+        for name, torch_name in grad_mode.TORCH_QUALNAMES.items():
+            if qualname == f"__torch__.{torch_name}":
+                self.context_manager(name)
+        info = self.registry.by_qualname.get(qualname)
+        if info is not None:
+            return ClassReference(info)
+        known = [*self.registry.by_qualname, *(f"__torch__.{n}" for n in grad_mode.TORCH_QUALNAMES.values())]
+        if any(k.startswith(qualname + ".") for k in known):
+            return PythonModuleValue(qualname)
+        raise em.error(node, f"unknown class {qualname}")
+
     def module_info_for(self, t: Attribute) -> ModuleInfo | None:
         qualname = getattr(getattr(t, "qualname", None), "data", None)
         return self.registry.by_qualname.get(qualname) if qualname else None
@@ -382,14 +419,12 @@ def finish(function: func.FuncOp) -> None:
 
 
 def cleanup(module: ModuleOp, pipeline: Sequence[str] = CLEANUP_PIPELINE) -> None:
-    """PyTorch's post-scripting cleanup with the passes this build registers."""
+    """Runs the post-scripting cleanup passes (by name, from the pass table)."""
     from tsjit.context import make_context
     from tsjit.transforms import PASSES
 
     ctx = make_context()
     for name in pipeline:
-        factory = PASSES.get(name)
-        if factory is not None:
-            pass_class: type[ModulePass] = factory()
-            pass_class().apply(ctx, module)
+        pass_class: type[ModulePass] = PASSES[name]()
+        pass_class().apply(ctx, module)
 

@@ -457,7 +457,7 @@ class FunctionEmitter:
             t = context.type
             if not isinstance(t, ClassType):
                 raise self.error(item.context_expr, "With item expression must return an object")
-            if t.qualname.data not in builtins.CONTEXT_MANAGERS.values():
+            if t.qualname.data not in {self.unit.context_manager(n).qualname for n in set(builtins.CONTEXT_MANAGERS.values())}:
                 raise self.error(item.context_expr, f"Object of class {t.qualname.data} does not define __enter__ and "
                                                     "__exit__ methods tsjit knows")  # fmt: skip
             enter = self.insert(prim.EnterOp(context, NoneType()), node)
@@ -904,6 +904,21 @@ class FunctionEmitter:
         self.check_arity(node, "unchecked_cast", 2)
         cast_type = self.unit.type_parser(self.spec.scope, self.source).parse(node.args[0])
         return SimpleValue(self.unchecked_cast(self.emit_expr(node.args[1]), cast_type, node))
+
+    def form_uninitialized(self, node: ast.Call, type_hint: Attribute | None) -> SugaredValue:
+        self.check_arity(node, "uninitialized", 1)
+        value_type = self.unit.type_parser(self.spec.scope, self.source).parse(node.args[0])
+        return SimpleValue(self.insert(prim.UninitializedOp(value_type), node).results[0])
+
+    def form_new(self, node: ast.Call, type_hint: Attribute | None) -> SugaredValue:
+        """`C.__new__(C)`: an uninitialized object of class C."""
+        from tsjit.frontend.sugared_values import ClassReference
+
+        self.check_arity(node, "__new__", 1)
+        cls = self.emit_sugared(node.args[0], 1)
+        if not isinstance(cls, ClassReference):
+            raise self.error(node, f"Expected class value as argument to __new__, got {cls.kind} instead")
+        return SimpleValue(self.insert(prim.CreateObjectOp(cls.info.class_type), node).results[0])
 
     def form_tuple(self, node: ast.Call, type_hint: Attribute | None) -> SugaredValue:
         self.check_arity(node, "tuple", 1)
@@ -1622,4 +1637,5 @@ _SPECIAL_FORMS: dict[str, Callable[[FunctionEmitter, ast.Call, Attribute | None]
     "unchecked_cast": FunctionEmitter.form_unchecked_cast, "tuple": FunctionEmitter.form_tuple,
     "range": FunctionEmitter.form_range, "enumerate": FunctionEmitter.form_enumerate, "zip": FunctionEmitter.form_zip,
     "len": FunctionEmitter.form_len, "list": FunctionEmitter.form_list, "dict": FunctionEmitter.form_dict,
+    "uninitialized": FunctionEmitter.form_uninitialized, "__new__": FunctionEmitter.form_new,
 }  # fmt: skip

@@ -110,8 +110,28 @@ class Resolver:
             return builtin
         obj = scope.lookup(name)
         if obj is MISSING:
-            return None
+            return self.serialized_code_name(name)
         return self.to_sugared(em, node, obj, name)
+
+    def serialized_code_name(self, name: str) -> SugaredValue | None:
+        """Names TorchScript's own printed code uses without importing them (PyTorch's
+        `SourceImporter`): `torch.add(...)`, `ops.prim.dtype(...)`, `annotate(T, v)`,
+        `uninitialized(T)`, `__torch__.<class>`. A user's definitions shadow them."""
+        import math
+
+        from tsjit.frontend import torch_shim
+
+        if name == "torch":
+            return PythonModuleValue("torch", torch_shim)
+        if name == "math":
+            return PythonModuleValue("math", math)
+        if name == "ops":
+            return PythonModuleValue("ops")
+        if name == "__torch__":
+            return PythonModuleValue("__torch__")
+        if name in ("annotate", "uninitialized", "unchecked_cast"):
+            return SpecialForm(name)
+        return None
 
     def builtin(self, name: str) -> SugaredValue | None:
         if name == "print":
@@ -165,9 +185,8 @@ class Resolver:
             return ExceptionValue(cls.__name__, f"{prefix}.{cls.__qualname__}")
         if issubclass(cls, tuple) and hasattr(cls, "_fields"):
             return self.unit.named_tuple_constructor(cls)
-        for python_name, context in builtins.CONTEXT_MANAGERS.items():
-            if qualified.endswith(python_name.rsplit(".", 1)[-1]) and cls.__name__ in ("no_grad", "enable_grad"):
-                return ContextManagerClass(context)
+        if cls.__name__ in ("no_grad", "enable_grad") and cls.__module__.startswith(("torch", "tsjit.frontend")):
+            return ContextManagerClass(self.unit.context_manager(cls.__name__))
         raise em.error(node, f"class '{cls.__qualname__}' cannot be used as a value in TorchScript "
                              "(instantiating classes other than NamedTuples is not supported)")  # fmt: skip
 
@@ -212,10 +231,19 @@ class Resolver:
     def module_attribute(self, em: FunctionEmitter, node: ast.AST, module: PythonModuleValue, name: str) -> SugaredValue:
         q = module.qualified_name
         full = f"{q}.{name}"
+        if q == "ops":
+            return PythonModuleValue(full)
+        if q.startswith("ops."):
+            operator = f"{q[4:]}::{name}"
+            if builtin_operator_exists(operator):
+                return BuiltinFunction(operator)
+            raise em.error(node, f"unknown builtin op: {operator}")
+        if q == "__torch__" or q.startswith("__torch__."):
+            return self.unit.class_reference(em, node, full)
         if q == "math" and name in builtins.MATH_CONSTANTS:
             return SimpleValue(em.constant(builtins.MATH_CONSTANTS[name], FloatType(), node))
         if full in builtins.CONTEXT_MANAGERS:
-            return ContextManagerClass(builtins.CONTEXT_MANAGERS[full])
+            return ContextManagerClass(self.unit.context_manager(builtins.CONTEXT_MANAGERS[full]))
         if full in builtins.RENAMED_FUNCTIONS:
             return BuiltinFunction(builtins.RENAMED_FUNCTIONS[full])
         if q == "torch.jit" and name == "annotate":

@@ -13,6 +13,7 @@ live Python session keep whatever `torch` they were written against.
 
 from __future__ import annotations
 
+import __future__
 import builtins as python_builtins
 import os
 import types
@@ -140,6 +141,23 @@ def script_file_text(text: str, filename: str, entry: str | None = None) -> Scri
     return result
 
 
+def script_method_source(instance: Any, text: str, filename: str = "<string>", method: str = "forward") -> ScriptModule:
+    """Compiles `method` from source text as a method of `instance`'s class — e.g. the
+    Python printer's `def forward(self, x: Tensor)` of a scripted module; the other defs
+    of the text are functions it may call."""
+    unit = CompilationUnit()
+    source = SourceFile(filename, text)
+    unit.register_source(source)
+    namespace = run_user_file(source)
+    function = namespace.get(method)
+    if not isinstance(function, types.FunctionType):
+        raise TsjitError(f"{filename} defines no function '{method}'", SourceLocation(filename, 0))
+    info = unit.registry.info(instance)
+    compiled = unit.compile_method_function(info, method, function)
+    cleanup(unit.module)
+    return ScriptModule(unit, compiled, info)
+
+
 def script_source(ctx: Context, text: str, filename: str = "<string>", entry: str | None = None) -> ModuleOp:
     """The `read_program` door: Python source to a module of tsjit IR."""
     return script_file_text(text, filename, entry).module
@@ -213,7 +231,9 @@ def run_user_file(source: SourceFile) -> dict[str, Any]:
     file_builtins = dict(vars(python_builtins))
     file_builtins["__import__"] = _shim_import(shim_modules())
     namespace: dict[str, Any] = {"__name__": stem, "__file__": source.filename, "__builtins__": file_builtins}
-    code = compile(source.tree, source.filename, "exec")
+    # Annotations stay text, as under `from __future__ import annotations`: TorchScript
+    # files name types Python cannot evaluate (`Tensor` unimported, `__torch__.m.C`).
+    code = compile(source.tree, source.filename, "exec", flags=__future__.annotations.compiler_flag, dont_inherit=True)
     try:
         exec(code, namespace)
     except TsjitError:

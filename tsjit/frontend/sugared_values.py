@@ -114,6 +114,8 @@ class SimpleValue(SugaredValue):
         if isinstance(t, TupleType) and name in (names := [n.data for n in t.names]):
             index = names.index(name)
             return SimpleValue(em.tuple_index(self.value, index, node))
+        if isinstance(t, ClassType):
+            return em.sugared_object(self.value, node).attr(em, node, name)
         operator = "aten::to" if name == "type" else f"aten::{name}"
         if (builtin := BuiltinFunction.try_create(operator, self_arg)) is not None:
             return builtin
@@ -487,21 +489,37 @@ class NamedTupleConstructor(SugaredValue):
 
 
 class ContextManagerClass(SugaredValue):
-    """A builtin context manager class (`torch.no_grad`): calling it creates the object
-    and runs its `__init__`, as TorchScript does."""
+    """A context manager class (`torch.no_grad`): calling it creates the object and
+    runs its `__init__`, as TorchScript does."""
 
     kind = "class"
 
-    def __init__(self, qualified_name: str):
-        self.class_type = ClassType(qualified_name)
+    def __init__(self, info: ModuleInfo):
+        self.info = info
 
     def call(self, em: FunctionEmitter, node: ast.AST, args: list[CallArg], kwargs: list[CallArg],
              n_binders: int) -> SugaredValue:  # fmt: skip
         if args or kwargs:
-            raise em.error(node, f"{self.class_type.qualname.data}() takes no arguments")
-        obj = em.insert(prim.CreateObjectOp(self.class_type), node).result
-        em.insert(prim.CallMethodOp(obj, "__init__", [], [em.none_type]), node)
+            raise em.error(node, f"{self.info.python_name}() takes no arguments")
+        obj = em.insert(prim.CreateObjectOp(self.info.class_type), node).results[0]
+        init = em.unit.compile_method(self.info, "__init__", node, em)
+        em.insert(prim.CallMethodOp(obj, "__init__", [], [init.return_type]), node)
         return SimpleValue(obj)
+
+
+class ClassReference(SugaredValue):
+    """A class named by its qualified name in printed code (`__torch__.m.C`):
+    `C.__new__(C)` creates an object of it."""
+
+    kind = "class"
+
+    def __init__(self, info: ModuleInfo):
+        self.info = info
+
+    def attr(self, em: FunctionEmitter, node: ast.AST, name: str) -> SugaredValue:
+        if name == "__new__":
+            return SpecialForm("__new__")
+        raise em.error(node, f"Tried to lookup unknown attribute on class {self.info.qualname}")
 
 
 class PythonModuleValue(SugaredValue):

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from tsjit.frontend.library.grad_mode import enable_grad, no_grad
 from tsjit.frontend.torch_shim._builtins import TorchBuiltin
 from tsjit.frontend.torch_shim._tensor import (
     ALIASES,
@@ -131,23 +132,6 @@ def is_tensor(value: object) -> bool:
 
 def get_default_dtype() -> dtype:
     return _float32
-
-
-class no_grad:  # noqa: N801 - torch's spelling
-    """`with torch.no_grad():` — tsjit has no autograd, so entering changes nothing."""
-
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc: object) -> None:
-        return None
-
-    def __call__(self, fn):  # used as a decorator
-        return fn
-
-
-class enable_grad(no_grad):  # noqa: N801
-    pass
 
 
 def is_grad_enabled() -> bool:
