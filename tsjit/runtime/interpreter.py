@@ -3,9 +3,10 @@
 As in TorchScript's interpreter (JIT overview, "Interpreter"), compiling a `func.func`
 flattens its structured control flow into a linear list of instructions over a register
 file: operator calls with input and output registers, parallel moves, jumps. `prim.If`
-becomes a conditional jump, `prim.Loop` a counted loop with a test at its head and a jump
-back from its end. Constants are placed in the register template once, at compile time;
-each call copies the template into a fresh register file (the per-call interpreter state).
+becomes a conditional jump; `prim.Loop` a counted loop whose entry and back-edge each move
+the carried values, test the trip count and condition, and jump into the body or past it.
+Constants are placed in the register template once, at compile time; each call copies
+the template into a fresh register file (the per-call interpreter state).
 
 Every register is cleared right after the last use of its value (TorchScript's
 move-on-last-use), so a program holds no more memory than TorchScript would: a value
@@ -107,11 +108,12 @@ class Instruction:
     """One instruction of linear code, kept for printing, tests and error locations;
     `Code.steps` holds its executable closure."""
 
-    opcode: str  # call, move, drop, jump, branch, loop_test
+    opcode: str  # call, move, drop, jump, branch, loop
     inputs: tuple[int, ...] = ()
     outputs: tuple[int, ...] = ()
     drops: tuple[int, ...] = ()
     targets: tuple[int, ...] = ()  # jump targets (filled in once known)
+    loop_state: tuple[int, ...] = ()  # a loop's trip counter, max trip count, condition[, index]
     callee: Callable[..., Any] | None = None
     label: str = ""  # what the instruction does: the overload name, the prim op name
     op: Operation | None = None
@@ -126,6 +128,8 @@ class Instruction:
             parts.append("-> " + " ".join(f"%{r}" for r in self.outputs))
         if self.targets:
             parts.append("@" + " @".join(map(str, self.targets)))
+        if self.loop_state:
+            parts.append("while " + " ".join(f"%{r}" for r in self.loop_state))
         if self.drops:
             parts.append(("" if self.opcode == "drop" else "drop ") + " ".join(f"%{r}" for r in self.drops))
         return " ".join(parts)
@@ -252,8 +256,22 @@ def _move_factory(n: int, n_drop: int) -> Callable[..., Step]:
     return _step_factory([*ins, *outs, *drops], [*move, *_drops(drops)])
 
 
+@functools.cache
+def _loop_factory(n: int, n_drop: int, with_index: bool) -> Callable[..., Step]:
+    """A loop's entry and back-edge: the moves into its carried registers, the drops,
+    then its test: run the body (pc `body`) while `cond and i < max_trip_count`, else
+    continue after the loop."""
+    ins, outs, drops = _registers("i", n), _registers("o", n), _registers("d", n_drop)
+    move = [f"{', '.join(f'r[{o}]' for o in outs)} = {', '.join(f'r[{i}]' for i in ins)}"] if n else []
+    test = ["k = r[counter]", "if r[cond] and k < r[limit]:", "    r[counter] = k + 1"]
+    test += ["    r[index] = k"] if with_index else []
+    state = ["counter", "limit", "cond", *(["index"] if with_index else []), "body"]
+    return _step_factory([*ins, *outs, *drops, *state], [*move, *_drops(drops), *test, "    return body"])
+
+
 def _step_factory(params: Sequence[str], body: Sequence[str]) -> Callable[..., Step]:
-    """`make(*params, nxt)`, which returns a step running `body` on registers `r`."""
+    """`make(*params, nxt)`, which returns a step running `body` on registers `r` and
+    then continuing at `nxt`."""
     source = "\n".join(
         [f"def make({', '.join([*params, 'nxt'])}):", "  def step(r):"]
         + [f"    {line}" for line in body]
@@ -278,28 +296,6 @@ def _jump_step(target: int) -> Step:
     return step
 
 
-def _loop_test_step(counter: int, limit: int, cond: int, index: int | None, body: int, exit_: int) -> Step:
-    """The head of a counted loop: enter the body while `cond and i < max_trip_count`,
-    counting the trip."""
-
-    def step(r: list[Any]) -> int:
-        i = r[counter]
-        if r[cond] and i < r[limit]:
-            r[counter] = i + 1
-            return body
-        return exit_
-
-    def step_with_index(r: list[Any]) -> int:
-        i = r[counter]
-        if r[cond] and i < r[limit]:
-            r[counter] = i + 1
-            r[index] = i
-            return body
-        return exit_
-
-    return step if index is None else step_with_index
-
-
 def _make_step(instruction: Instruction, next_pc: int) -> Step:
     """The closure of an instruction; `targets[0]`, when set, replaces the fall-through."""
     match instruction.opcode:
@@ -315,10 +311,13 @@ def _make_step(instruction: Instruction, next_pc: int) -> Step:
             return _jump_step(instruction.targets[0])
         case "branch":
             return _branch_step(instruction.inputs[0], *instruction.targets)
-        case "loop_test":
-            counter, limit, cond = instruction.inputs
-            index = instruction.outputs[0] if instruction.outputs else None
-            return _loop_test_step(counter, limit, cond, index, next_pc, instruction.targets[0])
+        case "loop":
+            inputs, outputs, drops, state = (
+                instruction.inputs, instruction.outputs, instruction.drops, instruction.loop_state
+            )
+            make = _loop_factory(len(inputs), len(drops), len(state) == 4)
+            body, exit_ = instruction.targets
+            return make(*inputs, *outputs, *drops, *state, body, exit_)
     raise AssertionError(f"unknown opcode {instruction.opcode}")
 
 
@@ -375,6 +374,9 @@ class _Compiler:
         registers = self.registers
         return tuple(sorted({registers[v] for v in values if v in registers} - kept))
 
+    def register(self, value: SSAValue) -> int:
+        return self.registers[value]
+
     def emit(self, instruction: Instruction) -> Instruction:
         self.code.instructions.append(instruction)
         return instruction
@@ -394,17 +396,21 @@ class _Compiler:
         dying: Iterable[SSAValue],
         op: Operation,
         jump_to: int | None = None,
-    ) -> Instruction:
+    ) -> None:
         """A parallel move of `sources` into `targets` (None: not needed), dropping the
-        sources that die here; with `jump_to`, continue there."""
+        sources that die here; with `jump_to`, continue there. Nothing when there is
+        nothing to do."""
         pairs = [(self.registers[s], t) for s, t in zip(sources, targets, strict=True) if t is not None]
         outputs = tuple(t for _, t in pairs)
-        return self.emit(
+        drops = self.droppable(dying, keep=outputs)
+        if not pairs and not drops and jump_to is None:
+            return
+        self.emit(
             Instruction(
                 "move",
                 inputs=tuple(s for s, _ in pairs),
                 outputs=outputs,
-                drops=self.droppable(dying, keep=outputs),
+                drops=drops,
                 targets=() if jump_to is None else (jump_to,),
                 label=op.name,
                 op=op,
@@ -504,40 +510,44 @@ class _Compiler:
             jump.targets = (self.pc,)
 
     def loop_op(self, op: Operation, dying: set[SSAValue]) -> None:
+        """Entry and back-edge are one instruction each: the moves into the carried
+        registers, then the loop test."""
         trip_count, condition, *initial = op.operands
         body = op.regions[0].block
         index_arg, *carried_args = body.args
-        limit, cond, counter = self.scratch(), self.scratch(), self.scratch()
+        counter, limit, cond, zero = self.scratch(), self.scratch(), self.scratch(), self.scratch(0)
         carried = [self.define(arg) for arg in carried_args]
         for result, register in zip(op.results, carried, strict=True):
             self.registers[result] = register  # the loop's results are its final carried values
-        index = self.define(index_arg) if index_arg.uses else None
+        state = (counter, limit, cond, *([self.define(index_arg)] if index_arg.uses else []))
         used_inside = {v for nested in op.walk() if nested is not op for v in nested.operands}
-        zero = self.scratch(0)
-        carried_from = tuple(self.registers[v] for v in initial)
-        self.emit(
+        sources = (self.register(trip_count), self.register(condition), zero, *map(self.register, initial))
+        entry = self.emit(
             Instruction(
-                "move",
-                inputs=tuple(self.registers[v] for v in (trip_count, condition)) + (zero,) + carried_from,
+                "loop",
+                inputs=sources,
                 outputs=(limit, cond, counter, *carried),
                 drops=self.droppable(v for v in dying if v not in used_inside),
+                loop_state=state,
                 label=op.name,
                 op=op,
             )
         )
-        test = self.emit(
-            Instruction(
-                "loop_test",
-                inputs=(counter, limit, cond),
-                outputs=() if index is None else (index,),
-                label=op.name,
-                op=op,
-            )
-        )
-        header = self.pc - 1
+        body_start = self.pc
         terminator, term_dying = self.block(body, frozenset())
-        self.emit_move(terminator.operands, [cond, *carried], term_dying, terminator, jump_to=header)
-        test.targets = (self.pc,)
+        outputs = (cond, *carried)
+        back_edge = self.emit(
+            Instruction(
+                "loop",
+                inputs=tuple(map(self.register, terminator.operands)),
+                outputs=outputs,
+                drops=self.droppable(term_dying, keep=outputs),
+                loop_state=state,
+                label=terminator.name,
+                op=terminator,
+            )
+        )
+        entry.targets = back_edge.targets = (body_start, self.pc)
         unused_results = [r for r in op.results if not r.uses]
         self.emit_drop([*(v for v in dying if v in used_inside), *unused_results], op)
 
