@@ -26,13 +26,16 @@ def dialect_factories() -> dict[str, Callable[[], Dialect]]:
 
         return load
 
-    def ours(module: str, name: str) -> Callable[[], Dialect]:
+    def ours_at(module: str, name: str) -> Callable[[], Dialect]:
         def load() -> Dialect:
             import importlib
 
-            return getattr(importlib.import_module(f"tsjit.dialects.{module}"), name)
+            return getattr(importlib.import_module(module), name)
 
         return load
+
+    def ours(module: str, name: str) -> Callable[[], Dialect]:
+        return ours_at(f"tsjit.dialects.{module}", name)
 
     return {
         "builtin": xdsl("builtin", "Builtin"),
@@ -42,7 +45,8 @@ def dialect_factories() -> dict[str, Callable[[], Dialect]]:
         "cf": xdsl("cf", "Cf"),
         "memref": xdsl("memref", "MemRef"),
         "math": xdsl("math", "Math"),
-        "llvm": xdsl("llvm", "LLVM"),
+        # xDSL's llvm dialect plus the casts it lacks (fptosi, fptoui, uitofp)
+        "llvm": ours_at("tsjit.transforms.lowering.llvm_ops", "LLVM_EXTENDED"),
         "test": xdsl("test", "Test"),
         "ts": ours("types", "TS"),
         "prim": ours("prim", "PRIM"),

@@ -62,6 +62,16 @@ class TsOptMain(xDSLOptMain):
     def _read(self, chunk: object) -> ModuleOp:  # kept for xDSL's extension check
         raise AssertionError("ts-opt parses in parse_chunk")
 
+    def register_all_targets(self) -> None:
+        super().register_all_targets()
+
+        def llvm_target():  # noqa: ANN202 - a target factory
+            from tsjit.transforms.lowering.llvm_export import LLVMTarget
+
+            return LLVMTarget
+
+        self.available_targets["llvm"] = llvm_target  # knows tsjit's extra llvm ops
+
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
         super().register_all_arguments(arg_parser)
         arg_parser.add_argument(
