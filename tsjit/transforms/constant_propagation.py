@@ -1,0 +1,401 @@
+"""constant-propagation: ops whose inputs are all constants run at compile time and
+become constants, after PyTorch's `ConstantPropagation`.
+
+    %a = prim.Constant 2 : !ts.int                 %c = prim.Constant 5 : !ts.int
+    %b = prim.Constant 3 : !ts.int           →
+    %c = aten.add %a, %b : (...) -> !ts.int
+
+An op folds when every operand comes from a `prim.Constant` and it is safe to run once
+for all executions: it has a kernel (`tsjit.runtime.kernels`, by the overload
+`schema_of` resolves) or is a container op (tuples; lists that nothing writes or sees
+from outside), it has no side effects and is deterministic (`dropout` in training, `rand`
+are not), and — following PyTorch's rule with alias analysis — nothing writes the memory
+of its inputs or outputs. Its results become `prim.Constant`s of the result types: tensors
+too, up to `max_tensor_elements` elements. An error the kernel raises leaves the op, so
+the error still happens at run time.
+
+Control flow folds as in PyTorch: an If on a constant condition is replaced by the
+branch taken; If outputs both branches yield alike (the same value, or equal constants)
+leave the If; a Loop that cannot start (a constant trip count of at most zero or a false
+initial condition) is replaced by its initial values, and carried values a Loop passes
+through unchanged leave it.
+
+xDSL's `canonicalize` folds through the ops' `fold` hooks; TorchScript's thousands of
+operators have none, but they have kernels, hence this pass.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+from xdsl.rewriter import InsertPoint
+
+from tsjit.dialects.aten import OperatorOp, schema_of
+from tsjit.dialects.prim import (
+    ConstantError,
+    ConstantOp,
+    IfOp,
+    ListConstructOp,
+    ListUnpackOp,
+    LoopOp,
+    TupleConstructOp,
+    TupleIndexOp,
+    TupleSliceOp,
+    TupleUnpackOp,
+    UncheckedCastOp,
+    YieldOp,
+    constant_attr,
+)
+from tsjit.dialects.types import DeviceType, DictType, ListType, NoneType, TensorType
+from tsjit.transforms.analysis.alias_analysis import AliasDb
+from tsjit.transforms.pass_logging import TsjitPass
+
+MAX_TENSOR_ELEMENTS = 4096
+"""Largest tensor folded into a constant by default: bigger ones cost more in the IR
+than computing them once per run."""
+
+
+class Unfoldable(Exception):
+    """Raised by an evaluator when this op, with these constants, must not fold."""
+
+
+# --------------------------------------------------------------------------------------
+# Evaluating ops on constants
+# --------------------------------------------------------------------------------------
+
+
+def _is(a: object, b: object) -> bool:
+    """`aten::__is__` folds only against None: other constants are distinct objects
+    at run time, whatever their values."""
+    if a is not None and b is not None:
+        raise Unfoldable
+    return a is b
+
+
+def _list_unpack(op: Operation, items: list[Any]) -> tuple[Any, ...]:
+    if len(items) != len(op.results):
+        raise Unfoldable  # the run-time error is the op's to raise
+    return tuple(items)
+
+
+def _tuple_slice(op: Operation, items: tuple[Any, ...]) -> tuple[Any, ...]:
+    assert isinstance(op, TupleSliceOp)
+    return items[op.begin.value.data : op.end.value.data]
+
+
+Evaluator = Callable[..., Any]
+
+OP_EVALUATORS: dict[type[Operation], Callable[..., Any]] = {
+    TupleConstructOp: lambda op, *items: tuple(items),
+    TupleUnpackOp: lambda op, items: tuple(items),
+    TupleIndexOp: lambda op, items, index: items[index],
+    TupleSliceOp: _tuple_slice,
+    ListConstructOp: lambda op, *items: list(items),
+    ListUnpackOp: _list_unpack,
+    UncheckedCastOp: lambda op, value: value,
+}
+"""Ops without a schema that fold, as `evaluate(op, *operand_values) -> results` (a
+tuple for several results)."""
+
+OPERATOR_EVALUATORS: dict[str, Evaluator] = {
+    "aten::__is__": _is,
+    "aten::__isnot__": lambda a, b: not _is(a, b),
+}
+"""Operators whose folding differs from running their kernel."""
+
+NEVER_FOLDED = frozenset({"aten::dequantize", "prim::profile", "prim::profile_ivalue", "prim::awaitable"})
+"""PyTorch's skip list (beyond control flow, constants and side effects)."""
+
+
+def evaluator_of(op: Operation) -> Evaluator | None:
+    """What computes `op` at compile time: a bound evaluator taking the operand values,
+    or None when the op does not fold whatever its operands."""
+    if (evaluate := OP_EVALUATORS.get(type(op))) is not None:
+        return lambda *values: evaluate(op, *values)
+    if not isinstance(op, OperatorOp):
+        return None
+    schema = schema_of(op)
+    if schema is None or schema.is_vararg or schema.is_varret or schema.name in NEVER_FOLDED:
+        return None
+    if (evaluate := OPERATOR_EVALUATORS.get(schema.name)) is not None:
+        return evaluate
+    from tsjit.runtime.kernels import lookup
+
+    return lookup(schema.qualified_name)
+
+
+def runtime_value(op: ConstantOp) -> object:
+    """A constant as the runtime passes it to kernels."""
+    value = op.python_value
+    if isinstance(op.result.type, DeviceType):
+        from tsjit.runtime.values import Device
+
+        return Device.parse(value)  # pyright: ignore[reportArgumentType]
+    return value
+
+
+def constant_operands(op: Operation) -> list[ConstantOp] | None:
+    constants = [v.owner for v in op.operands]
+    return constants if all(isinstance(c, ConstantOp) for c in constants) else None  # pyright: ignore[reportReturnType]
+
+
+def run_on_constants(evaluate: Evaluator, constants: Sequence[ConstantOp], results: int) -> tuple[Any, ...] | None:
+    """The op's results on these constants; None when it raises (then it raises at run
+    time too, and must stay)."""
+    from tsjit.runtime.errors import TorchScriptError
+
+    try:
+        with np.errstate(all="ignore"):
+            value = evaluate(*(runtime_value(c) for c in constants))
+    except (Unfoldable, TorchScriptError):
+        return None
+    except Exception:  # a kernel failing in another way fails at run time too: leave the op
+        return None
+    return (value,) if results == 1 else tuple(value) if results else ()
+
+
+def materialize(value: object, type: Attribute, max_tensor_elements: int) -> ConstantOp | None:
+    """A `prim.Constant` of `type` holding a run-time value; None when the value has no
+    constant form (objects, dicts, big tensors, tensors requiring grad)."""
+    if isinstance(type, DictType) or (isinstance(type, TensorType) and type.grad):
+        return None
+    try:
+        plain = _plain(value, max_tensor_elements)
+        return ConstantOp(constant_attr(plain, type), type)
+    except (ConstantError, _TooLarge):
+        return None
+
+
+class _TooLarge(Exception):
+    pass
+
+
+def _plain(value: object, max_tensor_elements: int) -> object:
+    """Run-time values as `constant_attr` takes them: numpy scalars as Python numbers,
+    devices as strings, named tuples as tuples."""
+    from tsjit.runtime.values import Device
+
+    if isinstance(value, np.ndarray):
+        if value.size > max_tensor_elements:
+            raise _TooLarge
+        return value
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, Device):
+        return str(value)
+    if isinstance(value, (list, tuple)):
+        items = [_plain(v, max_tensor_elements) for v in value]
+        return items if isinstance(value, list) else tuple(items)
+    return value
+
+
+# --------------------------------------------------------------------------------------
+# Patterns
+# --------------------------------------------------------------------------------------
+
+
+@dataclass
+class FoldConstantOp(RewritePattern):
+    """An op whose operands are all constants, safe to run once: its results become
+    constants (PyTorch's `propagateNode`)."""
+
+    aliases: AliasDb
+    max_tensor_elements: int = MAX_TENSOR_ELEMENTS
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        if isinstance(op, ConstantOp) or op.regions or not op.results:
+            return
+        constants = constant_operands(op)
+        if constants is None or not self.is_safe(op):
+            return
+        evaluate = evaluator_of(op)
+        if evaluate is None:
+            return
+        values = run_on_constants(evaluate, constants, len(op.results))
+        if values is None or len(values) != len(op.results):
+            return
+        folded = [materialize(v, r.type, self.max_tensor_elements) for v, r in zip(values, op.results)]
+        if any(c is None for c in folded):
+            return
+        for constant in folded:
+            assert constant is not None
+            constant.location = op.location
+        rewriter.insert([c for c in folded if c is not None])
+        for result, constant in zip(op.results, folded):
+            assert constant is not None
+            self.aliases.replace_value(result, constant.result)
+        self.aliases.forget_op(op)
+        rewriter.replace(op, [], [c.result for c in folded if c is not None])
+
+    def is_safe(self, op: Operation) -> bool:
+        """PyTorch's `supportedNode`: no effects, deterministic, nothing written in the
+        memory of the inputs or outputs; and mutable containers must not leave the
+        graph, where each call would share the one constant."""
+        aliases = self.aliases
+        if aliases.has_side_effects(op) or aliases.is_nondeterministic(op):
+            return False
+        if any(aliases.has_writers(v) for v in (*op.operands, *op.results)):
+            return False
+        containers = [r for r in op.results if isinstance(r.type, (ListType, DictType))]
+        return not containers or not aliases.escapes_scope(containers)
+
+
+@dataclass
+class FoldConstantIf(RewritePattern):
+    """`prim.If` on a constant condition → the ops of the branch taken."""
+
+    aliases: AliasDb
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: IfOp, rewriter: PatternRewriter, /) -> None:
+        condition = op.cond.owner
+        if not isinstance(condition, ConstantOp):
+            return
+        block = (op.then_region if condition.python_value else op.else_region).block
+        terminator = block.last_op
+        assert isinstance(terminator, YieldOp)
+        values = list(terminator.values)
+        self.aliases.forget_op(op)
+        rewriter.erase(terminator)
+        rewriter.inline_block(block, InsertPoint.before(op))
+        rewriter.replace(op, [], values)
+
+
+@dataclass
+class RemoveUniformIfOutputs(RewritePattern):
+    """If outputs that both branches yield alike — the same value, or equal constants —
+    are that value, not outputs (PyTorch's `removeExtraIfOutputs`)."""
+
+    aliases: AliasDb
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: IfOp, rewriter: PatternRewriter, /) -> None:
+        then_yield, else_yield = _yield(op.then_region.block), _yield(op.else_region.block)
+        replacements: dict[int, SSAValue] = {}
+        for i, (a, b) in enumerate(zip(then_yield.values, else_yield.values, strict=True)):
+            if a is b:
+                replacements[i] = a
+            elif _equal_constants(a, b) and not self.aliases.is_mutable(op.outs[i]):
+                constant = a.owner
+                assert isinstance(constant, ConstantOp)
+                if op.is_ancestor(constant):
+                    constant = rewriter.insert(constant.clone(), InsertPoint.before(op))
+                replacements[i] = constant.result
+        if not replacements:
+            return
+        kept = [i for i in range(len(op.outs)) if i not in replacements]
+        simpler = IfOp(
+            op.cond,
+            [op.outs[i].type for i in kept],
+            rewriter.move_region_contents_to_new_regions(op.then_region),
+            rewriter.move_region_contents_to_new_regions(op.else_region),
+        )
+        simpler.attributes.update(op.attributes)
+        for terminator in (then_yield, else_yield):
+            rewriter.replace(terminator, YieldOp(*(terminator.values[i] for i in kept)))
+        rewriter.insert(simpler, InsertPoint.before(op))
+        results = dict(zip(kept, simpler.results))
+        for i, out in enumerate(op.outs):
+            self.aliases.replace_value(out, replacements[i] if i in replacements else results[i])
+        self.aliases.forget_op(op)
+        rewriter.replace(op, [], [replacements[i] if i in replacements else results[i] for i in range(len(op.outs))])
+
+
+@dataclass
+class RemoveNeverRunLoop(RewritePattern):
+    """A Loop with a constant trip count of at most zero, or a constant false initial
+    condition, is its initial values (PyTorch's `loopWillNotRun`)."""
+
+    aliases: AliasDb
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: LoopOp, rewriter: PatternRewriter, /) -> None:
+        trips, condition = op.max_trip_count.owner, op.initial_condition.owner
+        never = (isinstance(trips, ConstantOp) and trips.python_value <= 0) or (  # pyright: ignore[reportOperatorIssue]
+            isinstance(condition, ConstantOp) and condition.python_value is False
+        )
+        if never:
+            self.aliases.forget_op(op)
+            rewriter.replace(op, [], list(op.carried))
+
+
+@dataclass
+class RemoveLoopInvariantCarried(RewritePattern):
+    """Carried values the body yields back unchanged are their initial values, not
+    carried values (PyTorch's `removeExtraLoopOutputs`)."""
+
+    aliases: AliasDb
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: LoopOp, rewriter: PatternRewriter, /) -> None:
+        block = op.body.block
+        terminator = _yield(block)
+        invariant = [
+            i for i, (argument, yielded) in enumerate(zip(block.args[1:], terminator.values[1:])) if argument is yielded
+        ]
+        if not invariant:
+            return
+        kept = [i for i in range(len(op.outs)) if i not in invariant]
+        rewriter.replace(terminator, YieldOp(terminator.values[0], *(terminator.values[1 + i] for i in kept)))
+        for i in reversed(invariant):
+            argument = block.args[1 + i]
+            rewriter.replace_all_uses_with(argument, op.carried[i])
+            rewriter.erase_block_argument(argument)
+        body = rewriter.move_region_contents_to_new_regions(op.body)
+        simpler = LoopOp(op.max_trip_count, op.initial_condition, [op.carried[i] for i in kept], [op.outs[i].type for i in kept], body)
+        simpler.attributes.update(op.attributes)
+        rewriter.insert(simpler, InsertPoint.before(op))
+        results = dict(zip(kept, simpler.results))
+        values = [op.carried[i] if i in invariant else results[i] for i in range(len(op.outs))]
+        for out, value in zip(op.outs, values):
+            self.aliases.replace_value(out, value)
+        self.aliases.forget_op(op)
+        rewriter.replace(op, [], values)
+
+
+def _yield(block: Block) -> YieldOp:
+    terminator = block.last_op
+    assert isinstance(terminator, YieldOp)
+    return terminator
+
+
+def _equal_constants(a: SSAValue, b: SSAValue) -> bool:
+    """Constants of one type with one value (PyTorch's EqualNode on constants)."""
+    first, second = a.owner, b.owner
+    if not isinstance(first, ConstantOp) or not isinstance(second, ConstantOp):
+        return False
+    if first.result.type != second.result.type:
+        return False
+    return isinstance(first.result.type, NoneType) or first.value == second.value
+
+
+@dataclass(frozen=True)
+class ConstantPropagationPass(TsjitPass):
+    """Folds ops on constants, constant Ifs and Loops that never run (PyTorch's
+    `ConstantPropagation`)."""
+
+    name = "constant-propagation"
+
+    max_tensor_elements: int = MAX_TENSOR_ELEMENTS
+    """Largest tensor result (in elements) folded into a constant."""
+
+    def run(self, ctx: Context, op: ModuleOp) -> None:
+        for graph in self.graphs(op):
+            aliases = AliasDb(graph)
+            self.rewrite(
+                graph,
+                [
+                    FoldConstantIf(aliases),
+                    RemoveNeverRunLoop(aliases),
+                    RemoveUniformIfOutputs(aliases),
+                    RemoveLoopInvariantCarried(aliases),
+                    FoldConstantOp(aliases, self.max_tensor_elements),
+                ],
+            )
