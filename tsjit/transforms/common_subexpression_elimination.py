@@ -42,7 +42,7 @@ from tsjit.dialects.prim import LoopOp
 from tsjit.dialects.schema import FunctionSchema
 from tsjit.dialects.types import TensorType
 from tsjit.transforms.analysis.alias_analysis import AliasDb
-from tsjit.transforms.pass_logging import TsjitPass, allow_rewrite, log_update
+from tsjit.transforms.pass_logging import TsjitPass, allow_rewrite, log_debug, log_update
 
 
 def eliminate_common_subexpressions(graph: FuncOp) -> bool:
@@ -91,7 +91,9 @@ class _Eliminator:
         known = self.table.get(key)
         if known is not None:
             existing, when = known
-            if self.unchanged_since(op, when) and self.may_merge(existing, op) and allow_rewrite():
+            if not self.unchanged_since(op, when):
+                log_debug(f"kept: memory it reads was written since the equal op at {_where(existing)}", op)
+            elif self.may_merge(existing, op) and allow_rewrite():
                 log_update(f"replaced by the equal op at {_where(existing)}", op)
                 for old, new in zip(op.results, existing.results):
                     old.replace_all_uses_with(new)

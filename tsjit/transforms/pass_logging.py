@@ -98,7 +98,7 @@ def parse_opt_limits(variable: str, text: str) -> dict[str, int]:
             continue
         name, equals, count = entry.partition("=")
         if not equals or not name or not count.isdigit():
-            raise TsjitError(f"{variable}: entry '{entry}' is not of the form pass=N")
+            raise TsjitError(f"entry '{entry}' is not of the form pass=N", SourceLocation(variable, 0))
         limits[_key(name)] = int(count)
     return limits
 

@@ -49,6 +49,7 @@ from tsjit.dialects.types import (
     unshaped,
 )
 from tsjit.transforms.analysis.memory_dag import Element, MemoryDAG
+from tsjit.transforms.pass_logging import LogLevel, log_debug, logging_at
 
 # --------------------------------------------------------------------------------------
 # The rules, as data
@@ -215,6 +216,8 @@ class AliasDb:
             self._set_wildcard(argument)
         self._analyze_block(graph.body.block)
         self._finish()
+        if logging_at(LogLevel.DEBUG):
+            log_debug(f"alias analysis of @{graph.sym_name.data}:\n{self.describe()}")
 
     # ----------------------------------------------------------------------------------
     # Queries: memory
@@ -308,6 +311,24 @@ class AliasDb:
     def is_nondeterministic(self, op: Operation) -> bool:
         """Random ops: equal inputs may give different outputs."""
         return op in self._nondeterministic
+
+    def describe(self) -> str:
+        """The analysis as text, for GRAPH_DEBUG logs: the locations of each mutable
+        value (wildcards by type) and the locations each op writes."""
+        names = {self._dag.find(w): f"*{key}" for key, w in self._wildcards.items()}
+
+        def spell(locations: frozenset[int]) -> str:
+            return "{" + ", ".join(sorted(names.get(loc, f"m{loc}") for loc in locations)) + "}"
+
+        lines = ["memory:"]
+        for value, element in self._elements.items():
+            if value.name_hint is not None:
+                lines.append(f"  %{value.name_hint}: {spell(self._dag.locations(element))}")
+        lines.append("writes:")
+        for op, written in self._own_writes.items():
+            if written:
+                lines.append(f"  {op.name}{''.join(' %' + r.name_hint for r in op.results if r.name_hint)}: {spell(written)}")
+        return "\n".join(lines)
 
     # ----------------------------------------------------------------------------------
     # Moving ops
