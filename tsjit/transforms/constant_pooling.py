@@ -1,0 +1,105 @@
+"""constant-pooling: one `prim.Constant` per distinct constant, all at the top of the
+graph (PyTorch's `ConstantPooling`).
+
+    %a = prim.Constant 1 : !ts.int                  %a = prim.Constant 1 : !ts.int
+    %x = aten.add %p, %q, %a ...              →     %x = aten.add %p, %q, %a ...
+    %r = prim.If %c -> ... {                        %r = prim.If %c -> ... {
+      %b = prim.Constant 1 : !ts.int                  %y = aten.mul %x, %a ...
+      %y = aten.mul %x, %b ...
+
+Constants are equal when their types and values are (floats by bit pattern: `0.0` and
+`-0.0` differ). Constants from nested blocks are hoisted too, in the order the graph
+first uses them, so every later pass finds them dominating. Constants of mutable types
+(tensors, lists) merge only when alias analysis shows that nothing writes either: two
+uses must not start sharing memory one of them writes.
+
+xDSL's `cse` merges equal constants but leaves them where they are and knows nothing of
+TorchScript's mutable constants, hence this pass.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Hashable
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ArrayAttr, DenseIntOrFPElementsAttr, FloatAttr, ModuleOp
+from xdsl.ir import Attribute, Operation
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from tsjit.dialects.prim import ConstantOp
+from tsjit.transforms.analysis.alias_analysis import AliasDb
+from tsjit.transforms.pass_logging import TsjitPass, allow_rewrite, log_update
+
+
+def constant_key(op: ConstantOp) -> Hashable:
+    """What makes two constants interchangeable: their type and exact value."""
+    return (op.result.type, None if op.value is None else _value_key(op.value))
+
+
+def _value_key(value: Attribute) -> Hashable:
+    if isinstance(value, FloatAttr):
+        return ("float", struct.pack("<d", value.value.data))
+    if isinstance(value, ArrayAttr):
+        return ("array", tuple(_value_key(v) for v in value))
+    if isinstance(value, DenseIntOrFPElementsAttr):
+        return ("dense", value.type, value.data.data)
+    return value
+
+
+def pool_constants(graph: func.FuncOp) -> int:
+    """Deduplicates and hoists the constants of `graph`; returns how many it merged."""
+    constants = [op for op in graph.walk() if isinstance(op, ConstantOp)]
+    if not constants:
+        return 0
+    aliases = AliasDb(graph) if any(_mutable(c) for c in constants) else None
+    entry = graph.body.block
+    kept: dict[Hashable, ConstantOp] = {}
+    last: Operation | None = None
+    merged = 0
+    for constant in constants:
+        key = constant_key(constant)
+        existing = kept.get(key)
+        if existing is not None and _may_share(existing, constant, aliases):
+            if not allow_rewrite():
+                break
+            log_update("merged into an equal constant", constant)
+            Rewriter.replace_op(constant, [], [existing.result])
+            merged += 1
+            continue
+        if existing is None:
+            kept[key] = constant
+        in_place = constant.parent is entry and constant.prev_op is last
+        if not in_place:
+            if not allow_rewrite():
+                break
+            constant.detach()
+            Rewriter.insert_op(constant, InsertPoint.at_start(entry) if last is None else InsertPoint.after(last))
+        last = constant
+    return merged
+
+
+def _mutable(op: ConstantOp) -> bool:
+    from tsjit.transforms.analysis.alias_analysis import is_mutable_type
+
+    return is_mutable_type(op.result.type)
+
+
+def _may_share(a: ConstantOp, b: ConstantOp, aliases: AliasDb | None) -> bool:
+    """Two equal constants may become one unless one is mutable and written."""
+    if aliases is None or not _mutable(a):
+        return True
+    return not aliases.has_writers(a.result) and not aliases.has_writers(b.result)
+
+
+@dataclass(frozen=True)
+class ConstantPoolingPass(TsjitPass):
+    """Deduplicates equal constants and hoists them to the top of each graph."""
+
+    name = "constant-pooling"
+
+    def run(self, ctx: Context, op: ModuleOp) -> None:
+        for graph in self.graphs(op):
+            pool_constants(graph)
