@@ -72,43 +72,45 @@ func.func @sum_of_squares(%n: i64) -> i64 {
 
 
 // The LLVM IR that xDSL's translator makes of it: block arguments became phis.
-// LLVM-LABEL: define void @"axpy_sqrt"(ptr %".1", i64 %".2", ptr %".3", i64 %".4", float %".5")
+// LLVM-LABEL: define void @"axpy_sqrt"(
+// LLVM-SAME: ptr %"[[V1:\.[0-9]+]]", i64 %"[[V2:\.[0-9]+]]", ptr %"[[V3:\.[0-9]+]]", i64 %"[[V4:\.[0-9]+]]", float %"[[V5:\.[0-9]+]]")
 // LLVM-NEXT: {
-// LLVM-NEXT: .7:
-// LLVM-NEXT:   br label %".8"
-// LLVM-NEXT: .8:
-// LLVM-NEXT:   %".11" = phi  i64 [0, %".7"], [%".24", %".9"]
-// LLVM-NEXT:   %".13" = icmp slt i64 %".11", %".2"
-// LLVM-NEXT:   br i1 %".13", label %".9", label %".10"
-// LLVM-NEXT: .9:
-// LLVM-NEXT:   %".15" = getelementptr inbounds float, ptr %".1", i64 %".11"
-// LLVM-NEXT:   %".16" = load float, ptr %".15"
-// LLVM-NEXT:   %".17" = getelementptr inbounds float, ptr %".3", i64 %".11"
-// LLVM-NEXT:   %".18" = load float, ptr %".17"
-// LLVM-NEXT:   %".19" = fmul float %".5", %".16"
-// LLVM-NEXT:   %".20" = fadd float %".19", %".18"
-// LLVM-NEXT:   %".21" = call float @"llvm.sqrt"(float %".20")
-// LLVM-NEXT:   %".22" = getelementptr inbounds float, ptr %".3", i64 %".11"
-// LLVM-NEXT:   store float %".21", ptr %".22"
-// LLVM-NEXT:   %".24" = add i64 %".11", 1
-// LLVM-NEXT:   br label %".8"
-// LLVM-NEXT: .10:
+// LLVM-NEXT: [[V7:\.[0-9]+]]:
+// LLVM-NEXT:   br label %"[[V8:\.[0-9]+]]"
+// LLVM-NEXT: [[V8]]:
+// LLVM-NEXT:   %"[[V11:\.[0-9]+]]" = phi  i64 [0, %"[[V7]]"], [%"[[V24:\.[0-9]+]]", %"[[V9:\.[0-9]+]]"]
+// LLVM-NEXT:   %"[[V13:\.[0-9]+]]" = icmp slt i64 %"[[V11]]", %"[[V2]]"
+// LLVM-NEXT:   br i1 %"[[V13]]", label %"[[V9]]", label %"[[V10:\.[0-9]+]]"
+// LLVM-NEXT: [[V9]]:
+// LLVM-NEXT:   %"[[V15:\.[0-9]+]]" = getelementptr inbounds float, ptr %"[[V1]]", i64 %"[[V11]]"
+// LLVM-NEXT:   %"[[V16:\.[0-9]+]]" = load float, ptr %"[[V15]]"
+// LLVM-NEXT:   %"[[V17:\.[0-9]+]]" = getelementptr inbounds float, ptr %"[[V3]]", i64 %"[[V11]]"
+// LLVM-NEXT:   %"[[V18:\.[0-9]+]]" = load float, ptr %"[[V17]]"
+// LLVM-NEXT:   %"[[V19:\.[0-9]+]]" = fmul float %"[[V5]]", %"[[V16]]"
+// LLVM-NEXT:   %"[[V20:\.[0-9]+]]" = fadd float %"[[V19]]", %"[[V18]]"
+// LLVM-NEXT:   %"[[V21:\.[0-9]+]]" = call float @"llvm.sqrt"(float %"[[V20]]")
+// LLVM-NEXT:   %"[[V22:\.[0-9]+]]" = getelementptr inbounds float, ptr %"[[V3]]", i64 %"[[V11]]"
+// LLVM-NEXT:   store float %"[[V21]]", ptr %"[[V22]]"
+// LLVM-NEXT:   %"[[V24]]" = add i64 %"[[V11]]", 1
+// LLVM-NEXT:   br label %"[[V8]]"
+// LLVM-NEXT: [[V10]]:
 // LLVM-NEXT:   ret void
 // LLVM-NEXT: }
-// LLVM-LABEL: define i64 @"sum_of_squares"(i64 %".1")
+// LLVM-LABEL: define i64 @"sum_of_squares"(
+// LLVM-SAME: i64 %"[[V1:\.[0-9]+]]")
 // LLVM-NEXT: {
-// LLVM-NEXT: .3:
-// LLVM-NEXT:   br label %".4"
-// LLVM-NEXT: .4:
-// LLVM-NEXT:   %".7" = phi  i64 [0, %".3"], [%".14", %".5"]
-// LLVM-NEXT:   %".8" = phi  i64 [0, %".3"], [%".13", %".5"]
-// LLVM-NEXT:   %".10" = icmp slt i64 %".7", %".1"
-// LLVM-NEXT:   br i1 %".10", label %".5", label %".6"
-// LLVM-NEXT: .5:
-// LLVM-NEXT:   %".12" = mul i64 %".7", %".7"
-// LLVM-NEXT:   %".13" = add i64 %".8", %".12"
-// LLVM-NEXT:   %".14" = add i64 %".7", 1
-// LLVM-NEXT:   br label %".4"
-// LLVM-NEXT: .6:
-// LLVM-NEXT:   ret i64 %".8"
+// LLVM-NEXT: [[V3:\.[0-9]+]]:
+// LLVM-NEXT:   br label %"[[V4:\.[0-9]+]]"
+// LLVM-NEXT: [[V4]]:
+// LLVM-NEXT:   %"[[V7:\.[0-9]+]]" = phi  i64 [0, %"[[V3]]"], [%"[[V14:\.[0-9]+]]", %"[[V5:\.[0-9]+]]"]
+// LLVM-NEXT:   %"[[V8:\.[0-9]+]]" = phi  i64 [0, %"[[V3]]"], [%"[[V13:\.[0-9]+]]", %"[[V5]]"]
+// LLVM-NEXT:   %"[[V10:\.[0-9]+]]" = icmp slt i64 %"[[V7]]", %"[[V1]]"
+// LLVM-NEXT:   br i1 %"[[V10]]", label %"[[V5]]", label %"[[V6:\.[0-9]+]]"
+// LLVM-NEXT: [[V5]]:
+// LLVM-NEXT:   %"[[V12:\.[0-9]+]]" = mul i64 %"[[V7]]", %"[[V7]]"
+// LLVM-NEXT:   %"[[V13]]" = add i64 %"[[V8]]", %"[[V12]]"
+// LLVM-NEXT:   %"[[V14]]" = add i64 %"[[V7]]", 1
+// LLVM-NEXT:   br label %"[[V4]]"
+// LLVM-NEXT: [[V6]]:
+// LLVM-NEXT:   ret i64 %"[[V8]]"
 // LLVM-NEXT: }
