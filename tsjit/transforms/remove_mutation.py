@@ -95,8 +95,10 @@ class InPlaceToFunctional(RewritePattern):
         functional = functional_variant(schema)
         if functional is None or not self.keeps_dtype(op, functional):
             return
-        mutated = op.operands[0]
-        if not isinstance(mutated.type, TensorType) or not _make_atomic(self.db, mutated, op):
+        mutated, written = op.operands[0], op.results[0]
+        if not isinstance(mutated.type, TensorType) or (written.uses and written.type != mutated.type):
+            return  # the new value takes the place of both
+        if not _make_atomic(self.db, mutated, op):
             return
         operands = list(op.operands)
         defaults: dict[object, SSAValue] = {}
@@ -106,10 +108,10 @@ class InPlaceToFunctional(RewritePattern):
                 rewriter.insert_op(constant, InsertPoint.before(op))
                 defaults[argument.default] = constant.result
             operands.append(defaults[argument.default])
-        new = create_op(functional.name.replace("::", "."), operands, [op.results[0].type], op.location)
+        new = create_op(functional.name.replace("::", "."), operands, [mutated.type], op.location)
         rewriter.insert_op(new, InsertPoint.before(op))
         result = new.results[0]
-        result.name_hint = op.results[0].name_hint or mutated.name_hint
+        result.name_hint = written.name_hint or mutated.name_hint
         rewriter.replace_uses_with_if(mutated, result, lambda use: use.operation not in (op, new))
         self.db.replace_value(mutated, result)
         self.db.forget_op(op)
