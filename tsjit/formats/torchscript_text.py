@@ -18,7 +18,9 @@ ops that fail verification are reported at their position in the text.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import gc
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 from xdsl.context import Context
 from xdsl.dialects import func
@@ -67,8 +69,23 @@ def import_graph_text(
 ) -> ModuleOp:
     """Reads one PyTorch graph as the function `entry` of a new, verified module."""
     source = syntax.Source(text, filename, line_offset)
-    graph = syntax.parse_graph_text(source)
-    return GraphImporter(ctx, source).module(graph, entry)
+    with _collector_paused():
+        graph = syntax.parse_graph_text(source)
+        return GraphImporter(ctx, source).module(graph, entry)
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Import only allocates objects that stay alive; the cycle collector's passes
+    would rescan the whole (growing) heap every few thousand allocations and make
+    import time grow faster than the graph."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def op_name_of_kind(kind: str) -> str:
@@ -84,6 +101,7 @@ class _Scope:
         self.visible: dict[str, SSAValue] = {}
         self.defined: dict[str, int] = {}
         self.callees: dict[str, str] = {}  # Function values -> function symbol
+        self.blocks: list[list[str]] = []  # names defined in each open nested block
 
 
 class GraphImporter:
@@ -95,6 +113,7 @@ class GraphImporter:
         self.declarations: dict[str, func.FuncOp] = {}
         self.positions: dict[Operation, int] = {}
         self.locations: dict[tuple[str, int, int], LocationAttr] = {}
+        self.filenames: dict[str, StringAttr] = {}
         self.op_classes: dict[str, type[Operation]] = {}
 
     def module(self, graph: syntax.Graph, entry: str) -> ModuleOp:
@@ -214,12 +233,12 @@ class GraphImporter:
 
     def block_region(self, scope: _Scope, block: syntax.Block) -> Region:
         body = Block(arg_types=[p.type for p in block.params])
-        before = set(scope.visible)
+        scope.blocks.append([])
         self.define_all(scope, block.params, body.args)
         body.add_ops(self.nodes(scope, block.nodes))
         body.add_op(self.yield_op(scope, block))
-        for name in [n for n in scope.visible if n not in before]:
-            del scope.visible[name]  # block-scoped
+        for name in scope.blocks.pop():
+            del scope.visible[name]  # values live until the end of their block
         return Region(body)
 
     def subgraph_region(self, graph: syntax.Graph) -> Region:
@@ -351,6 +370,8 @@ class GraphImporter:
         for definition, value in zip(defs, values, strict=True):
             self.define_name(scope, definition.name, definition.offset)
             scope.visible[definition.name] = value
+            if scope.blocks:
+                scope.blocks[-1].append(definition.name)
             if not definition.name[0].isdigit():
                 value.name_hint = definition.name
 
@@ -383,8 +404,10 @@ class GraphImporter:
     def location(self, source: tuple[str, int, int]) -> LocationAttr:
         known = self.locations.get(source)
         if known is None:
-            known = FileLineColLoc(StringAttr(source[0]), IntAttr(source[1]), IntAttr(source[2]))
-            self.locations[source] = known
+            filename = self.filenames.get(source[0])
+            if filename is None:
+                filename = self.filenames[source[0]] = StringAttr(source[0])
+            known = self.locations[source] = FileLineColLoc(filename, IntAttr(source[1]), IntAttr(source[2]))
         return known
 
     def verify(self, module: ModuleOp) -> None:
