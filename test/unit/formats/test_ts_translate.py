@@ -23,8 +23,8 @@ def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, 
     return code, out, err
 
 
-def test_every_mode_is_a_flag():
-    assert set(MODES) == {"--import-torchscript", "--export-torchscript", "--export-python"}
+def test_the_graph_text_modes_are_flags():
+    assert {"--import-torchscript", "--export-torchscript", "--export-python"} <= set(MODES)
 
 
 def test_import_export_and_python(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
