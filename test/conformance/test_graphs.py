@@ -1,5 +1,6 @@
-"""Every case of the conformance corpus, in each graph form PyTorch printed for it,
-imported and run through the interpreter against the runs TorchScript recorded.
+"""Every case of the conformance corpus, in each graph form PyTorch printed for it and
+from its Python source (scripted), run through the interpreter against the runs
+TorchScript recorded.
 
 The corpus lives beside the repository (`../shared/conformance`); a missing corpus
 fails the suite. Known failures are listed, with a reason each, in
@@ -14,15 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from tsjit.context import make_context
-from tsjit.formats import read_program
-from tsjit.formats.mlir import verify
 from tsjit.runtime.executor import GraphExecutor
-from tsjit.tools.ts_run import check_runs, module_receiver
+from tsjit.tools.ts_run import check_runs, load_program, module_receiver
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT.parent / "shared" / "conformance"
-FORMS = ("graph.txt", "graph.inlined.txt", "graph.opt.txt")
+FORMS = ("graph.txt", "graph.inlined.txt", "graph.opt.txt", "source.py")
 EXPECTED_FAILURES = Path(__file__).with_name("expected_failures.txt")
 
 
@@ -71,8 +69,7 @@ def test_graph(case: Path, form: str):
     io = json.loads((case / "io.json").read_text(encoding="utf-8"))
     entry = io.get("entry", "forward")
     path = case / form
-    module = read_program(make_context(), path.read_text(encoding="utf-8"), str(path))
-    verify(module)
+    module = load_program(path)
     run = GraphExecutor(module, entry)
     receiver = module_receiver(module, entry, None, path)
     call = run if receiver is None else (lambda *inputs: run(receiver, *inputs))

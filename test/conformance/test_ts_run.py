@@ -143,8 +143,22 @@ def test_an_unavailable_backend_fails_clearly(graph: Path, monkeypatch: pytest.M
     )
 
 
-def test_python_source_needs_the_script_frontend(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+def test_python_source_runs_through_the_script_frontend(tmp_path: Path, capsys):
     source = tmp_path / "f.py"
-    source.write_text("def forward(x):\n    return x\n")
-    status, _, err = run_tool([str(source)], capsys)
-    assert status == 1 and "needs the script frontend" in err
+    source.write_text("def forward(x: int) -> int:\n    return x * 2\n")
+    inputs = write_json(tmp_path / "in.json", [{"int": 3}])
+    status, out, _ = run_tool([str(source), "--inputs", inputs], capsys)
+    assert status == 0 and json.loads(out) == {"int": 6}
+
+
+def test_declared_callees_come_from_the_source_beside_the_graph(tmp_path: Path, capsys):
+    case = CORPUS / "call_helper"
+    graph = tmp_path / "graph.txt"
+    graph.write_text((case / "graph.txt").read_text())
+    check = str(case / "io.json")
+    status, _, err = run_tool([str(graph), "--check", check], capsys)
+    assert status == 1
+    assert err.startswith("source.py:17:8: error: function 'scale_add' is only declared")
+    (tmp_path / "source.py").write_text((case / "source.py").read_text())
+    status, out, _ = run_tool([str(graph), "--check", check], capsys)
+    assert status == 0 and out.splitlines()[-1] == "2 passed, 0 failed"

@@ -5,9 +5,9 @@ runs a conformance case recorded.
     ts-run CASE_DIR                                 checks CASE_DIR/graph.txt against its io.json
     ts-run CASE_DIR/graph.opt.txt --check CASE_DIR/io.json -p canonicalize,cse
 
-FILE is MLIR, PyTorch graph text or a case directory. A graph whose first input is a
-module (`%self`) runs against the object built from `--module` (default: module.json
-beside FILE). Values use the conformance corpus's JSON encoding.
+FILE is MLIR, PyTorch graph text, Python source or a case directory. A graph whose first
+input is a module (`%self`) runs against the object built from `--module` (default:
+module.json beside FILE). Values use the conformance corpus's JSON encoding.
 """
 
 from __future__ import annotations
@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import ModuleOp, StringAttr
+from xdsl.rewriter import Rewriter
 
 from tsjit.diagnostics import SourceLocation, TsjitError, tool_main
 from tsjit.dialects.types import ClassType
@@ -41,22 +42,9 @@ def run_tool(argv: list[str] | None) -> None:
     io = _read_json(check) if check else None
     entry = args.entry or (io.get("entry") if io else None) or "forward"
 
-    from tsjit.context import make_context
-    from tsjit.formats import read_program
-    from tsjit.formats.mlir import verify
     from tsjit.runtime.executor import make_executor
 
-    if graph_path.suffix == ".py":
-        raise TsjitError(
-            "Python source needs the script frontend, which this tsjit does not have yet",
-            SourceLocation(str(graph_path), 0),
-        )
-    try:
-        text = graph_path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise TsjitError(f"cannot read {graph_path}: {error.strerror}") from error
-    module = read_program(make_context(), text, str(graph_path))
-    verify(module)
+    module = load_program(graph_path)
     executor = make_executor(module, entry, args.backend, args.passes or ())
     receiver = module_receiver(module, entry, args.module, graph_path)
     call = executor if receiver is None else (lambda *inputs: executor(receiver, *inputs))
@@ -82,7 +70,7 @@ def _arguments() -> argparse.ArgumentParser:
     from tsjit.runtime.executor import BACKENDS
 
     parser = argparse.ArgumentParser(prog="ts-run", description=__doc__.splitlines()[0])
-    parser.add_argument("file", metavar="FILE", help=".mlir, PyTorch graph text, or a case directory")
+    parser.add_argument("file", metavar="FILE", help=".mlir, graph text, .py, or a case directory")
     parser.add_argument("--entry", metavar="NAME", help="function to run (default: io.json's, else forward)")
     parser.add_argument("--inputs", metavar="VALUES.json", help="the arguments: a JSON list of values")
     parser.add_argument("--check", metavar="IO.json", help="run every recorded run and compare")
@@ -90,6 +78,63 @@ def _arguments() -> argparse.ArgumentParser:
     parser.add_argument("--backend", choices=list(BACKENDS), default="interp")
     parser.add_argument("-p", "--passes", metavar="PIPELINE", help="optimization pipeline, as for ts-opt")
     return parser
+
+
+def load_program(path: Path) -> ModuleOp:
+    """Reads and verifies a program (MLIR, graph text, Python source). Graph text
+    declares the functions it calls without their bodies (PyTorch prints a call as
+    `prim::CallFunction` of a named function): those are scripted from the Python
+    source the calls point at (`# source.py:17:8`) when it lies beside the graph."""
+    from tsjit.context import make_context
+    from tsjit.formats import read_program
+    from tsjit.formats.mlir import verify
+
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise TsjitError(f"cannot read {path}: {error.strerror}") from error
+    module = read_program(make_context(), text, str(path))
+    verify(module)
+    link_declared_functions(module, path.parent)
+    return module
+
+
+def link_declared_functions(module: ModuleOp, directory: Path) -> None:
+    """Gives the bodiless functions of `module` the bodies of the same-named functions
+    (or of a unique `<qualifier>.<name>`, as `torch.nn.functional.softmax` for a call of
+    `softmax`) that scripting the calling source files defines; the scripted module's
+    other functions come along for the bodies to call."""
+    from tsjit.context import make_context
+    from tsjit.formats import read_program
+
+    functions = {op.sym_name.data: op for op in module.ops if isinstance(op, func.FuncOp)}
+    declared = {name for name, op in functions.items() if op.is_declaration}
+    sources = {
+        location.file
+        for op in module.walk()
+        if isinstance(op, func.CallOp) and op.callee.root_reference.data in declared
+        if (location := SourceLocation.of_op(op)) is not None and location.file.endswith(".py")
+    }
+    for file in sorted(sources):
+        path = directory / file
+        if not declared or not path.is_file():
+            continue
+        scripted = read_program(make_context(), path.read_text(encoding="utf-8"), str(path))
+        definitions = {op.sym_name.data: op for op in scripted.ops if isinstance(op, func.FuncOp)}
+        for name in sorted(declared):
+            candidates = [d for d in definitions if d == name]
+            candidates = candidates or [d for d in definitions if d.endswith(f".{name}")]
+            if len(candidates) != 1 or definitions[candidates[0]].is_declaration:
+                continue
+            body = definitions[candidates[0]].clone()
+            body.sym_name = StringAttr(name)
+            Rewriter.replace_op(functions[name], body)
+            functions[name] = body
+            declared.discard(name)
+        for name, definition in definitions.items():
+            if name not in functions:
+                functions[name] = definition.clone()
+                module.body.block.add_op(functions[name])
 
 
 def _read_json(path: str) -> Any:
