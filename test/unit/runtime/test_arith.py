@@ -134,8 +134,11 @@ def test_bitwise_ops():
 def test_broadcasting_and_its_error():
     a = np.ones((2, 3), f32)
     assert op("aten::add.Tensor")(a, arr([1, 2, 3], f32), 1)[1].tolist() == [2, 3, 4]
-    with pytest.raises(TorchScriptError, match=r"The size of tensor a \(3\) must match the size of tensor b \(4\) "
-                       r"at non-singleton dimension 1"):
+    with pytest.raises(
+        TorchScriptError,
+        match=r"The size of tensor a \(3\) must match the size of tensor b \(4\) "
+        r"at non-singleton dimension 1",
+    ):
         op("aten::add.Tensor")(a, np.ones(4, f32), 1)
 
 
@@ -156,14 +159,20 @@ def test_inplace_writes_through_views():
 
 
 def test_inplace_refuses_to_lower_the_category():
-    with pytest.raises(TorchScriptError, match="result type Float can't be cast to the desired output type Long"):
+    with pytest.raises(
+        TorchScriptError, match="result type Float can't be cast to the desired output type Long"
+    ):
         op("aten::add_.Scalar")(arr([1, 2], i64), 1.5, 1)
-    with pytest.raises(TorchScriptError, match="result type Float can't be cast to the desired output type Long"):
+    with pytest.raises(
+        TorchScriptError, match="result type Float can't be cast to the desired output type Long"
+    ):
         op("aten::div_.Scalar")(arr([4], i64), 2)
 
 
 def test_inplace_cannot_broadcast_self():
-    with pytest.raises(TorchScriptError, match=r"output with shape \[3\] doesn't match the broadcast shape \[2, 3\]"):
+    with pytest.raises(
+        TorchScriptError, match=r"output with shape \[3\] doesn't match the broadcast shape \[2, 3\]"
+    ):
         op("aten::add_.Tensor")(np.zeros(3, f32), np.ones((2, 3), f32), 1)
 
 

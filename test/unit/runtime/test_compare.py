@@ -51,7 +51,10 @@ def test_where_promotes_its_branches():
     assert op("aten::where.ScalarOther")(cond, np.array([7, 8], i64), 0).dtype == i64
     with pytest.raises(TorchScriptError, match="where expected condition to be a boolean tensor"):
         op("aten::where.self")(np.array([1.0]), np.zeros(1), np.zeros(1))
-    assert [i.tolist() for i in op("aten::where")(np.array([[True, False], [False, True]]))] == [[0, 1], [0, 1]]
+    assert [i.tolist() for i in op("aten::where")(np.array([[True, False], [False, True]]))] == [
+        [0, 1],
+        [0, 1],
+    ]
 
 
 def test_masked_fill_casts_the_value_and_broadcasts():

@@ -21,7 +21,8 @@ def op(name):
 
 
 def direct_conv2d(x, w, b, stride, padding, dilation, groups):
-    """out[n, o, i, j] = b[o] + sum over c, ki, kj of x_padded[n, g*C/G + c, i*s + ki*d, j*s + kj*d] * w[o, c, ki, kj]."""
+    """out[n, o, i, j] = b[o] + sum over c, ki, kj of x_padded[n, g*C/G + c, i*s + ki*d, j*s + kj*d] *
+    w[o, c, ki, kj]."""
     n, channels, height, width = x.shape
     out_channels, group_channels, kh, kw = w.shape
     xp = np.pad(x.astype(np.float64), [(0, 0), (0, 0), (padding[0],) * 2, (padding[1],) * 2])
@@ -33,14 +34,27 @@ def direct_conv2d(x, w, b, stride, padding, dilation, groups):
         g = o // per_group
         total = 0.0 if b is None else float(b[o])
         for c, ki, kj in itertools.product(range(group_channels), range(kh), range(kw)):
-            total += xp[b_, g * group_channels + c, i * stride[0] + ki * dilation[0], j * stride[1] + kj * dilation[1]] * w[o, c, ki, kj]
+            total += (
+                xp[
+                    b_,
+                    g * group_channels + c,
+                    i * stride[0] + ki * dilation[0],
+                    j * stride[1] + kj * dilation[1],
+                ]
+                * w[o, c, ki, kj]
+            )
         out[b_, o, i, j] = total
     return out
 
 
 @pytest.mark.parametrize(
     "stride, padding, dilation, groups",
-    [((1, 1), (0, 0), (1, 1), 1), ((2, 1), (1, 2), (1, 1), 1), ((1, 2), (2, 1), (2, 1), 2), ((2, 2), (1, 1), (1, 1), 4)],
+    [
+        ((1, 1), (0, 0), (1, 1), 1),
+        ((2, 1), (1, 2), (1, 1), 1),
+        ((1, 2), (2, 1), (2, 1), 2),
+        ((2, 2), (1, 1), (1, 1), 4),
+    ],
 )
 def test_conv2d_matches_the_definition(stride, padding, dilation, groups):
     rng = np.random.default_rng(0)
@@ -49,7 +63,9 @@ def test_conv2d_matches_the_definition(stride, padding, dilation, groups):
     b = rng.standard_normal(8).astype(f32)
     result = op("aten::conv2d")(x, w, b, list(stride), list(padding), list(dilation), groups)
     assert result.dtype == f32 and result.flags.c_contiguous
-    np.testing.assert_allclose(result, direct_conv2d(x, w, b, stride, padding, dilation, groups), rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(
+        result, direct_conv2d(x, w, b, stride, padding, dilation, groups), rtol=1e-4, atol=1e-5
+    )
 
 
 def test_conv_unbatched_same_padding_and_conv1d():
@@ -58,7 +74,9 @@ def test_conv_unbatched_same_padding_and_conv1d():
     w = rng.standard_normal((2, 3, 3, 3)).astype(f32)
     same = op("aten::conv2d.padding")(x, w, None, [1, 1], "same", [1, 1], 1)
     assert same.shape == (2, 5, 5)
-    np.testing.assert_allclose(same, direct_conv2d(x[None], w, None, (1, 1), (1, 1), (1, 1), 1)[0], rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(
+        same, direct_conv2d(x[None], w, None, (1, 1), (1, 1), (1, 1), 1)[0], rtol=1e-4, atol=1e-5
+    )
     signal = rng.standard_normal((1, 2, 9)).astype(f32)
     kernel = rng.standard_normal((3, 2, 4)).astype(f32)
     result = op("aten::conv1d")(signal, kernel, None, [2], [1], [1], 1)
@@ -67,8 +85,11 @@ def test_conv_unbatched_same_padding_and_conv1d():
 
 
 def test_conv_errors():
-    with pytest.raises(TorchScriptError, match=r"Given groups=1, weight of size \[4, 3, 3, 3\], expected "
-                       r"input\[1, 2, 5, 5\] to have 3 channels, but got 2 channels instead"):
+    with pytest.raises(
+        TorchScriptError,
+        match=r"Given groups=1, weight of size \[4, 3, 3, 3\], expected "
+        r"input\[1, 2, 5, 5\] to have 3 channels, but got 2 channels instead",
+    ):
         op("aten::conv2d")(np.zeros((1, 2, 5, 5), f32), np.zeros((4, 3, 3, 3), f32), None, [1], [0], [1], 1)
     with pytest.raises(TorchScriptError, match="Kernel size can't be greater than actual input size"):
         op("aten::conv2d")(np.zeros((1, 1, 2, 2), f32), np.zeros((1, 1, 3, 3), f32), None, [1], [0], [1], 1)
@@ -79,11 +100,21 @@ X = np.arange(25, dtype=f32).reshape(1, 1, 5, 5)
 
 def test_max_pool():
     assert op("aten::max_pool2d")(X, [2, 2], [2, 2], [0, 0], [1, 1], True).reshape(-1).tolist() == [
-        6, 8, 9, 16, 18, 19, 21, 23, 24
+        6,
+        8,
+        9,
+        16,
+        18,
+        19,
+        21,
+        23,
+        24,
     ]
     dilated = op("aten::max_pool2d")(X, [2], [1], [1], [2], False)
     assert dilated.shape == (1, 1, 5, 5) and dilated[0, 0, 0].tolist() == [6, 7, 8, 9, 8]
-    assert op("aten::max_pool1d")(np.array([[[1.0, -2.0, 3.0]]], f32), [2], [], [0], [1], False).tolist() == [[[1.0]]]
+    assert op("aten::max_pool1d")(np.array([[[1.0, -2.0, 3.0]]], f32), [2], [], [0], [1], False).tolist() == [
+        [[1.0]]
+    ]
 
 
 @pytest.mark.parametrize(
@@ -101,7 +132,11 @@ def test_avg_pool_divisors(args, expected):
 
 
 def test_adaptive_avg_pool():
-    np.testing.assert_allclose(op("aten::adaptive_avg_pool2d")(X, [2, 3]).reshape(-1), [5.5, 7.0, 8.5, 15.5, 17.0, 18.5])
-    np.testing.assert_allclose(op("aten::adaptive_avg_pool1d")(np.arange(5, dtype=f32).reshape(1, 1, 5), [3]).reshape(-1),
-                               [0.5, 2.0, 3.5])
+    np.testing.assert_allclose(
+        op("aten::adaptive_avg_pool2d")(X, [2, 3]).reshape(-1), [5.5, 7.0, 8.5, 15.5, 17.0, 18.5]
+    )
+    np.testing.assert_allclose(
+        op("aten::adaptive_avg_pool1d")(np.arange(5, dtype=f32).reshape(1, 1, 5), [3]).reshape(-1),
+        [0.5, 2.0, 3.5],
+    )
     assert op("aten::adaptive_avg_pool2d")(X[0], [1, 1]).tolist() == [[[12.0]]]

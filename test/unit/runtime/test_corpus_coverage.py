@@ -19,10 +19,20 @@ CORPUS = Path(__file__).resolve().parents[3].parent / "shared" / "conformance"
 GRAPH_FILES = ("graph.txt", "graph.inlined.txt", "graph.opt.txt")
 
 # Nodes the interpreter executes itself: constants, control flow, calls and objects.
-INTERPRETER_KINDS = frozenset({
-    "prim::Constant", "prim::If", "prim::Loop", "prim::CallFunction", "prim::CallMethod", "prim::GetAttr",
-    "prim::SetAttr", "prim::CreateObject", "prim::Enter", "prim::Exit",
-})
+INTERPRETER_KINDS = frozenset(
+    {
+        "prim::Constant",
+        "prim::If",
+        "prim::Loop",
+        "prim::CallFunction",
+        "prim::CallMethod",
+        "prim::GetAttr",
+        "prim::SetAttr",
+        "prim::CreateObject",
+        "prim::Enter",
+        "prim::Exit",
+    }
+)
 
 # The overloads the corpus nodes resolve to (PyTorch 2.13's Node.schema()).
 CORPUS_OVERLOADS = (
@@ -192,7 +202,8 @@ def test_corpus_is_present():
 def test_every_corpus_node_kind_has_a_kernel():
     overload_bases = {name.split(".")[0] for name in KERNELS}
     missing = {
-        kind: case for kind, case in corpus_kinds().items()
+        kind: case
+        for kind, case in corpus_kinds().items()
         if kind not in INTERPRETER_KINDS and kind not in overload_bases
     }
     assert not missing

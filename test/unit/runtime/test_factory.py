@@ -66,7 +66,9 @@ def test_linspace_is_symmetric_like_pytorch():
     # PyTorch: [0.0, 0.16666667, 0.33333334, 0.5, 0.6666666, 0.8333333, 1.0]
     values = op("aten::linspace")(0, 1, 7, *NONE4)
     assert values.dtype == f32
-    assert values.tolist() == [np.float32(v) for v in (0.0, 0.16666667, 0.33333334, 0.5, 0.6666666, 0.8333333, 1.0)]
+    assert values.tolist() == [
+        np.float32(v) for v in (0.0, 0.16666667, 0.33333334, 0.5, 0.6666666, 0.8333333, 1.0)
+    ]
     assert op("aten::linspace")(-1, 1, 5, 4, None, None, None).tolist() == [-1, 0, 0, 0, 1]
     assert op("aten::linspace")(3, 9, 1, *NONE4).tolist() == [3.0]
     assert op("aten::logspace")(0, 2, 3, 10.0, *NONE4).tolist() == [1.0, 10.0, 100.0]

@@ -27,7 +27,9 @@ def test_select_gives_zero_dim_views():
     assert type(element) is np.ndarray and element.shape == () and element == 2.0
     element[...] = 9
     assert vector[2] == 9
-    with pytest.raises(TorchScriptError, match=r"select\(\): index 5 out of range for tensor of size \[3\] at dimension 0"):
+    with pytest.raises(
+        TorchScriptError, match=r"select\(\): index 5 out of range for tensor of size \[3\] at dimension 0"
+    ):
         op("aten::select.int")(vector, 0, 5)
     with pytest.raises(TorchScriptError, match="select\\(\\) cannot be applied to a 0-dim tensor."):
         op("aten::select.int")(np.array(1.0), 0, 0)
@@ -70,7 +72,9 @@ def test_index_errors():
     x = grid()
     with pytest.raises(TorchScriptError, match="index 5 is out of bounds for dimension 0 with size 3"):
         op("aten::index.Tensor")(x, [np.array([5], i64)])
-    with pytest.raises(TorchScriptError, match="tensors used as indices must be long, int, byte or bool tensors"):
+    with pytest.raises(
+        TorchScriptError, match="tensors used as indices must be long, int, byte or bool tensors"
+    ):
         op("aten::index.Tensor")(x, [np.array([1.0])])
     with pytest.raises(TorchScriptError, match=r"The shape of the mask \[2\] at index 0 does not match"):
         op("aten::index.Tensor")(x, [np.array([True, False])])

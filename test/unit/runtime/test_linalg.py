@@ -21,7 +21,10 @@ def op(name):
 
 def test_mm_bmm_values():
     assert op("aten::mm")(A, B).tolist() == [[2, 1], [4, 3]]
-    assert op("aten::bmm")(np.stack([A, B]), np.stack([B, A])).tolist() == [[[2, 1], [4, 3]], [[3, 4], [1, 2]]]
+    assert op("aten::bmm")(np.stack([A, B]), np.stack([B, A])).tolist() == [
+        [[2, 1], [4, 3]],
+        [[3, 4], [1, 2]],
+    ]
     assert op("aten::mm")(np.array([[2]], i64), np.array([[3]], i64)).tolist() == [[6]]
 
 
@@ -39,14 +42,23 @@ def test_matmul_cases():
 def test_product_errors():
     with pytest.raises(TorchScriptError, match=r"mat1 and mat2 shapes cannot be multiplied \(2x3 and 2x3\)"):
         op("aten::mm")(np.zeros((2, 3), f32), np.zeros((2, 3), f32))
-    with pytest.raises(TorchScriptError, match="expected m1 and m2 to have the same dtype, but got: float != double"):
+    with pytest.raises(
+        TorchScriptError, match="expected m1 and m2 to have the same dtype, but got: float != double"
+    ):
         op("aten::mm")(np.zeros((2, 3), f32), np.zeros((3, 2), f64))
-    with pytest.raises(TorchScriptError, match="both arguments to matmul need to be at least 1D, but they are 0D and 1D"):
+    with pytest.raises(
+        TorchScriptError, match="both arguments to matmul need to be at least 1D, but they are 0D and 1D"
+    ):
         op("aten::matmul")(np.array(1.0, f32), np.zeros(2, f32))
-    with pytest.raises(TorchScriptError, match=r"inconsistent tensor size, expected tensor \[3\] and src \[4\]"):
+    with pytest.raises(
+        TorchScriptError, match=r"inconsistent tensor size, expected tensor \[3\] and src \[4\]"
+    ):
         op("aten::dot")(np.zeros(3, f32), np.zeros(4, f32))
-    with pytest.raises(TorchScriptError, match=r"Expected size for first two dimensions of batch2 tensor to be: "
-                       r"\[2, 3\] but got: \[2, 4\]."):
+    with pytest.raises(
+        TorchScriptError,
+        match=r"Expected size for first two dimensions of batch2 tensor to be: "
+        r"\[2, 3\] but got: \[2, 4\].",
+    ):
         op("aten::bmm")(np.zeros((2, 2, 3), f32), np.zeros((2, 4, 1), f32))
     with pytest.raises(TorchScriptError, match=r"mat1 and mat2 shapes cannot be multiplied \(6x3 and 4x5\)"):
         op("aten::matmul")(np.zeros((2, 3, 3), f32), np.zeros((4, 5), f32))

@@ -19,7 +19,11 @@ def test_indexing_and_assignment():
     xs = [10, 20, 30]
     assert op("aten::__getitem__.t")(xs, -1) == 30
     assert op("aten::_set_item.t")(xs, 0, 5) is xs and xs == [5, 20, 30]
-    for name, args in (("aten::__getitem__.t", (xs, 3)), ("aten::_set_item.t", (xs, -4, 0)), ("aten::pop.t", (xs, 5))):
+    for name, args in (
+        ("aten::__getitem__.t", (xs, 3)),
+        ("aten::_set_item.t", (xs, -4, 0)),
+        ("aten::pop.t", (xs, 5)),
+    ):
         with pytest.raises(TorchScriptError, match="list index out of range"):
             op(name)(*args)
 

@@ -43,14 +43,19 @@ def test_layer_norm():
     x = a([[1.0, 2.0, 4.0], [0.0, 0.0, 3.0]])
     result = op("aten::layer_norm")(x, [3], a([1.0, 2.0, 3.0]), a([0.0, 1.0, 0.0]), 1e-5, True)
     close(result, [[-1.0690414, 0.46547943, 4.0089054], [-0.707105, -0.41420996, 4.24263]])
-    with pytest.raises(TorchScriptError, match=r"Given normalized_shape=\[2\], expected input with shape \[\*, 2\], "
-                       r"but got input of size\[2, 3\]"):
+    with pytest.raises(
+        TorchScriptError,
+        match=r"Given normalized_shape=\[2\], expected input with shape \[\*, 2\], "
+        r"but got input of size\[2, 3\]",
+    ):
         op("aten::layer_norm")(x, [2], None, None, 1e-5, True)
 
 
 def test_batch_norm_eval_and_training():
     x = a([[1.0, 2.0], [3.0, 6.0]])
-    result = op("aten::batch_norm")(x, a([1.0, 0.0]), a([0.5, 1.0]), a([0.5, 1.0]), a([2.0, 4.0]), False, 0.1, 1e-5, True)
+    result = op("aten::batch_norm")(
+        x, a([1.0, 0.0]), a([0.5, 1.0]), a([0.5, 1.0]), a([2.0, 4.0]), False, 0.1, 1e-5, True
+    )
     close(result, [[0.85355246, 1.0], [2.2677624, 1.0]])
     running_mean, running_var = a([0.0, 0.0]), a([1.0, 1.0])
     result = op("aten::batch_norm")(x, None, None, running_mean, running_var, True, 0.1, 1e-5, True)
@@ -105,7 +110,9 @@ def test_losses():
     close(weighted, 0.40760598)
     close(op("aten::nll_loss")(a([[-1.0, -2.0], [-3.0, -4.0]]), a([1, 0], i64), None, SUM, -100), 5.0)
     close(op("aten::binary_cross_entropy")(a([0.2, 0.9]), a([0.0, 1.0]), None, MEAN), 0.16425206)
-    bce = op("aten::binary_cross_entropy_with_logits")(a([0.5, -2.0]), a([1.0, 0.0]), None, a([2.0, 2.0]), MEAN)
+    bce = op("aten::binary_cross_entropy_with_logits")(
+        a([0.5, -2.0]), a([1.0, 0.0]), None, a([2.0, 2.0]), MEAN
+    )
     close(bce, 0.53754103)
     close(op("aten::smooth_l1_loss")(a([0.0, 2.0]), a([0.5, 0.0]), MEAN, 1.0), 0.8125)
     close(op("aten::huber_loss")(a([0.0, 2.0]), a([0.5, 0.0]), MEAN, 0.5), 0.5)
@@ -116,7 +123,9 @@ def test_losses():
 
 
 def test_cosine_similarity():
-    result = op("aten::cosine_similarity")(a([[1.0, 0.0], [1.0, 1.0]]), a([[1.0, 1.0], [-1.0, -1.0]]), 1, 1e-8)
+    result = op("aten::cosine_similarity")(
+        a([[1.0, 0.0], [1.0, 1.0]]), a([[1.0, 1.0], [-1.0, -1.0]]), 1, 1e-8
+    )
     close(result, [0.70710677, -0.99999994])
 
 

@@ -21,7 +21,9 @@ def test_tensor_properties():
     x = np.zeros((2, 3), np.float64)
     assert op("prim::dtype")(x) == 7 and op("prim::device")(x) == CPU and op("prim::layout")(x) == 0
     assert op("prim::is_cuda")(x) is False and op("prim::is_cpu")(x) is True
-    assert op("prim::requires_grad")(x) is False and op("prim::nbytes")(x) == 48 and op("prim::itemsize")(x) == 8
+    assert (
+        op("prim::requires_grad")(x) is False and op("prim::nbytes")(x) == 48 and op("prim::itemsize")(x) == 8
+    )
     assert op("prim::type")(Device("cuda", 1)) == "cuda" and op("prim::index")(Device("cuda", 1)) == 1
     assert op("aten::device")("cpu") == CPU and op("aten::eq.device")(CPU, Device("cpu")) is True
     assert op("prim::tolist")(np.array([[1.5, 2.0]], np.float32), 2, 1) == [[1.5, 2.0]]
@@ -30,7 +32,10 @@ def test_tensor_properties():
 def test_num_to_tensor_is_a_zero_dim_tensor():
     as_float = op("prim::NumToTensor.Scalar")(1.5)
     assert as_float.shape == () and as_float.dtype == np.float64
-    assert op("prim::NumToTensor.Scalar")(3).dtype == np.int64 and op("prim::NumToTensor.bool")(True).dtype == np.bool_
+    assert (
+        op("prim::NumToTensor.Scalar")(3).dtype == np.int64
+        and op("prim::NumToTensor.bool")(True).dtype == np.bool_
+    )
     # A zero-dim tensor does not change a dimensioned float32 tensor's dtype.
     assert result_type(np.zeros(2, np.float32), as_float) == np.float32
 
@@ -49,7 +54,10 @@ def test_raise_exception_reports_the_python_class():
     assert info.value.kind == "ValueError" and info.value.message == "n must be non-negative"
     with pytest.raises(TorchScriptError) as info:
         op("prim::RaiseException")("AssertionError: expected a vector", None)
-    assert info.value.kind == "RuntimeError" and str(info.value) == "RuntimeError: AssertionError: expected a vector"
+    assert (
+        info.value.kind == "RuntimeError"
+        and str(info.value) == "RuntimeError: AssertionError: expected a vector"
+    )
 
 
 def test_containers():

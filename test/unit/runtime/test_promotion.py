@@ -49,13 +49,19 @@ def test_promote_types_is_categorical():
 
 
 def test_result_type_of_python_scalars_alone():
-    assert result_type(1, 2.5) == np.float32 and result_type(1, 2) == np.int64 and result_type(True) == np.bool_
+    assert (
+        result_type(1, 2.5) == np.float32 and result_type(1, 2) == np.int64 and result_type(True) == np.bool_
+    )
 
 
 def test_check_cast_refuses_lower_category():
     check_cast(np.dtype("int64"), np.dtype("float16"))
     check_cast(np.dtype("float64"), np.dtype("float32"))
-    with pytest.raises(TorchScriptError, match="result type Float can't be cast to the desired output type Long"):
+    with pytest.raises(
+        TorchScriptError, match="result type Float can't be cast to the desired output type Long"
+    ):
         check_cast(np.dtype("float32"), np.dtype("int64"))
-    with pytest.raises(TorchScriptError, match="result type Long can't be cast to the desired output type Bool"):
+    with pytest.raises(
+        TorchScriptError, match="result type Long can't be cast to the desired output type Bool"
+    ):
         check_cast(np.dtype("int64"), np.dtype("bool"))

@@ -42,7 +42,9 @@ def test_mean_of_integers_is_an_error():
 
 
 def test_dim_errors():
-    with pytest.raises(TorchScriptError, match=r"Dimension out of range \(expected to be in range of \[-2, 1\], but got 2\)"):
+    with pytest.raises(
+        TorchScriptError, match=r"Dimension out of range \(expected to be in range of \[-2, 1\], but got 2\)"
+    ):
         op("aten::sum.dim_IntList")(M, [2], False, None)
     with pytest.raises(TorchScriptError, match="dim 0 appears multiple times in the list of dims"):
         op("aten::sum.dim_IntList")(M, [0, -2], False, None)
@@ -103,7 +105,9 @@ def test_norms():
     assert op("aten::linalg_vector_norm")(x, float("inf"), None, False, None).tolist() == 4.0
     assert op("aten::linalg_vector_norm")(x, 0, [1], True, None).tolist() == [[2.0], [0.0]]
     assert op("aten::norm.Scalar")(x, 3).tolist() == pytest.approx((27 + 64) ** (1 / 3), rel=1e-6)
-    with pytest.raises(TorchScriptError, match="linalg.vector_norm: Expected a floating point or complex tensor"):
+    with pytest.raises(
+        TorchScriptError, match="linalg.vector_norm: Expected a floating point or complex tensor"
+    ):
         op("aten::norm.Scalar")(np.array([1, 2]), 2)
 
 

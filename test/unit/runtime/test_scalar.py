@@ -82,7 +82,9 @@ def test_conversions():
     assert op("aten::Int.Tensor")(np.array([3.9], np.float32)) == 3
     assert op("aten::Float.Tensor")(np.array(2, np.int64)) == 2.0
     assert op("aten::Bool.Tensor")(np.array([0.5])) is True
-    with pytest.raises(TorchScriptError, match="Boolean value of Tensor with more than one value is ambiguous"):
+    with pytest.raises(
+        TorchScriptError, match="Boolean value of Tensor with more than one value is ambiguous"
+    ):
         op("aten::Bool.Tensor")(np.zeros(2))
     with pytest.raises(TorchScriptError, match="a Tensor with 2 elements cannot be converted to Scalar"):
         op("aten::Int.Tensor")(np.zeros(2))
@@ -99,8 +101,12 @@ def test_int_from_str(text, expected):
 
 @pytest.mark.parametrize(
     "text, message",
-    [("12x", "invalid literal for int() with base 10: '12x'"), (" 12 ", "invalid literal for int() with base 10: ' 12 '"),
-     ("0x1f", "invalid literal for int() with base 10: '0x1f'"), ("abc", "stoll")],
+    [
+        ("12x", "invalid literal for int() with base 10: '12x'"),
+        (" 12 ", "invalid literal for int() with base 10: ' 12 '"),
+        ("0x1f", "invalid literal for int() with base 10: '0x1f'"),
+        ("abc", "stoll"),
+    ],
 )
 def test_int_from_bad_str(text, message):
     with pytest.raises(TorchScriptError) as info:
@@ -111,8 +117,11 @@ def test_int_from_bad_str(text, message):
 def test_float_from_str():
     assert op("aten::Float.str")(" 1.5") == 1.5 and op("aten::Float.str")("1e3") == 1000.0
     assert op("aten::Float.str")("inf") == math.inf
-    for text, message in (("1.5x", "could not convert string to float: '1.5x'"),
-                          ("1_0", "could not convert string to float: '1_0'"), ("x", "stod")):
+    for text, message in (
+        ("1.5x", "could not convert string to float: '1.5x'"),
+        ("1_0", "could not convert string to float: '1_0'"),
+        ("x", "stod"),
+    ):
         with pytest.raises(TorchScriptError) as info:
             op("aten::Float.str")(text)
         assert info.value.message == message
@@ -126,7 +135,9 @@ def test_math_module_with_c_semantics():
     assert op("aten::gamma.float")(0.0) == math.inf and math.isnan(op("aten::gamma.float")(-1.0))
     assert op("aten::lgamma.float")(0.0) == math.inf and op("aten::fabs.float")(-2.5) == 2.5
     assert op("aten::degrees.float")(math.pi) == 180.0 and op("aten::copysign.float")(1.0, -0.0) == -1.0
-    assert op("aten::ldexp")(1.5, 3) == 12.0 and op("aten::atan2.float")(1.0, -1.0) == pytest.approx(2.356194490192345)
+    assert op("aten::ldexp")(1.5, 3) == 12.0 and op("aten::atan2.float")(1.0, -1.0) == pytest.approx(
+        2.356194490192345
+    )
 
 
 def test_floor_ceil_round():

@@ -51,8 +51,12 @@ def test_views_write_through_to_the_base(name, args):
 
 def test_split_chunk_unbind_return_views():
     base = grid(4, 2)
-    for pieces in (op("aten::chunk")(base, 2, 0), op("aten::split.Tensor")(base, 3, 0),
-                   op("aten::split.sizes")(base, [1, 3], 0), op("aten::unbind.int")(base, 1)):
+    for pieces in (
+        op("aten::chunk")(base, 2, 0),
+        op("aten::split.Tensor")(base, 3, 0),
+        op("aten::split.sizes")(base, [1, 3], 0),
+        op("aten::unbind.int")(base, 1),
+    ):
         pieces[0][...] = -7
         assert base[0, 0] == -7
         base[...] = 0
@@ -73,7 +77,9 @@ def test_reshape_copies_only_when_it_must():
 
 
 def test_view_errors():
-    with pytest.raises(TorchScriptError, match="view size is not compatible with input tensor's size and stride"):
+    with pytest.raises(
+        TorchScriptError, match="view size is not compatible with input tensor's size and stride"
+    ):
         op("aten::view")(grid().T, [-1])
     with pytest.raises(TorchScriptError, match=r"shape '\[4, 2\]' is invalid for input of size 6"):
         op("aten::view")(grid(), [4, 2])
@@ -87,7 +93,9 @@ def test_transpose_permute_t():
     x = grid()
     assert op("aten::t")(x).shape == (3, 2) and op("aten::t")(np.arange(3)).shape == (3,)
     assert op("aten::permute")(np.zeros((2, 3, 4)), [2, 0, 1]).shape == (4, 2, 3)
-    with pytest.raises(TorchScriptError, match="t\\(\\) expects a tensor with <= 2 dimensions, but self is 3D"):
+    with pytest.raises(
+        TorchScriptError, match="t\\(\\) expects a tensor with <= 2 dimensions, but self is 3D"
+    ):
         op("aten::t")(np.zeros((1, 1, 1)))
     with pytest.raises(TorchScriptError, match="permute\\(\\): duplicate dims are not allowed."):
         op("aten::permute")(x, [0, 0])
@@ -113,8 +121,11 @@ def test_expand():
     assert wide.tolist() == [[1, 1, 1], [2, 2, 2]]
     assert op("aten::expand")(x, [4, -1, 3], False).shape == (4, 2, 3)
     assert op("aten::expand_as")(x, np.zeros((2, 1))).flags.writeable  # nothing actually broadcast
-    with pytest.raises(TorchScriptError, match=r"The expanded size of the tensor \(4\) must match the existing size "
-                       r"\(2\) at non-singleton dimension 0.  Target sizes: \[4, 3\].  Tensor sizes: \[2, 1\]"):
+    with pytest.raises(
+        TorchScriptError,
+        match=r"The expanded size of the tensor \(4\) must match the existing size "
+        r"\(2\) at non-singleton dimension 0.  Target sizes: \[4, 3\].  Tensor sizes: \[2, 1\]",
+    ):
         op("aten::expand")(x, [4, 3], False)
     with pytest.raises(TorchScriptError, match="isn't allowed in a leading, non-existing dimension 0"):
         op("aten::expand")(x, [-1, 2, 1], False)
@@ -141,7 +152,9 @@ def test_chunk_and_split_sizes():
     assert shapes(op("aten::split.Tensor")(np.zeros(0), 2, 0)) == [0]
     with pytest.raises(TorchScriptError, match="split_size can only be 0 if dimension size is 0"):
         op("aten::split.Tensor")(np.zeros(3), 0, 0)
-    with pytest.raises(TorchScriptError, match=r"split_with_sizes expects split_sizes to sum exactly to 3 .*=\[1, 1\]"):
+    with pytest.raises(
+        TorchScriptError, match=r"split_with_sizes expects split_sizes to sum exactly to 3 .*=\[1, 1\]"
+    ):
         op("aten::split_with_sizes")(np.zeros(3), [1, 1], 0)
     with pytest.raises(TorchScriptError, match="chunk expects `chunks` to be greater than 0, got: 0"):
         op("aten::chunk")(np.zeros(3), 0, 0)
@@ -153,13 +166,21 @@ def test_cat_and_stack():
     assert joined.shape == (3, 2) and joined.dtype == f64
     assert op("aten::cat")([np.zeros(0), np.ones((2, 2), f32)], 0).shape == (2, 2)  # legacy empty skipped
     assert op("aten::stack")([np.zeros(3), np.ones(3)], 1).shape == (3, 2)
-    with pytest.raises(TorchScriptError, match="Sizes of tensors must match except in dimension 1. Expected size 2 "
-                       "but got size 3 for tensor number 1 in the list."):
+    with pytest.raises(
+        TorchScriptError,
+        match="Sizes of tensors must match except in dimension 1. Expected size 2 "
+        "but got size 3 for tensor number 1 in the list.",
+    ):
         op("aten::cat")([np.zeros((2, 3)), np.zeros((3, 3))], 1)
-    with pytest.raises(TorchScriptError, match="zero-dimensional tensor \\(at position 0\\) cannot be concatenated"):
+    with pytest.raises(
+        TorchScriptError, match="zero-dimensional tensor \\(at position 0\\) cannot be concatenated"
+    ):
         op("aten::cat")([np.array(1.0), np.zeros(3)], 0)
-    with pytest.raises(TorchScriptError, match=r"stack expects each tensor to be equal size, but got \[2, 3\] at "
-                       r"entry 0 and \[3, 3\] at entry 1"):
+    with pytest.raises(
+        TorchScriptError,
+        match=r"stack expects each tensor to be equal size, but got \[2, 3\] at "
+        r"entry 0 and \[3, 3\] at entry 1",
+    ):
         op("aten::stack")([np.zeros((2, 3)), np.zeros((3, 3))], 0)
 
 
@@ -201,7 +222,9 @@ def test_copy_fill_zero():
     assert x.tolist() == [[7, 7, 7], [1, 2, 3]]
     op("aten::zero_")(x)
     assert not x.any()
-    with pytest.raises(TorchScriptError, match=r"The size of tensor a \(2\) must match the size of tensor b \(3\)"):
+    with pytest.raises(
+        TorchScriptError, match=r"The size of tensor a \(2\) must match the size of tensor b \(3\)"
+    ):
         op("aten::copy_")(np.zeros(2), np.zeros(3), False)
     with pytest.raises(TorchScriptError, match="fill_ only supports 0-dimension value tensor"):
         op("aten::fill_.Tensor")(x, np.zeros(2))

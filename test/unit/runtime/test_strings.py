@@ -27,13 +27,33 @@ def op(name):
 @pytest.mark.parametrize(
     "value, text",
     [
-        (1.0, "1."), (-2.0, "-2."), (-0.0, "0."), (1e17, "100000000000000000."), (0.1, "0.10000000000000001"),
-        (1e-5, "1.0000000000000001e-05"), (1 / 3, "0.33333333333333331"), (1.2345678901234567e19, "1.2345678901234567e+19"),
-        (1e20, "1e+20"), (math.inf, "inf"), (math.nan, "nan"), (5e-324, "4.9406564584124654e-324"), (-1.5, "-1.5"),
-        (True, "True"), (None, "None"), (3, "3"), ("s", "s"),
-        ([1.0, 0.5, 1e20], "[1., 0.5, 1e+20]"), ([], "[]"), (["a", "b'"], "[a, b']"), ([1, None], "[1, None]"),
-        ((1,), "(1,)"), ((), "()"), ((1, 2.0), "(1, 2.)"), ({"a": 1, "b": 2}, "{a: 1, b: 2}"),
-        ([(2, "x")], "[(2, x)]"), (CPU, "cpu"),
+        (1.0, "1."),
+        (-2.0, "-2."),
+        (-0.0, "0."),
+        (1e17, "100000000000000000."),
+        (0.1, "0.10000000000000001"),
+        (1e-5, "1.0000000000000001e-05"),
+        (1 / 3, "0.33333333333333331"),
+        (1.2345678901234567e19, "1.2345678901234567e+19"),
+        (1e20, "1e+20"),
+        (math.inf, "inf"),
+        (math.nan, "nan"),
+        (5e-324, "4.9406564584124654e-324"),
+        (-1.5, "-1.5"),
+        (True, "True"),
+        (None, "None"),
+        (3, "3"),
+        ("s", "s"),
+        ([1.0, 0.5, 1e20], "[1., 0.5, 1e+20]"),
+        ([], "[]"),
+        (["a", "b'"], "[a, b']"),
+        ([1, None], "[1, None]"),
+        ((1,), "(1,)"),
+        ((), "()"),
+        ((1, 2.0), "(1, 2.)"),
+        ({"a": 1, "b": 2}, "{a: 1, b: 2}"),
+        ([(2, "x")], "[(2, x)]"),
+        (CPU, "cpu"),
     ],
 )
 def test_format_value(value, text):
@@ -66,25 +86,35 @@ def test_format_value(value, text):
         (np.array([1234567.0], f32), "1.23457e+06\n[ CPUFloatType{1} ]"),
         (np.array([np.inf, 1e-100], f32), "inf\n 0\n[ CPUFloatType{2} ]"),
         (np.array([np.inf, 1.5], f32), "    inf\n 1.5000\n[ CPUFloatType{2} ]"),
-        (np.arange(8).reshape(2, 2, 2),
-         "(1,.,.) = \n 0  1\n  2  3\n\n(2,.,.) = \n 4  5\n  6  7\n[ CPULongType{2,2,2} ]"),
-        (np.broadcast_to(np.array([[1, 2], [3, 4]])[None, :, None, :], (2, 2, 2, 2)).copy(),
-         "(1,1,.,.) = \n 1  2\n  1  2\n\n(2,1,.,.) = \n 1  2\n  1  2\n\n(1,2,.,.) = \n 3  4\n  3  4\n\n"
-         "(2,2,.,.) = \n 3  4\n  3  4\n[ CPULongType{2,2,2,2} ]"),
-        (np.arange(30, dtype=f32).reshape(1, 30) + 0.5,
-         "Columns 1 to 8  0.5000   1.5000   2.5000   3.5000   4.5000   5.5000   6.5000   7.5000\n\n"
-         "Columns 9 to 16  8.5000   9.5000  10.5000  11.5000  12.5000  13.5000  14.5000  15.5000\n\n"
-         "Columns 17 to 24 16.5000  17.5000  18.5000  19.5000  20.5000  21.5000  22.5000  23.5000\n\n"
-         "Columns 25 to 30 24.5000  25.5000  26.5000  27.5000  28.5000  29.5000\n[ CPUFloatType{1,30} ]"),
-        (np.arange(30).reshape(2, 15) * 1000,
-         "Columns 1 to 11     0   1000   2000   3000   4000   5000   6000   7000   8000   9000  10000\n"
-         " 15000  16000  17000  18000  19000  20000  21000  22000  23000  24000  25000\n\n"
-         "Columns 12 to 15 11000  12000  13000  14000\n 26000  27000  28000  29000\n[ CPULongType{2,15} ]"),
-        (np.full((2, 12), 5e6, f64),
-         "Columns 1 to 8   5e+06    5e+06    5e+06    5e+06    5e+06    5e+06    5e+06    5e+06\n"
-         "   5e+06    5e+06    5e+06    5e+06    5e+06    5e+06    5e+06    5e+06\n\n"
-         "Columns 9 to 12   5e+06    5e+06    5e+06    5e+06\n   5e+06    5e+06    5e+06    5e+06\n"
-         "[ CPUDoubleType{2,12} ]"),
+        (
+            np.arange(8).reshape(2, 2, 2),
+            "(1,.,.) = \n 0  1\n  2  3\n\n(2,.,.) = \n 4  5\n  6  7\n[ CPULongType{2,2,2} ]",
+        ),
+        (
+            np.broadcast_to(np.array([[1, 2], [3, 4]])[None, :, None, :], (2, 2, 2, 2)).copy(),
+            "(1,1,.,.) = \n 1  2\n  1  2\n\n(2,1,.,.) = \n 1  2\n  1  2\n\n(1,2,.,.) = \n 3  4\n  3  4\n\n"
+            "(2,2,.,.) = \n 3  4\n  3  4\n[ CPULongType{2,2,2,2} ]",
+        ),
+        (
+            np.arange(30, dtype=f32).reshape(1, 30) + 0.5,
+            "Columns 1 to 8  0.5000   1.5000   2.5000   3.5000   4.5000   5.5000   6.5000   7.5000\n\n"
+            "Columns 9 to 16  8.5000   9.5000  10.5000  11.5000  12.5000  13.5000  14.5000  15.5000\n\n"
+            "Columns 17 to 24 16.5000  17.5000  18.5000  19.5000  20.5000  21.5000  22.5000  23.5000\n\n"
+            "Columns 25 to 30 24.5000  25.5000  26.5000  27.5000  28.5000  29.5000\n[ CPUFloatType{1,30} ]",
+        ),
+        (
+            np.arange(30).reshape(2, 15) * 1000,
+            "Columns 1 to 11     0   1000   2000   3000   4000   5000   6000   7000   8000   9000  10000\n"
+            " 15000  16000  17000  18000  19000  20000  21000  22000  23000  24000  25000\n\n"
+            "Columns 12 to 15 11000  12000  13000  14000\n 26000  27000  28000  29000\n[ CPULongType{2,15} ]",
+        ),
+        (
+            np.full((2, 12), 5e6, f64),
+            "Columns 1 to 8   5e+06    5e+06    5e+06    5e+06    5e+06    5e+06    5e+06    5e+06\n"
+            "   5e+06    5e+06    5e+06    5e+06    5e+06    5e+06    5e+06    5e+06\n\n"
+            "Columns 9 to 12   5e+06    5e+06    5e+06    5e+06\n   5e+06    5e+06    5e+06    5e+06\n"
+            "[ CPUDoubleType{2,12} ]",
+        ),
     ],
 )
 def test_tensor_printing_matches_pytorch(tensor, text):
@@ -92,7 +122,10 @@ def test_tensor_printing_matches_pytorch(tensor, text):
 
 
 def test_str_and_format():
-    assert op("aten::str")(2.0) == "2." and op("aten::str")([np.array([1.5], f32)]) == "[ 1.5000\n[ CPUFloatType{1} ]]"
+    assert (
+        op("aten::str")(2.0) == "2."
+        and op("aten::str")([np.array([1.5], f32)]) == "[ 1.5000\n[ CPUFloatType{1} ]]"
+    )
     assert op("aten::format")("{}:{}", "abc", 3) == "abc:3"
     assert op("aten::format")("{} {} {}", None, {"a": 1.0}, [1.0, 2.0]) == "None {a: 1.} [1., 2.]"
     assert op("aten::format")("a{0}b{x}{:.2f}", 1) == "a{0}b{x}{:.2f}"  # only {} is replaced
@@ -117,11 +150,15 @@ def test_string_methods():
     assert op("aten::strip")(" \r\tx\r\n ", " \n\t\f\v") == "\r\tx\r"  # '\r' is not in the default set
     assert op("aten::replace")(s, "a", "b", 1) == " bbnana " and op("aten::upper")("abc") == "ABC"
     assert op("aten::split.str")("a b  c\nd", None, -1) == ["a", "b", "c", "d"]
-    assert op("aten::split.str")("x,y,z", ",", -1) == ["x", "y", "z"] and op("aten::split.str")("", ",", -1) == [""]
+    assert op("aten::split.str")("x,y,z", ",", -1) == ["x", "y", "z"] and op("aten::split.str")(
+        "", ",", -1
+    ) == [""]
     assert op("aten::rsplit")("a b c", " ", 1) == ["a b", "c"]
     assert op("aten::join")("-", ["a", "b"]) == "a-b" and op("aten::center")("x", 5, "*") == "**x**"
     assert op("aten::partition")("a b", " ") == ("a", " ", "b") and op("aten::zfill")("7", 3) == "007"
-    with pytest.raises(TorchScriptError, match="TypeError: The fill character must be exactly one character long"):
+    with pytest.raises(
+        TorchScriptError, match="TypeError: The fill character must be exactly one character long"
+    ):
         op("aten::center")("x", 5, "ab")
 
 
@@ -135,8 +172,13 @@ def test_find_uses_torchscript_end_convention():
 
 
 def test_indexing_and_characters():
-    assert op("aten::__getitem__.str")("hello", -1) == "o" and op("aten::slice.str")("hello", None, None, -1) == "olleh"
-    with pytest.raises(TorchScriptError, match="basic_string::at: __n \\(which is 10\\) >= this->size\\(\\) \\(which is 3\\)"):
+    assert (
+        op("aten::__getitem__.str")("hello", -1) == "o"
+        and op("aten::slice.str")("hello", None, None, -1) == "olleh"
+    )
+    with pytest.raises(
+        TorchScriptError, match="basic_string::at: __n \\(which is 10\\) >= this->size\\(\\) \\(which is 3\\)"
+    ):
         op("aten::__getitem__.str")("abc", 10)
     assert op("aten::ord")("a") == 97 and op("aten::chr")(97) == "a" and op("aten::hex")(97) == "0x61"
     with pytest.raises(TorchScriptError, match="String for ord\\(\\) must be 1 character, found 2"):

@@ -58,7 +58,9 @@ def test_predicates_return_bool():
 
 
 def test_negating_a_bool_tensor_fails_like_pytorch():
-    with pytest.raises(TorchScriptError, match="Negation, the `-` operator, on a bool tensor is not supported"):
+    with pytest.raises(
+        TorchScriptError, match="Negation, the `-` operator, on a bool tensor is not supported"
+    ):
         op("aten::neg")(np.array([True]))
 
 
@@ -73,7 +75,9 @@ def test_inplace_unary():
     assert op("aten::relu_")(x) is x and x.tolist() == [0.0, 4.0]
     op("aten::sqrt_")(x)
     assert x.tolist() == [0.0, 2.0]
-    with pytest.raises(TorchScriptError, match="result type Float can't be cast to the desired output type Long"):
+    with pytest.raises(
+        TorchScriptError, match="result type Float can't be cast to the desired output type Long"
+    ):
         op("aten::exp_")(np.array([1], i64))
 
 
@@ -99,7 +103,15 @@ ACTIVATIONS = {
     ("aten::mish",): [-0.14564747, -0.30340144, -0.22074376, 0.0, 0.37524524, 0.86509836, 2.9865351],
     ("aten::hardswish",): [-0.0, -0.33333334, -0.20833333, 0.0, 0.29166666, 0.6666667, 3.0],
     ("aten::hardsigmoid",): [0.0, 0.33333334, 0.41666666, 0.5, 0.5833333, 0.6666667, 1.0],
-    ("aten::log_sigmoid",): [-3.0485873, -1.3132617, -0.974077, -0.6931472, -0.474077, -0.31326169, -0.04858735],
+    ("aten::log_sigmoid",): [
+        -3.0485873,
+        -1.3132617,
+        -0.974077,
+        -0.6931472,
+        -0.474077,
+        -0.31326169,
+        -0.04858735,
+    ],
     ("aten::leaky_relu", 0.1): [-0.3, -0.1, -0.05, 0.0, 0.5, 1.0, 3.0],
     ("aten::sigmoid",): [0.04742587, 0.26894143, 0.37754068, 0.5, 0.6224593, 0.7310586, 0.95257413],
     ("aten::hardtanh", -1, 1): [-1.0, -1.0, -0.5, 0.0, 0.5, 1.0, 1.0],

@@ -123,8 +123,13 @@ def leaky_relu(self: ndarray, negative_slope: object = 0.01) -> ndarray:
 
 
 @with_inplace("aten::rrelu", ("aten::rrelu_",))
-def rrelu(self: ndarray, lower: object = 0.125, upper: object = 1 / 3, training: bool = False,
-          generator: object = None) -> ndarray:
+def rrelu(
+    self: ndarray,
+    lower: object = 0.125,
+    upper: object = 1 / 3,
+    training: bool = False,
+    generator: object = None,
+) -> ndarray:
     if training:
         raise TorchScriptError("rrelu in training mode is random; the runtime supports training=False only")
     return leaky_relu(self, (lower + upper) / 2)
@@ -161,7 +166,7 @@ def gelu(self: ndarray, approximate: str = "none") -> ndarray:
         t = x.dtype.type
         inner = t(_SQRT_2_OVER_PI) * (x + t(0.044715) * x * x * x)
         return as_tensor(t(0.5) * x * (t(1) + np.tanh(inner)))
-    raise TorchScriptError(f"approximate argument must be either none or tanh.")
+    raise TorchScriptError("approximate argument must be either none or tanh.")
 
 
 @with_inplace("aten::silu", ("aten::silu_",))

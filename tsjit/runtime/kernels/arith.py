@@ -50,7 +50,7 @@ def computation_dtype(a: object, b: object, rule: str, op: str) -> np.dtype:
     if rule is FLOAT:
         return float_dtype(dtype)
     if rule is BITWISE and CATEGORY[dtype] > INTEGRAL:
-        raise TorchScriptError(f'"{op}_cpu" not implemented for \'{dtype_name(dtype)}\'')
+        raise TorchScriptError(f"\"{op}_cpu\" not implemented for '{dtype_name(dtype)}'")
     return dtype
 
 
@@ -68,10 +68,20 @@ def _wrap_scalar(x: object, dtype: np.dtype) -> object:
     return np.asarray(x).astype(dtype) if type(x) is int else x
 
 
-def binary(compute: Compute, rule: str = PROMOTE, op: str = "") -> Callable[[object, object], ndarray]:
-    """The out-of-place kernel `(self, other) -> Tensor` of a compute function."""
+# The dtype kinds for which a rule computes in the operands' own dtype (no promotion needed).
+_OWN_DTYPE_KINDS = {PROMOTE: "biufc", COMPARE: "biufc", FLOAT: "fc", BITWISE: "biu"}
 
-    def run(a: object, b: object) -> ndarray:
+
+def binary(compute: Compute, rule: str = PROMOTE, op: str = "") -> Callable[[object, object], ndarray]:
+    """The out-of-place kernel `(self, other) -> Tensor` of a compute function.
+
+    The fast path covers what programs do most (two tensors of one dtype, or a tensor and a
+    Python scalar of its kind); everything else, errors included, takes the general path.
+    """
+    kinds = _OWN_DTYPE_KINDS[rule]
+    ufunc = compute if isinstance(compute, np.ufunc) else None
+
+    def general(a: object, b: object) -> ndarray:
         dtype = computation_dtype(a, b, rule, op)
         a, b = cast_operands(a, b, dtype)
         try:
@@ -81,14 +91,32 @@ def binary(compute: Compute, rule: str = PROMOTE, op: str = "") -> Callable[[obj
         except ValueError as exc:
             raise numpy_error(exc, a, b) from None
 
+    def run(a: object, b: object) -> ndarray:
+        if type(a) is ndarray:
+            kind = a.dtype.kind
+            other = type(b)
+            if kind in kinds and (
+                (other is ndarray and b.dtype is a.dtype)
+                or (other is float and kind in "fc")
+                or (other is int and kind in "iufc")
+            ):
+                try:
+                    return ufunc(a, b, out=...) if ufunc is not None else as_tensor(compute(a, b))
+                except (ValueError, OverflowError):
+                    pass  # the general path reports broadcasting errors and wraps large scalars
+        return general(a, b)
+
     return run
 
 
-def binary_inplace(compute: Compute, rule: str = PROMOTE, op: str = "") -> Callable[[ndarray, object], ndarray]:
+def binary_inplace(
+    compute: Compute, rule: str = PROMOTE, op: str = ""
+) -> Callable[[ndarray, object], ndarray]:
     """The in-place kernel `(self, other) -> self`: the result is cast into self's dtype."""
+    kinds = _OWN_DTYPE_KINDS[rule]
     ufunc = compute if isinstance(compute, np.ufunc) else None
 
-    def run(self: ndarray, other: object) -> ndarray:
+    def general(self: ndarray, other: object) -> ndarray:
         dtype = computation_dtype(self, other, rule, op)
         if rule is not COMPARE:
             check_cast(dtype, self.dtype)
@@ -103,6 +131,25 @@ def binary_inplace(compute: Compute, rule: str = PROMOTE, op: str = "") -> Calla
         except ValueError as exc:
             raise _inplace_error(exc, self, a, b) from None
         return self
+
+    def run(self: ndarray, other: object) -> ndarray:
+        kind = self.dtype.kind
+        operand = type(other)
+        if (
+            ufunc is not None
+            and kind in kinds
+            and (
+                (operand is ndarray and other.dtype is self.dtype)
+                or (operand is float and kind in "fc")
+                or (operand is int and kind in "iufc")
+            )
+        ):
+            try:
+                ufunc(self, other, out=self, casting="unsafe")
+                return self
+            except (ValueError, OverflowError):
+                pass  # read-only or broadcasting self, large scalars: the general path decides
+        return general(self, other)
 
     return run
 
@@ -183,7 +230,9 @@ def _scale(other: object, alpha: object, dtype: np.dtype) -> object:
     if category == BOOL and type(alpha) is not bool:
         raise TorchScriptError("Boolean alpha only supported for Boolean results.")
     if category <= INTEGRAL and type(alpha) is float:
-        raise TorchScriptError("For integral input tensors, argument alpha must not be a floating point number.")
+        raise TorchScriptError(
+            "For integral input tensors, argument alpha must not be a floating point number."
+        )
     if type(other) is ndarray:
         return as_tensor(np.multiply(other.astype(dtype, copy=False), alpha))
     return other * alpha
@@ -195,35 +244,35 @@ _SUB, _SUB_ = binary(_subtract), binary_inplace(_subtract)
 
 @kernel("aten::add.Tensor", "aten::add.Scalar")
 def add(self: ndarray, other: object, alpha: object = 1) -> ndarray:
-    if alpha != 1 or type(alpha) is float:
+    if alpha != 1 or type(alpha) is not int:
         other = _scale(other, alpha, binary_dtype(self, other))
     return _ADD(self, other)
 
 
 @kernel("aten::add_.Tensor", "aten::add_.Scalar")
 def add_(self: ndarray, other: object, alpha: object = 1) -> ndarray:
-    if alpha != 1 or type(alpha) is float:
+    if alpha != 1 or type(alpha) is not int:
         other = _scale(other, alpha, binary_dtype(self, other))
     return _ADD_(self, other)
 
 
 @kernel("aten::sub.Tensor", "aten::sub.Scalar", "aten::subtract.Tensor", "aten::subtract.Scalar")
 def sub(self: ndarray, other: object, alpha: object = 1) -> ndarray:
-    if alpha != 1 or type(alpha) is float:
+    if alpha != 1 or type(alpha) is not int:
         other = _scale(other, alpha, binary_dtype(self, other))
     return _SUB(self, other)
 
 
 @kernel("aten::sub_.Tensor", "aten::sub_.Scalar")
 def sub_(self: ndarray, other: object, alpha: object = 1) -> ndarray:
-    if alpha != 1 or type(alpha) is float:
+    if alpha != 1 or type(alpha) is not int:
         other = _scale(other, alpha, binary_dtype(self, other))
     return _SUB_(self, other)
 
 
 @kernel("aten::rsub.Tensor", "aten::rsub.Scalar")
 def rsub(self: ndarray, other: object, alpha: object = 1) -> ndarray:
-    if alpha != 1 or type(alpha) is float:
+    if alpha != 1 or type(alpha) is not int:
         self = _scale(self, alpha, binary_dtype(self, other))
     return _SUB(other, self)
 
@@ -246,16 +295,25 @@ def _rounding(mode: str) -> None:
 
 register_binary(
     (
-        "aten::div.Tensor", "aten::div.Scalar", "aten::divide.Tensor", "aten::divide.Scalar",
-        "aten::true_divide.Tensor", "aten::true_divide.Scalar",
-        "aten::div_.Tensor", "aten::div_.Scalar", "aten::true_divide_.Tensor", "aten::true_divide_.Scalar",
+        "aten::div.Tensor",
+        "aten::div.Scalar",
+        "aten::divide.Tensor",
+        "aten::divide.Scalar",
+        "aten::true_divide.Tensor",
+        "aten::true_divide.Scalar",
+        "aten::div_.Tensor",
+        "aten::div_.Scalar",
+        "aten::true_divide_.Tensor",
+        "aten::true_divide_.Scalar",
     ),
     np.true_divide,
     FLOAT,
 )
 
 
-@kernel("aten::div.Tensor_mode", "aten::div.Scalar_mode", "aten::divide.Tensor_mode", "aten::divide.Scalar_mode")
+@kernel(
+    "aten::div.Tensor_mode", "aten::div.Scalar_mode", "aten::divide.Tensor_mode", "aten::divide.Scalar_mode"
+)
 def div_mode(self: ndarray, other: object, rounding_mode: str | None) -> ndarray:
     if rounding_mode is None:
         return _TRUE_DIVIDE(self, other)
@@ -306,8 +364,13 @@ def _pow(base: object, exponent: object) -> object:
 
 
 register_binary(
-    ("aten::pow.Tensor_Tensor", "aten::pow.Tensor_Scalar", "aten::pow.Scalar", "aten::pow_.Scalar",
-     "aten::pow_.Tensor"),
+    (
+        "aten::pow.Tensor_Tensor",
+        "aten::pow.Tensor_Scalar",
+        "aten::pow.Scalar",
+        "aten::pow_.Scalar",
+        "aten::pow_.Tensor",
+    ),
     _pow,
 )
 
@@ -317,37 +380,142 @@ register_binary(
 # --------------------------------------------------------------------------------------
 
 _TABLE: tuple[tuple[tuple[str, ...], Compute, str, str], ...] = (
-    (("aten::mul.Tensor", "aten::mul.Scalar", "aten::multiply.Tensor", "aten::multiply.Scalar",
-      "aten::mul_.Tensor", "aten::mul_.Scalar"), np.multiply, PROMOTE, ""),
-    (("aten::floor_divide", "aten::floor_divide.Scalar",
-      "aten::floor_divide_.Tensor", "aten::floor_divide_.Scalar"), _floor_divide, PROMOTE, ""),
-    (("aten::remainder.Tensor", "aten::remainder.Scalar", "aten::remainder.Scalar_Tensor",
-      "aten::remainder_.Tensor", "aten::remainder_.Scalar"), _remainder, PROMOTE, ""),
-    (("aten::fmod.Tensor", "aten::fmod.Scalar", "aten::fmod_.Tensor", "aten::fmod_.Scalar"), _fmod, PROMOTE, ""),
+    (
+        (
+            "aten::mul.Tensor",
+            "aten::mul.Scalar",
+            "aten::multiply.Tensor",
+            "aten::multiply.Scalar",
+            "aten::mul_.Tensor",
+            "aten::mul_.Scalar",
+        ),
+        np.multiply,
+        PROMOTE,
+        "",
+    ),
+    (
+        (
+            "aten::floor_divide",
+            "aten::floor_divide.Scalar",
+            "aten::floor_divide_.Tensor",
+            "aten::floor_divide_.Scalar",
+        ),
+        _floor_divide,
+        PROMOTE,
+        "",
+    ),
+    (
+        (
+            "aten::remainder.Tensor",
+            "aten::remainder.Scalar",
+            "aten::remainder.Scalar_Tensor",
+            "aten::remainder_.Tensor",
+            "aten::remainder_.Scalar",
+        ),
+        _remainder,
+        PROMOTE,
+        "",
+    ),
+    (
+        ("aten::fmod.Tensor", "aten::fmod.Scalar", "aten::fmod_.Tensor", "aten::fmod_.Scalar"),
+        _fmod,
+        PROMOTE,
+        "",
+    ),
     (("aten::atan2", "aten::arctan2", "aten::atan2_"), np.arctan2, FLOAT, ""),
     (("aten::hypot", "aten::hypot_"), np.hypot, FLOAT, ""),
-    (("aten::copysign.Tensor", "aten::copysign.Scalar", "aten::copysign_.Tensor",
-      "aten::copysign_.Scalar"), np.copysign, FLOAT, ""),
+    (
+        (
+            "aten::copysign.Tensor",
+            "aten::copysign.Scalar",
+            "aten::copysign_.Tensor",
+            "aten::copysign_.Scalar",
+        ),
+        np.copysign,
+        FLOAT,
+        "",
+    ),
     (("aten::logaddexp",), np.logaddexp, FLOAT, ""),
     (("aten::maximum", "aten::max.other"), np.maximum, PROMOTE, ""),
     (("aten::minimum", "aten::min.other"), np.minimum, PROMOTE, ""),
     (("aten::fmax",), np.fmax, PROMOTE, ""),
     (("aten::fmin",), np.fmin, PROMOTE, ""),
-    (("aten::bitwise_and.Tensor", "aten::bitwise_and.Scalar", "aten::bitwise_and.Scalar_Tensor",
-      "aten::__and__.Tensor", "aten::__and__.Scalar", "aten::bitwise_and_.Tensor", "aten::bitwise_and_.Scalar",
-      "aten::__iand__.Tensor", "aten::__iand__.Scalar"), np.bitwise_and, BITWISE, "bitwise_and"),
-    (("aten::bitwise_or.Tensor", "aten::bitwise_or.Scalar", "aten::bitwise_or.Scalar_Tensor",
-      "aten::__or__.Tensor", "aten::__or__.Scalar", "aten::bitwise_or_.Tensor", "aten::bitwise_or_.Scalar",
-      "aten::__ior__.Tensor", "aten::__ior__.Scalar"), np.bitwise_or, BITWISE, "bitwise_or"),
-    (("aten::bitwise_xor.Tensor", "aten::bitwise_xor.Scalar", "aten::bitwise_xor.Scalar_Tensor",
-      "aten::__xor__.Tensor", "aten::__xor__.Scalar", "aten::bitwise_xor_.Tensor", "aten::bitwise_xor_.Scalar",
-      "aten::__ixor__.Tensor", "aten::__ixor__.Scalar"), np.bitwise_xor, BITWISE, "bitwise_xor"),
-    (("aten::__lshift__.Tensor", "aten::__lshift__.Scalar", "aten::bitwise_left_shift.Tensor",
-      "aten::bitwise_left_shift.Tensor_Scalar", "aten::bitwise_left_shift.Scalar_Tensor",
-      "aten::__ilshift__.Tensor", "aten::__ilshift__.Scalar"), np.left_shift, BITWISE, "lshift"),
-    (("aten::__rshift__.Tensor", "aten::__rshift__.Scalar", "aten::bitwise_right_shift.Tensor",
-      "aten::bitwise_right_shift.Tensor_Scalar", "aten::bitwise_right_shift.Scalar_Tensor",
-      "aten::__irshift__.Tensor", "aten::__irshift__.Scalar"), np.right_shift, BITWISE, "rshift"),
+    (
+        (
+            "aten::bitwise_and.Tensor",
+            "aten::bitwise_and.Scalar",
+            "aten::bitwise_and.Scalar_Tensor",
+            "aten::__and__.Tensor",
+            "aten::__and__.Scalar",
+            "aten::bitwise_and_.Tensor",
+            "aten::bitwise_and_.Scalar",
+            "aten::__iand__.Tensor",
+            "aten::__iand__.Scalar",
+        ),
+        np.bitwise_and,
+        BITWISE,
+        "bitwise_and",
+    ),
+    (
+        (
+            "aten::bitwise_or.Tensor",
+            "aten::bitwise_or.Scalar",
+            "aten::bitwise_or.Scalar_Tensor",
+            "aten::__or__.Tensor",
+            "aten::__or__.Scalar",
+            "aten::bitwise_or_.Tensor",
+            "aten::bitwise_or_.Scalar",
+            "aten::__ior__.Tensor",
+            "aten::__ior__.Scalar",
+        ),
+        np.bitwise_or,
+        BITWISE,
+        "bitwise_or",
+    ),
+    (
+        (
+            "aten::bitwise_xor.Tensor",
+            "aten::bitwise_xor.Scalar",
+            "aten::bitwise_xor.Scalar_Tensor",
+            "aten::__xor__.Tensor",
+            "aten::__xor__.Scalar",
+            "aten::bitwise_xor_.Tensor",
+            "aten::bitwise_xor_.Scalar",
+            "aten::__ixor__.Tensor",
+            "aten::__ixor__.Scalar",
+        ),
+        np.bitwise_xor,
+        BITWISE,
+        "bitwise_xor",
+    ),
+    (
+        (
+            "aten::__lshift__.Tensor",
+            "aten::__lshift__.Scalar",
+            "aten::bitwise_left_shift.Tensor",
+            "aten::bitwise_left_shift.Tensor_Scalar",
+            "aten::bitwise_left_shift.Scalar_Tensor",
+            "aten::__ilshift__.Tensor",
+            "aten::__ilshift__.Scalar",
+        ),
+        np.left_shift,
+        BITWISE,
+        "lshift",
+    ),
+    (
+        (
+            "aten::__rshift__.Tensor",
+            "aten::__rshift__.Scalar",
+            "aten::bitwise_right_shift.Tensor",
+            "aten::bitwise_right_shift.Tensor_Scalar",
+            "aten::bitwise_right_shift.Scalar_Tensor",
+            "aten::__irshift__.Tensor",
+            "aten::__irshift__.Scalar",
+        ),
+        np.right_shift,
+        BITWISE,
+        "rshift",
+    ),
 )
 
 for _names, _compute, _rule, _op in _TABLE:

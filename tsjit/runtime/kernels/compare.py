@@ -18,13 +18,22 @@ from tsjit.runtime.values import dtype_name
 ndarray = np.ndarray
 
 _COMPARISONS = {
-    "eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal, "gt": np.greater,
+    "eq": np.equal,
+    "ne": np.not_equal,
+    "lt": np.less,
+    "le": np.less_equal,
+    "gt": np.greater,
     "ge": np.greater_equal,
 }
 _ALIASES = {"ne": "not_equal", "lt": "less", "le": "less_equal", "gt": "greater", "ge": "greater_equal"}
 
 for _name, _ufunc in _COMPARISONS.items():
-    _names = [f"aten::{_name}.Tensor", f"aten::{_name}.Scalar", f"aten::{_name}_.Tensor", f"aten::{_name}_.Scalar"]
+    _names = [
+        f"aten::{_name}.Tensor",
+        f"aten::{_name}.Scalar",
+        f"aten::{_name}_.Tensor",
+        f"aten::{_name}_.Scalar",
+    ]
     if _name in _ALIASES:
         _names += [f"aten::{_ALIASES[_name]}.Tensor", f"aten::{_ALIASES[_name]}.Scalar"]
     register_binary(tuple(_names), _ufunc, COMPARE)
@@ -46,6 +55,11 @@ def _check_bool(tensor: ndarray, what: str) -> None:
 @kernel("aten::where.self", "aten::where.ScalarOther", "aten::where.ScalarSelf", "aten::where.Scalar")
 def where(condition: ndarray, self: object, other: object) -> ndarray:
     _check_bool(condition, "where expected condition to be a boolean tensor")
+    if type(self) is ndarray and type(other) is ndarray and self.dtype is other.dtype:
+        try:
+            return np.where(condition, self, other)
+        except ValueError:
+            raise broadcast_error(condition, self, other) from None
     dtype = result_type(self, other)
     try:
         return as_tensor(np.where(condition, _as_dtype(self, dtype), _as_dtype(other, dtype)))
@@ -61,7 +75,8 @@ def nonzero_tuple(condition: ndarray) -> list[ndarray]:
 def _fill_value(value: object, what: str) -> object:
     if type(value) is ndarray and value.ndim:
         raise TorchScriptError(
-            f"{what} only supports a 0-dimensional value tensor, but got tensor with {value.ndim} dimension(s)."
+            f"{what} only supports a 0-dimensional value tensor, but got tensor with {value.ndim} "
+            f"dimension(s)."
         )
     return value
 

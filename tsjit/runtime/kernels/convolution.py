@@ -43,7 +43,9 @@ def _batched(x: ndarray, n: int, op: str) -> tuple[ndarray, bool]:
     )
 
 
-def _windows(x: ndarray, kernel_size: Sequence[int], stride: Sequence[int], dilation: Sequence[int]) -> ndarray:
+def _windows(
+    x: ndarray, kernel_size: Sequence[int], stride: Sequence[int], dilation: Sequence[int]
+) -> ndarray:
     """(N, C, *out, *kernel) view of x's spatial windows."""
     n = len(kernel_size)
     spans = [(k - 1) * d + 1 for k, d in zip(kernel_size, dilation)]
@@ -53,23 +55,34 @@ def _windows(x: ndarray, kernel_size: Sequence[int], stride: Sequence[int], dila
     return view[index]
 
 
-def _conv(input: ndarray, weight: ndarray, bias: ndarray | None, stride: Sequence[int] | int,
-          padding: Sequence[int] | int | str, dilation: Sequence[int] | int, groups: int, n: int) -> ndarray:
+def _conv(
+    input: ndarray,
+    weight: ndarray,
+    bias: ndarray | None,
+    stride: Sequence[int] | int,
+    padding: Sequence[int] | int | str,
+    dilation: Sequence[int] | int,
+    groups: int,
+    n: int,
+) -> ndarray:
     op = f"conv{n}d"
     x, unbatched = _batched(input, n, op)
     if weight.ndim != n + 2:
         raise TorchScriptError(
-            f"Expected {n + 2}-dimensional weight for {n + 2}-dimensional input {shape_str(x.shape)}, but got "
+            f"Expected {n + 2}-dimensional weight for {n + 2}-dimensional input {shape_str(x.shape)}, "
+            f"but got "
             f"{weight.ndim}-dimensional weight of size {shape_str(weight.shape)} instead"
         )
     if x.dtype != weight.dtype:
         raise TorchScriptError(
-            f"Input type ({dtype_name(x.dtype)}) and weight type ({dtype_name(weight.dtype)}) should be the same"
+            f"Input type ({dtype_name(x.dtype)}) and weight type ({dtype_name(weight.dtype)}) should be "
+            f"the same"
         )
     out_channels, group_channels, *kernel_size = weight.shape
     if x.shape[1] != group_channels * groups or out_channels % groups:
         raise TorchScriptError(
-            f"Given groups={groups}, weight of size {shape_str(weight.shape)}, expected input{shape_str(x.shape)} "
+            f"Given groups={groups}, weight of size {shape_str(weight.shape)}, expected "
+            f"input{shape_str(x.shape)} "
             f"to have {group_channels * groups} channels, but got {x.shape[1]} channels instead"
         )
     stride, dilation = expand_param(stride, n, "stride"), expand_param(dilation, n, "dilation")
@@ -104,8 +117,10 @@ def _conv(input: ndarray, weight: ndarray, bias: ndarray | None, stride: Sequenc
     columns = split.transpose(order).reshape(groups, batch * positions, -1)
     kernels = weight.reshape(groups, out_channels // groups, -1).transpose(0, 2, 1)
     product = np.matmul(columns, kernels)  # (G, N * positions, O/G)
-    out = product.reshape(groups, batch, positions, -1).transpose(1, 0, 3, 2).reshape(
-        (batch, out_channels) + tuple(out_shape)
+    out = (
+        product.reshape(groups, batch, positions, -1)
+        .transpose(1, 0, 3, 2)
+        .reshape((batch, out_channels) + tuple(out_shape))
     )
     if bias is not None:
         out = out + bias.reshape((1, -1) + (1,) * n).astype(out.dtype, copy=False)
@@ -114,20 +129,41 @@ def _conv(input: ndarray, weight: ndarray, bias: ndarray | None, stride: Sequenc
 
 
 @kernel("aten::conv1d", "aten::conv1d.padding")
-def conv1d(input: ndarray, weight: ndarray, bias: ndarray | None = None, stride: Sequence[int] = (1,),
-           padding: Sequence[int] | str = (0,), dilation: Sequence[int] = (1,), groups: int = 1) -> ndarray:
+def conv1d(
+    input: ndarray,
+    weight: ndarray,
+    bias: ndarray | None = None,
+    stride: Sequence[int] = (1,),
+    padding: Sequence[int] | str = (0,),
+    dilation: Sequence[int] = (1,),
+    groups: int = 1,
+) -> ndarray:
     return _conv(input, weight, bias, stride, padding, dilation, groups, 1)
 
 
 @kernel("aten::conv2d", "aten::conv2d.padding")
-def conv2d(input: ndarray, weight: ndarray, bias: ndarray | None = None, stride: Sequence[int] = (1, 1),
-           padding: Sequence[int] | str = (0, 0), dilation: Sequence[int] = (1, 1), groups: int = 1) -> ndarray:
+def conv2d(
+    input: ndarray,
+    weight: ndarray,
+    bias: ndarray | None = None,
+    stride: Sequence[int] = (1, 1),
+    padding: Sequence[int] | str = (0, 0),
+    dilation: Sequence[int] = (1, 1),
+    groups: int = 1,
+) -> ndarray:
     return _conv(input, weight, bias, stride, padding, dilation, groups, 2)
 
 
 @kernel("aten::conv3d", "aten::conv3d.padding")
-def conv3d(input: ndarray, weight: ndarray, bias: ndarray | None = None, stride: Sequence[int] = (1, 1, 1),
-           padding: Sequence[int] | str = (0, 0, 0), dilation: Sequence[int] = (1, 1, 1), groups: int = 1) -> ndarray:
+def conv3d(
+    input: ndarray,
+    weight: ndarray,
+    bias: ndarray | None = None,
+    stride: Sequence[int] = (1, 1, 1),
+    padding: Sequence[int] | str = (0, 0, 0),
+    dilation: Sequence[int] = (1, 1, 1),
+    groups: int = 1,
+) -> ndarray:
     return _conv(input, weight, bias, stride, padding, dilation, groups, 3)
 
 
@@ -136,8 +172,14 @@ def conv3d(input: ndarray, weight: ndarray, bias: ndarray | None = None, stride:
 # --------------------------------------------------------------------------------------
 
 
-def _pool_geometry(sizes: Sequence[int], kernel_size: Sequence[int], stride: Sequence[int], padding: Sequence[int],
-                   dilation: Sequence[int], ceil_mode: bool) -> list[tuple[int, int]]:
+def _pool_geometry(
+    sizes: Sequence[int],
+    kernel_size: Sequence[int],
+    stride: Sequence[int],
+    padding: Sequence[int],
+    dilation: Sequence[int],
+    ceil_mode: bool,
+) -> list[tuple[int, int]]:
     """(output size, extra right padding) per spatial dimension, with PyTorch's ceil_mode rule."""
     geometry = []
     for size, k, s, p, d in zip(sizes, kernel_size, stride, padding, dilation):
@@ -179,19 +221,39 @@ def _max_pool(input: ndarray, kernel_size, stride, padding, dilation, ceil_mode:
 
 
 @kernel("aten::max_pool1d")
-def max_pool1d(self: ndarray, kernel_size: Sequence[int], stride: Sequence[int] = (), padding: Sequence[int] = (0,),
-               dilation: Sequence[int] = (1,), ceil_mode: bool = False) -> ndarray:
+def max_pool1d(
+    self: ndarray,
+    kernel_size: Sequence[int],
+    stride: Sequence[int] = (),
+    padding: Sequence[int] = (0,),
+    dilation: Sequence[int] = (1,),
+    ceil_mode: bool = False,
+) -> ndarray:
     return _max_pool(self, kernel_size, stride, padding, dilation, ceil_mode, 1)
 
 
 @kernel("aten::max_pool2d")
-def max_pool2d(self: ndarray, kernel_size: Sequence[int], stride: Sequence[int] = (), padding: Sequence[int] = (0,),
-               dilation: Sequence[int] = (1,), ceil_mode: bool = False) -> ndarray:
+def max_pool2d(
+    self: ndarray,
+    kernel_size: Sequence[int],
+    stride: Sequence[int] = (),
+    padding: Sequence[int] = (0,),
+    dilation: Sequence[int] = (1,),
+    ceil_mode: bool = False,
+) -> ndarray:
     return _max_pool(self, kernel_size, stride, padding, dilation, ceil_mode, 2)
 
 
-def _avg_pool(input: ndarray, kernel_size, stride, padding, ceil_mode: bool, count_include_pad: bool,
-              divisor_override: int | None, n: int) -> ndarray:
+def _avg_pool(
+    input: ndarray,
+    kernel_size,
+    stride,
+    padding,
+    ceil_mode: bool,
+    count_include_pad: bool,
+    divisor_override: int | None,
+    n: int,
+) -> ndarray:
     x, unbatched = _batched(input, n, f"avg_pool{n}d")
     kernel_size, stride, padding, ones = _pool_params(kernel_size, stride, padding, 1, n)
     geometry = _pool_geometry(x.shape[2:], kernel_size, stride, padding, ones, ceil_mode)
@@ -200,7 +262,11 @@ def _avg_pool(input: ndarray, kernel_size, stride, padding, ceil_mode: bool, cou
         x = np.pad(x, [(0, 0), (0, 0)] + pads)
     sums = _windows(x, kernel_size, stride, ones).sum(axis=tuple(range(-n, 0)))
     if divisor_override:
-        return (sums / sums.dtype.type(divisor_override))[0] if unbatched else sums / sums.dtype.type(divisor_override)
+        return (
+            (sums / sums.dtype.type(divisor_override))[0]
+            if unbatched
+            else sums / sums.dtype.type(divisor_override)
+        )
     # Per dimension: how many elements each window covers (padding counted or not).
     divisor = np.ones((), dtype=np.float64)
     for size, k, s, p, (out, _) in zip(input.shape[-n:], kernel_size, stride, padding, geometry):
@@ -214,15 +280,27 @@ def _avg_pool(input: ndarray, kernel_size, stride, padding, ceil_mode: bool, cou
 
 
 @kernel("aten::avg_pool1d")
-def avg_pool1d(self: ndarray, kernel_size: Sequence[int], stride: Sequence[int] = (), padding: Sequence[int] = (0,),
-               ceil_mode: bool = False, count_include_pad: bool = True) -> ndarray:
+def avg_pool1d(
+    self: ndarray,
+    kernel_size: Sequence[int],
+    stride: Sequence[int] = (),
+    padding: Sequence[int] = (0,),
+    ceil_mode: bool = False,
+    count_include_pad: bool = True,
+) -> ndarray:
     return _avg_pool(self, kernel_size, stride, padding, ceil_mode, count_include_pad, None, 1)
 
 
 @kernel("aten::avg_pool2d")
-def avg_pool2d(self: ndarray, kernel_size: Sequence[int], stride: Sequence[int] = (), padding: Sequence[int] = (0,),
-               ceil_mode: bool = False, count_include_pad: bool = True,
-               divisor_override: int | None = None) -> ndarray:
+def avg_pool2d(
+    self: ndarray,
+    kernel_size: Sequence[int],
+    stride: Sequence[int] = (),
+    padding: Sequence[int] = (0,),
+    ceil_mode: bool = False,
+    count_include_pad: bool = True,
+    divisor_override: int | None = None,
+) -> ndarray:
     return _avg_pool(self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, 2)
 
 
@@ -299,13 +377,15 @@ def pad(self: ndarray, pad: Sequence[int], mode: str = "constant", value: float 
     if numpy_mode is None:
         raise TorchScriptError(f"Unrecognised padding mode {mode}")
     if value is not None:
-        raise TorchScriptError(f"Padding mode \"{mode}\" doesn't take in value argument")
+        raise TorchScriptError(f'Padding mode "{mode}" doesn\'t take in value argument')
     widths = _pad_widths(self, pad)
     if mode == "reflect":
         for (lo, hi), size in zip(widths, self.shape):
             if lo >= size or hi >= size:
                 raise TorchScriptError(
-                    f"Argument #4: Padding size should be less than the corresponding input dimension, but got: "
-                    f"padding ({lo}, {hi}) at dimension {widths.index((lo, hi))} of input {shape_str(self.shape)}"
+                    f"Argument #4: Padding size should be less than the corresponding input dimension, "
+                    f"but got: "
+                    f"padding ({lo}, {hi}) at dimension {widths.index((lo, hi))} of input "
+                    f"{shape_str(self.shape)}"
                 )
     return np.pad(self, widths, mode=numpy_mode)

@@ -28,8 +28,8 @@ def getitem(self: dict, key: object) -> object:
         raise _key_error(key) from None
 
 
-def set_item(l: dict, idx: object, v: object) -> None:
-    l[idx] = v
+def set_item(self: dict, key: object, value: object) -> None:
+    self[key] = value
 
 
 def delete(self: dict, key: object) -> None:

@@ -40,35 +40,63 @@ def _zeros_size(size: Sequence[int]) -> tuple[int, ...]:
 
 
 @kernel("aten::zeros")
-def zeros(size: Sequence[int], dtype: int | None = None, layout: int | None = None,
-          device: Device | None = None, pin_memory: bool | None = None) -> ndarray:
+def zeros(
+    size: Sequence[int],
+    dtype: int | None = None,
+    layout: int | None = None,
+    device: Device | None = None,
+    pin_memory: bool | None = None,
+) -> ndarray:
     check_device(device)
     return np.zeros(_zeros_size(size), dtype_or(dtype, DEFAULT_DTYPE))
 
 
 @kernel("aten::ones")
-def ones(size: Sequence[int], dtype: int | None = None, layout: int | None = None,
-         device: Device | None = None, pin_memory: bool | None = None) -> ndarray:
+def ones(
+    size: Sequence[int],
+    dtype: int | None = None,
+    layout: int | None = None,
+    device: Device | None = None,
+    pin_memory: bool | None = None,
+) -> ndarray:
     check_device(device)
     return np.ones(checked_size(size), dtype_or(dtype, DEFAULT_DTYPE))
 
 
 @kernel("aten::empty.memory_format")
-def empty(size: Sequence[int], dtype: int | None = None, layout: int | None = None,
-          device: Device | None = None, pin_memory: bool | None = None, memory_format: int | None = None) -> ndarray:
+def empty(
+    size: Sequence[int],
+    dtype: int | None = None,
+    layout: int | None = None,
+    device: Device | None = None,
+    pin_memory: bool | None = None,
+    memory_format: int | None = None,
+) -> ndarray:
     check_device(device)
     return np.empty(checked_size(size), dtype_or(dtype, DEFAULT_DTYPE))
 
 
 @kernel("aten::empty_strided")
-def empty_strided(size: Sequence[int], stride: Sequence[int], dtype: int | None = None, layout: int | None = None,
-                  device: Device | None = None, pin_memory: bool | None = None) -> ndarray:
+def empty_strided(
+    size: Sequence[int],
+    stride: Sequence[int],
+    dtype: int | None = None,
+    layout: int | None = None,
+    device: Device | None = None,
+    pin_memory: bool | None = None,
+) -> ndarray:
     return empty(size, dtype, layout, device, pin_memory)
 
 
 @kernel("aten::full")
-def full(size: Sequence[int], fill_value: object, dtype: int | None = None, layout: int | None = None,
-         device: Device | None = None, pin_memory: bool | None = None) -> ndarray:
+def full(
+    size: Sequence[int],
+    fill_value: object,
+    dtype: int | None = None,
+    layout: int | None = None,
+    device: Device | None = None,
+    pin_memory: bool | None = None,
+) -> ndarray:
     check_device(device)
     return np.full(checked_size(size), fill_value, dtype_or(dtype, scalar_dtype(fill_value)))
 
@@ -79,58 +107,107 @@ def full(size: Sequence[int], fill_value: object, dtype: int | None = None, layo
 
 
 @kernel("aten::zeros_like")
-def zeros_like(self: ndarray, dtype: int | None = None, layout: int | None = None, device: Device | None = None,
-               pin_memory: bool | None = None, memory_format: int | None = None) -> ndarray:
+def zeros_like(
+    self: ndarray,
+    dtype: int | None = None,
+    layout: int | None = None,
+    device: Device | None = None,
+    pin_memory: bool | None = None,
+    memory_format: int | None = None,
+) -> ndarray:
     check_device(device)
     return np.zeros(self.shape, dtype_or(dtype, self.dtype))
 
 
 @kernel("aten::ones_like")
-def ones_like(self: ndarray, dtype: int | None = None, layout: int | None = None, device: Device | None = None,
-              pin_memory: bool | None = None, memory_format: int | None = None) -> ndarray:
+def ones_like(
+    self: ndarray,
+    dtype: int | None = None,
+    layout: int | None = None,
+    device: Device | None = None,
+    pin_memory: bool | None = None,
+    memory_format: int | None = None,
+) -> ndarray:
     check_device(device)
     return np.ones(self.shape, dtype_or(dtype, self.dtype))
 
 
 @kernel("aten::empty_like")
-def empty_like(self: ndarray, dtype: int | None = None, layout: int | None = None, device: Device | None = None,
-               pin_memory: bool | None = None, memory_format: int | None = None) -> ndarray:
+def empty_like(
+    self: ndarray,
+    dtype: int | None = None,
+    layout: int | None = None,
+    device: Device | None = None,
+    pin_memory: bool | None = None,
+    memory_format: int | None = None,
+) -> ndarray:
     check_device(device)
     return np.empty(self.shape, dtype_or(dtype, self.dtype))
 
 
 @kernel("aten::full_like")
-def full_like(self: ndarray, fill_value: object, dtype: int | None = None, layout: int | None = None,
-              device: Device | None = None, pin_memory: bool | None = None,
-              memory_format: int | None = None) -> ndarray:
+def full_like(
+    self: ndarray,
+    fill_value: object,
+    dtype: int | None = None,
+    layout: int | None = None,
+    device: Device | None = None,
+    pin_memory: bool | None = None,
+    memory_format: int | None = None,
+) -> ndarray:
     check_device(device)
     return np.full(self.shape, fill_value, dtype_or(dtype, self.dtype))
 
 
 @kernel("aten::new_zeros")
-def new_zeros(self: ndarray, size: Sequence[int], dtype: int | None = None, layout: int | None = None,
-              device: Device | None = None, pin_memory: bool | None = None) -> ndarray:
+def new_zeros(
+    self: ndarray,
+    size: Sequence[int],
+    dtype: int | None = None,
+    layout: int | None = None,
+    device: Device | None = None,
+    pin_memory: bool | None = None,
+) -> ndarray:
     check_device(device)
     return np.zeros(checked_size(size), dtype_or(dtype, self.dtype))
 
 
 @kernel("aten::new_ones")
-def new_ones(self: ndarray, size: Sequence[int], dtype: int | None = None, layout: int | None = None,
-             device: Device | None = None, pin_memory: bool | None = None) -> ndarray:
+def new_ones(
+    self: ndarray,
+    size: Sequence[int],
+    dtype: int | None = None,
+    layout: int | None = None,
+    device: Device | None = None,
+    pin_memory: bool | None = None,
+) -> ndarray:
     check_device(device)
     return np.ones(checked_size(size), dtype_or(dtype, self.dtype))
 
 
 @kernel("aten::new_empty")
-def new_empty(self: ndarray, size: Sequence[int], dtype: int | None = None, layout: int | None = None,
-              device: Device | None = None, pin_memory: bool | None = None) -> ndarray:
+def new_empty(
+    self: ndarray,
+    size: Sequence[int],
+    dtype: int | None = None,
+    layout: int | None = None,
+    device: Device | None = None,
+    pin_memory: bool | None = None,
+) -> ndarray:
     check_device(device)
     return np.empty(checked_size(size), dtype_or(dtype, self.dtype))
 
 
 @kernel("aten::new_full")
-def new_full(self: ndarray, size: Sequence[int], fill_value: object, dtype: int | None = None,
-             layout: int | None = None, device: Device | None = None, pin_memory: bool | None = None) -> ndarray:
+def new_full(
+    self: ndarray,
+    size: Sequence[int],
+    fill_value: object,
+    dtype: int | None = None,
+    layout: int | None = None,
+    device: Device | None = None,
+    pin_memory: bool | None = None,
+) -> ndarray:
     check_device(device)
     return np.full(checked_size(size), fill_value, dtype_or(dtype, self.dtype))
 
@@ -156,29 +233,48 @@ def _arange(start: object, end: object, step: object, dtype: int | None, device:
 
 
 @kernel("aten::arange")
-def arange(end: object, dtype: int | None = None, layout: int | None = None, device: Device | None = None,
-           pin_memory: bool | None = None) -> ndarray:
+def arange(
+    end: object,
+    dtype: int | None = None,
+    layout: int | None = None,
+    device: Device | None = None,
+    pin_memory: bool | None = None,
+) -> ndarray:
     return _arange(0, end, 1, dtype, device)
 
 
 @kernel("aten::arange.start")
-def arange_start(start: object, end: object, dtype: int | None = None, layout: int | None = None,
-                 device: Device | None = None, pin_memory: bool | None = None) -> ndarray:
+def arange_start(
+    start: object,
+    end: object,
+    dtype: int | None = None,
+    layout: int | None = None,
+    device: Device | None = None,
+    pin_memory: bool | None = None,
+) -> ndarray:
     return _arange(start, end, 1, dtype, device)
 
 
 @kernel("aten::arange.start_step")
-def arange_start_step(start: object, end: object, step: object = 1, dtype: int | None = None,
-                      layout: int | None = None, device: Device | None = None,
-                      pin_memory: bool | None = None) -> ndarray:
+def arange_start_step(
+    start: object,
+    end: object,
+    step: object = 1,
+    dtype: int | None = None,
+    layout: int | None = None,
+    device: Device | None = None,
+    pin_memory: bool | None = None,
+) -> ndarray:
     return _arange(start, end, step, dtype, device)
 
 
 def _scalar(x: object) -> object:
     if type(x) is ndarray:
         if x.ndim:
-            raise TorchScriptError(f"linspace only supports 0-dimensional start and end tensors, but got tensor "
-                                   f"with {x.ndim} dimension(s).")
+            raise TorchScriptError(
+                f"linspace only supports 0-dimensional start and end tensors, but got tensor "
+                f"with {x.ndim} dimension(s)."
+            )
         return x.item()
     return x
 
@@ -198,18 +294,41 @@ def _linspace(start: object, end: object, steps: int, dtype: np.dtype) -> ndarra
     return values.astype(dtype)
 
 
-@kernel("aten::linspace", "aten::linspace.Tensor_Tensor", "aten::linspace.Tensor_Scalar",
-        "aten::linspace.Scalar_Tensor")
-def linspace(start: object, end: object, steps: int, dtype: int | None = None, layout: int | None = None,
-             device: Device | None = None, pin_memory: bool | None = None) -> ndarray:
+@kernel(
+    "aten::linspace",
+    "aten::linspace.Tensor_Tensor",
+    "aten::linspace.Tensor_Scalar",
+    "aten::linspace.Scalar_Tensor",
+)
+def linspace(
+    start: object,
+    end: object,
+    steps: int,
+    dtype: int | None = None,
+    layout: int | None = None,
+    device: Device | None = None,
+    pin_memory: bool | None = None,
+) -> ndarray:
     check_device(device)
     return _linspace(_scalar(start), _scalar(end), steps, dtype_or(dtype, DEFAULT_DTYPE))
 
 
-@kernel("aten::logspace", "aten::logspace.Tensor_Tensor", "aten::logspace.Tensor_Scalar",
-        "aten::logspace.Scalar_Tensor")
-def logspace(start: object, end: object, steps: int, base: float = 10.0, dtype: int | None = None,
-             layout: int | None = None, device: Device | None = None, pin_memory: bool | None = None) -> ndarray:
+@kernel(
+    "aten::logspace",
+    "aten::logspace.Tensor_Tensor",
+    "aten::logspace.Tensor_Scalar",
+    "aten::logspace.Scalar_Tensor",
+)
+def logspace(
+    start: object,
+    end: object,
+    steps: int,
+    base: float = 10.0,
+    dtype: int | None = None,
+    layout: int | None = None,
+    device: Device | None = None,
+    pin_memory: bool | None = None,
+) -> ndarray:
     check_device(device)
     result_dtype = dtype_or(dtype, DEFAULT_DTYPE)
     exponents = _linspace(_scalar(start), _scalar(end), steps, np.dtype(np.float64))
@@ -217,17 +336,30 @@ def logspace(start: object, end: object, steps: int, base: float = 10.0, dtype: 
 
 
 @kernel("aten::eye")
-def eye(n: int, dtype: int | None = None, layout: int | None = None, device: Device | None = None,
-        pin_memory: bool | None = None) -> ndarray:
+def eye(
+    n: int,
+    dtype: int | None = None,
+    layout: int | None = None,
+    device: Device | None = None,
+    pin_memory: bool | None = None,
+) -> ndarray:
     return eye_m(n, n, dtype, layout, device, pin_memory)
 
 
 @kernel("aten::eye.m")
-def eye_m(n: int, m: int, dtype: int | None = None, layout: int | None = None, device: Device | None = None,
-          pin_memory: bool | None = None) -> ndarray:
+def eye_m(
+    n: int,
+    m: int,
+    dtype: int | None = None,
+    layout: int | None = None,
+    device: Device | None = None,
+    pin_memory: bool | None = None,
+) -> ndarray:
     check_device(device)
     if n < 0 or m < 0:
-        raise TorchScriptError(f"{'n' if n < 0 else 'm'} must be greater or equal to 0, got {n if n < 0 else m}")
+        raise TorchScriptError(
+            f"{'n' if n < 0 else 'm'} must be greater or equal to 0, got {n if n < 0 else m}"
+        )
     return np.eye(n, m, dtype=dtype_or(dtype, DEFAULT_DTYPE))
 
 
@@ -263,20 +395,28 @@ def from_data(data: object, dtype: int | None, device: Device | None) -> ndarray
     if isinstance(data, list):
         _check_rectangular(data)
         leaf = _first_leaf(data)
-        inferred = DEFAULT_DTYPE if leaf is None else scalar_dtype(leaf) if type(leaf) is not ndarray else leaf.dtype
+        inferred = (
+            DEFAULT_DTYPE if leaf is None else scalar_dtype(leaf) if type(leaf) is not ndarray else leaf.dtype
+        )
     else:
         inferred = scalar_dtype(data)
     return np.array(data, dtype=dtype_or(dtype, inferred))
 
 
 @kernel("aten::tensor", "aten::tensor.float", "aten::tensor.int", "aten::tensor.bool", "aten::tensor.complex")
-def tensor(data: object, dtype: int | None = None, device: Device | None = None,
-           requires_grad: bool = False) -> ndarray:
+def tensor(
+    data: object, dtype: int | None = None, device: Device | None = None, requires_grad: bool = False
+) -> ndarray:
     return from_data(data, dtype, device)
 
 
-@kernel("aten::as_tensor.list", "aten::as_tensor.float", "aten::as_tensor.int", "aten::as_tensor.bool",
-        "aten::as_tensor.complex")
+@kernel(
+    "aten::as_tensor.list",
+    "aten::as_tensor.float",
+    "aten::as_tensor.int",
+    "aten::as_tensor.bool",
+    "aten::as_tensor.complex",
+)
 def as_tensor_data(data: object, dtype: int | None = None, device: Device | None = None) -> ndarray:
     return from_data(data, dtype, device)
 
@@ -288,7 +428,12 @@ def as_tensor(data: ndarray, dtype: int | None = None, device: Device | None = N
 
 
 @kernel("aten::scalar_tensor")
-def scalar_tensor(s: object, dtype: int | None = None, layout: int | None = None, device: Device | None = None,
-                  pin_memory: bool | None = None) -> ndarray:
+def scalar_tensor(
+    s: object,
+    dtype: int | None = None,
+    layout: int | None = None,
+    device: Device | None = None,
+    pin_memory: bool | None = None,
+) -> ndarray:
     check_device(device)
     return np.array(s, dtype=dtype_or(dtype, DEFAULT_DTYPE))

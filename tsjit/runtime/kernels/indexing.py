@@ -28,15 +28,17 @@ def select(self: ndarray, dim: int, index: int) -> ndarray:
     size = self.shape[d]
     if not -size <= index < size:
         raise TorchScriptError(
-            f"select(): index {index} out of range for tensor of size {shape_str(self.shape)} at dimension {d}"
+            f"select(): index {index} out of range for tensor of size {shape_str(self.shape)} at "
+            f"dimension {d}"
         )
     # The trailing Ellipsis keeps numpy from returning a scalar instead of a 0-d view.
     return self[(slice(None),) * d + (index, Ellipsis)]
 
 
 @kernel("aten::slice.Tensor")
-def slice_tensor(self: ndarray, dim: int = 0, start: int | None = None, end: int | None = None,
-                 step: int = 1) -> ndarray:
+def slice_tensor(
+    self: ndarray, dim: int = 0, start: int | None = None, end: int | None = None, step: int = 1
+) -> ndarray:
     if self.ndim == 0:
         raise TorchScriptError("slice() cannot be applied to a 0-dim tensor.")
     if step <= 0:
@@ -68,7 +70,8 @@ def index_tuple(self: ndarray, indices: Sequence[ndarray | None]) -> tuple:
                     raise TorchScriptError(f"too many indices for tensor of dimension {self.ndim}")
                 if self.shape[axis] != size:
                     raise TorchScriptError(
-                        f"The shape of the mask {shape_str(mask.shape)} at index {i} does not match the shape "
+                        f"The shape of the mask {shape_str(mask.shape)} at index {i} does not match the "
+                        f"shape "
                         f"of the indexed tensor {shape_str(self.shape)} at index {axis}"
                     )
             result.append(mask)
@@ -95,7 +98,9 @@ def _index_error(exc: IndexError, self: ndarray, index: tuple) -> TorchScriptErr
         np.broadcast_shapes(*(i.shape for i in index if type(i) is ndarray and i.dtype.kind in "iu"))
     except ValueError:
         shapes = ", ".join(shape_str(i.shape) for i in index if type(i) is ndarray)
-        return TorchScriptError(f"shape mismatch: indexing tensors could not be broadcast together with shapes {shapes}")
+        return TorchScriptError(
+            f"shape mismatch: indexing tensors could not be broadcast together with shapes {shapes}"
+        )
     return TorchScriptError(str(exc))
 
 
@@ -115,14 +120,16 @@ def index(self: ndarray, indices: Sequence[ndarray | None]) -> ndarray:
 def _check_put_dtype(self: ndarray, values: ndarray) -> None:
     if values.dtype != self.dtype:
         raise TorchScriptError(
-            f"Index put requires the source and destination dtypes match, got {dtype_name(self.dtype)} for the "
+            f"Index put requires the source and destination dtypes match, got {dtype_name(self.dtype)} "
+            f"for the "
             f"destination and {dtype_name(values.dtype)} for the source."
         )
 
 
 @kernel("aten::index_put_", "aten::index_put_.hacked_twin")
-def index_put_(self: ndarray, indices: Sequence[ndarray | None], values: ndarray,
-               accumulate: bool = False) -> ndarray:
+def index_put_(
+    self: ndarray, indices: Sequence[ndarray | None], values: ndarray, accumulate: bool = False
+) -> ndarray:
     _check_put_dtype(self, values)
     key = index_tuple(self, indices)
     try:
@@ -135,21 +142,28 @@ def index_put_(self: ndarray, indices: Sequence[ndarray | None], values: ndarray
     except ValueError:
         target = self[key].shape
         raise TorchScriptError(
-            f"shape mismatch: value tensor of shape {shape_str(values.shape)} cannot be broadcast to indexing "
+            f"shape mismatch: value tensor of shape {shape_str(values.shape)} cannot be broadcast to "
+            f"indexing "
             f"result of shape {shape_str(target)}"
         ) from None
     return self
 
 
 @kernel("aten::_index_put_impl_", "aten::_index_put_impl_.hacked_twin")
-def index_put_impl_(self: ndarray, indices: Sequence[ndarray | None], values: ndarray,
-                    accumulate: bool = False, unsafe: bool = False) -> ndarray:
+def index_put_impl_(
+    self: ndarray,
+    indices: Sequence[ndarray | None],
+    values: ndarray,
+    accumulate: bool = False,
+    unsafe: bool = False,
+) -> ndarray:
     return index_put_(self, indices, values, accumulate)
 
 
 @kernel("aten::index_put", "aten::index_put.hacked_twin")
-def index_put(self: ndarray, indices: Sequence[ndarray | None], values: ndarray,
-              accumulate: bool = False) -> ndarray:
+def index_put(
+    self: ndarray, indices: Sequence[ndarray | None], values: ndarray, accumulate: bool = False
+) -> ndarray:
     return index_put_(self.copy(), indices, values, accumulate)
 
 
@@ -174,7 +188,9 @@ def take(self: ndarray, index: ndarray) -> ndarray:
     flat = self.reshape(-1)
     if index.size and (index.max() >= flat.size or index.min() < -flat.size):
         bad = index[(index >= flat.size) | (index < -flat.size)].flat[0]
-        raise TorchScriptError(f"out of range: tried to access index {int(bad)} on a tensor of {flat.size} elements.")
+        raise TorchScriptError(
+            f"out of range: tried to access index {int(bad)} on a tensor of {flat.size} elements."
+        )
     return as_tensor(flat[index])
 
 
@@ -208,7 +224,8 @@ def _mesh(index: ndarray, dim: int, self: ndarray, op: str) -> tuple:
     for axis, (n, size) in enumerate(zip(index.shape, self.shape)):
         if axis != dim and n > size:
             raise TorchScriptError(
-                f"Size does not match at dimension {axis} expected index {shape_str(index.shape)} to be smaller "
+                f"Size does not match at dimension {axis} expected index {shape_str(index.shape)} to be "
+                f"smaller "
                 f"than self {shape_str(self.shape)} apart from dimension {dim}"
             )
     size = self.shape[dim] if self.ndim else 1
@@ -292,7 +309,8 @@ def _index_fill(out: ndarray, dim: int, index: ndarray, value: object) -> ndarra
     d = wrap_dim(dim, out.ndim)
     if type(value) is ndarray and value.ndim:
         raise TorchScriptError(
-            f"index_fill_ only supports a 0-dimensional value tensor, but got tensor with {value.ndim} dimension(s)."
+            f"index_fill_ only supports a 0-dimensional value tensor, but got tensor with {value.ndim} "
+            f"dimension(s)."
         )
     if out.ndim == 0:
         out[...] = value

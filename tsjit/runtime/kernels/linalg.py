@@ -20,9 +20,17 @@ from tsjit.runtime.values import dtype_name
 ndarray = np.ndarray
 
 _CPP_TYPE_NAMES = {
-    "float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int", "int32": "int",
-    "int16": "short int", "int8": "signed char", "uint8": "unsigned char", "bool": "bool",
-    "complex64": "c10::complex<float>", "complex128": "c10::complex<double>",
+    "float32": "float",
+    "float64": "double",
+    "float16": "c10::Half",
+    "int64": "long int",
+    "int32": "int",
+    "int16": "short int",
+    "int8": "signed char",
+    "uint8": "unsigned char",
+    "bool": "bool",
+    "complex64": "c10::complex<float>",
+    "complex128": "c10::complex<double>",
 }
 
 
@@ -107,7 +115,8 @@ def dot(self: ndarray, tensor: ndarray) -> ndarray:
         raise _inconsistent(self, tensor)
     if self.dtype != tensor.dtype:
         raise TorchScriptError(
-            f"dot : expected both vectors to have same dtype, but found {dtype_name(self.dtype)} and {dtype_name(tensor.dtype)}"
+            f"dot : expected both vectors to have same dtype, but found {dtype_name(self.dtype)} and "
+            f"{dtype_name(tensor.dtype)}"
         )
     return as_tensor(np.dot(self, tensor))
 
@@ -115,12 +124,11 @@ def dot(self: ndarray, tensor: ndarray) -> ndarray:
 @kernel("aten::mv")
 def mv(self: ndarray, vec: ndarray) -> ndarray:
     if self.ndim != 2 or vec.ndim != 1:
-        raise TorchScriptError(
-            f"vector + matrix @ vector expected, got 1, {self.ndim}, {vec.ndim}"
-        )
+        raise TorchScriptError(f"vector + matrix @ vector expected, got 1, {self.ndim}, {vec.ndim}")
     if self.shape[1] != vec.shape[0]:
         raise TorchScriptError(
-            f"size mismatch, got input ({self.shape[0]}), mat ({self.shape[0]}x{self.shape[1]}), vec ({vec.shape[0]})"
+            f"size mismatch, got input ({self.shape[0]}), mat ({self.shape[0]}x{self.shape[1]}), vec "
+            f"({vec.shape[0]})"
         )
     _same_dtype(self, vec)
     return np.matmul(self, vec)
@@ -135,6 +143,17 @@ def outer(self: ndarray, vec2: ndarray) -> ndarray:
 
 @kernel("aten::linear")
 def linear(input: ndarray, weight: ndarray, bias: ndarray | None = None) -> ndarray:
+    if (
+        weight.ndim == 2
+        and input.ndim
+        and input.dtype is weight.dtype
+        and (bias is None or bias.dtype is weight.dtype)
+    ):
+        try:
+            out = np.matmul(input, weight.T)
+            return out if bias is None else np.add(out, bias, out=out)
+        except ValueError:
+            pass  # shape errors: reported by matmul below
     if weight.ndim == 1:
         result = matmul(input, weight)
     else:

@@ -43,12 +43,12 @@ def getitem(list: list, idx: int) -> object:
 
 
 @kernel("aten::_set_item.t")
-def set_item(l: list, idx: int, el: object) -> list:
+def set_item(items: list, idx: int, el: object) -> list:
     try:
-        l[idx] = el
+        items[idx] = el
     except IndexError:
         raise _out_of_range() from None
-    return l
+    return items
 
 
 @kernel("aten::len.t")
@@ -124,8 +124,8 @@ def _count(self: list, el: object) -> int:
     return sum(1 for x in self if same(x, el))
 
 
-def _contains(l: list, item: object) -> bool:
-    return item in l
+def _contains(items: list, item: object) -> bool:
+    return item in items
 
 
 for _kind in _KINDS:
@@ -176,33 +176,33 @@ def concat_(self: list, b: list) -> list:
     return self
 
 
-def _repeat(l: list, n: int) -> list:
+def _repeat(items: list, n: int) -> list:
     if n < 0:
         raise TorchScriptError("vector::reserve")
-    return l * n
+    return items * n
 
 
 @kernel("aten::mul.left_t")
-def repeat_left(l: list, n: int) -> list:
-    return _repeat(l, n)
+def repeat_left(items: list, n: int) -> list:
+    return _repeat(items, n)
 
 
 @kernel("aten::mul.right_")
-def repeat_right(n: int, l: list) -> list:
-    return _repeat(l, n)
+def repeat_right(n: int, items: list) -> list:
+    return _repeat(items, n)
 
 
 @kernel("aten::mul_.t")
-def repeat_(l: list, n: int) -> list:
-    l[:] = _repeat(l, n)
-    return l
+def repeat_(items: list, n: int) -> list:
+    items[:] = _repeat(items, n)
+    return items
 
 
 @kernel("aten::slice.t")
-def slice_list(l: list, start: int | None = None, end: int | None = None, step: int = 1) -> list:
+def slice_list(items: list, start: int | None = None, end: int | None = None, step: int = 1) -> list:
     if step == 0:
         raise TorchScriptError("List slice should have non-zero step")
-    return l[start:end:step]
+    return items[start:end:step]
 
 
 # --------------------------------------------------------------------------------------

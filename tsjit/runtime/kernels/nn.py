@@ -17,6 +17,7 @@ from tsjit.runtime.errors import TorchScriptError
 from tsjit.runtime.kernels import kernel
 from tsjit.runtime.kernels.common import as_tensor, assign, shape_str, wrap_dim
 from tsjit.runtime.kernels.linalg import linear
+from tsjit.runtime.kernels.reduction import mean_of
 from tsjit.runtime.kernels.sampling import bernoulli_mask
 from tsjit.runtime.values import dtype_name, numpy_dtype
 
@@ -40,21 +41,28 @@ def _softmax_input(x: ndarray, dim: int, dtype: int | None, op: str) -> tuple[nd
     if dtype is not None:
         x = x.astype(numpy_dtype(dtype), copy=False)
     _floating(x, op)
-    return x, (wrap_dim(dim, x.ndim) if x.ndim else None)
+    axis = wrap_dim(dim, x.ndim) if x.ndim else None
+    return (x.copy() if x.size == 0 else x), axis
 
 
 @kernel("aten::softmax.int")
 def softmax(self: ndarray, dim: int, dtype: int | None = None) -> ndarray:
     x, axis = _softmax_input(self, dim, dtype, "softmax_lastdim_kernel_impl")
-    shifted = np.exp(x - np.max(x, axis=axis, keepdims=True))
-    return as_tensor(shifted / np.sum(shifted, axis=axis, keepdims=True))
+    if x.size == 0:
+        return x
+    shifted = np.subtract(x, np.maximum.reduce(x, axis=axis, keepdims=True), out=...)
+    np.exp(shifted, out=shifted)
+    return np.divide(shifted, np.add.reduce(shifted, axis=axis, keepdims=True), out=shifted)
 
 
 @kernel("aten::log_softmax.int")
 def log_softmax(self: ndarray, dim: int, dtype: int | None = None) -> ndarray:
     x, axis = _softmax_input(self, dim, dtype, "log_softmax_lastdim_kernel_impl")
-    shifted = x - np.max(x, axis=axis, keepdims=True)
-    return as_tensor(shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True)))
+    if x.size == 0:
+        return x
+    shifted = np.subtract(x, np.maximum.reduce(x, axis=axis, keepdims=True), out=...)
+    total = np.add.reduce(np.exp(shifted), axis=axis, keepdims=True)
+    return np.subtract(shifted, np.log(total), out=shifted)
 
 
 @kernel("aten::_softmax")
@@ -72,7 +80,9 @@ def log_softmax_internal(self: ndarray, dim: int, half_to_float: bool) -> ndarra
 # --------------------------------------------------------------------------------------
 
 
-def _affine(x: ndarray, weight: ndarray | None, bias: ndarray | None, channel_shape: tuple[int, ...]) -> ndarray:
+def _affine(
+    x: ndarray, weight: ndarray | None, bias: ndarray | None, channel_shape: tuple[int, ...]
+) -> ndarray:
     if weight is not None:
         x = x * weight.reshape(channel_shape).astype(x.dtype, copy=False)
     if bias is not None:
@@ -82,9 +92,9 @@ def _affine(x: ndarray, weight: ndarray | None, bias: ndarray | None, channel_sh
 
 def _normalized(x: ndarray, axes: tuple[int, ...], eps: float) -> tuple[ndarray, ndarray, ndarray]:
     """(x - mean) * rstd over `axes`, with the biased variance; also returns mean and rstd."""
-    mean = np.mean(x, axis=axes, keepdims=True)
+    mean = mean_of(x, axes, True)
     centered = x - mean
-    rstd = 1 / np.sqrt(np.mean(centered * centered, axis=axes, keepdims=True) + x.dtype.type(eps))
+    rstd = 1 / np.sqrt(mean_of(centered * centered, axes, True) + x.dtype.type(eps))
     return centered * rstd, mean, rstd
 
 
@@ -99,27 +109,35 @@ def _check_normalized_shape(x: ndarray, normalized_shape: Sequence[int]) -> tupl
 
 
 @kernel("aten::layer_norm")
-def layer_norm(input: ndarray, normalized_shape: Sequence[int], weight: ndarray | None = None,
-               bias: ndarray | None = None, eps: float = 1e-5, cudnn_enable: bool = True) -> ndarray:
+def layer_norm(
+    input: ndarray,
+    normalized_shape: Sequence[int],
+    weight: ndarray | None = None,
+    bias: ndarray | None = None,
+    eps: float = 1e-5,
+    cudnn_enable: bool = True,
+) -> ndarray:
     axes = _check_normalized_shape(_floating(input, "LayerNormKernelImpl"), normalized_shape)
     normalized, _, _ = _normalized(input, axes, eps)
     return as_tensor(_affine(normalized, weight, bias, tuple(normalized_shape)))
 
 
 @kernel("aten::native_layer_norm")
-def native_layer_norm(input: ndarray, normalized_shape: Sequence[int], weight: ndarray | None,
-                      bias: ndarray | None, eps: float) -> tuple[ndarray, ndarray, ndarray]:
+def native_layer_norm(
+    input: ndarray, normalized_shape: Sequence[int], weight: ndarray | None, bias: ndarray | None, eps: float
+) -> tuple[ndarray, ndarray, ndarray]:
     axes = _check_normalized_shape(_floating(input, "LayerNormKernelImpl"), normalized_shape)
     normalized, mean, rstd = _normalized(input, axes, eps)
     return as_tensor(_affine(normalized, weight, bias, tuple(normalized_shape))), mean, rstd
 
 
 @kernel("aten::rms_norm")
-def rms_norm(input: ndarray, normalized_shape: Sequence[int], weight: ndarray | None = None,
-             eps: float | None = None) -> ndarray:
+def rms_norm(
+    input: ndarray, normalized_shape: Sequence[int], weight: ndarray | None = None, eps: float | None = None
+) -> ndarray:
     axes = _check_normalized_shape(_floating(input, "rms_norm"), normalized_shape)
     epsilon = np.finfo(input.dtype).eps if eps is None else eps
-    scale = 1 / np.sqrt(np.mean(input * input, axis=axes, keepdims=True) + input.dtype.type(epsilon))
+    scale = 1 / np.sqrt(mean_of(input * input, axes, True) + input.dtype.type(epsilon))
     return as_tensor(_affine(input * scale, weight, None, tuple(normalized_shape)))
 
 
@@ -128,9 +146,17 @@ def _channel_shape(x: ndarray) -> tuple[int, ...]:
 
 
 @kernel("aten::batch_norm")
-def batch_norm(input: ndarray, weight: ndarray | None, bias: ndarray | None, running_mean: ndarray | None,
-               running_var: ndarray | None, training: bool, momentum: float, eps: float,
-               cudnn_enabled: bool) -> ndarray:
+def batch_norm(
+    input: ndarray,
+    weight: ndarray | None,
+    bias: ndarray | None,
+    running_mean: ndarray | None,
+    running_var: ndarray | None,
+    training: bool,
+    momentum: float,
+    eps: float,
+    cudnn_enabled: bool,
+) -> ndarray:
     x = _floating(input, "batch_norm")
     if x.ndim < 2:
         raise TorchScriptError(f"batch_norm: expected 2D or more input (got {x.ndim}D input)")
@@ -158,9 +184,17 @@ def batch_norm(input: ndarray, weight: ndarray | None, bias: ndarray | None, run
 
 
 @kernel("aten::instance_norm")
-def instance_norm(input: ndarray, weight: ndarray | None, bias: ndarray | None, running_mean: ndarray | None,
-                  running_var: ndarray | None, use_input_stats: bool, momentum: float, eps: float,
-                  cudnn_enabled: bool) -> ndarray:
+def instance_norm(
+    input: ndarray,
+    weight: ndarray | None,
+    bias: ndarray | None,
+    running_mean: ndarray | None,
+    running_var: ndarray | None,
+    use_input_stats: bool,
+    momentum: float,
+    eps: float,
+    cudnn_enabled: bool,
+) -> ndarray:
     x = _floating(input, "instance_norm")
     if not use_input_stats:
         return batch_norm(x, weight, bias, running_mean, running_var, False, momentum, eps, cudnn_enabled)
@@ -169,8 +203,14 @@ def instance_norm(input: ndarray, weight: ndarray | None, bias: ndarray | None, 
 
 
 @kernel("aten::group_norm")
-def group_norm(input: ndarray, num_groups: int, weight: ndarray | None = None, bias: ndarray | None = None,
-               eps: float = 1e-5, cudnn_enabled: bool = True) -> ndarray:
+def group_norm(
+    input: ndarray,
+    num_groups: int,
+    weight: ndarray | None = None,
+    bias: ndarray | None = None,
+    eps: float = 1e-5,
+    cudnn_enabled: bool = True,
+) -> ndarray:
     x = _floating(input, "group_norm")
     channels = x.shape[1]
     if channels % num_groups:
@@ -259,8 +299,13 @@ def native_dropout(input: ndarray, p: float, train: bool | None) -> tuple[ndarra
 
 
 @kernel("aten::embedding")
-def embedding(weight: ndarray, indices: ndarray, padding_idx: int = -1, scale_grad_by_freq: bool = False,
-              sparse: bool = False) -> ndarray:
+def embedding(
+    weight: ndarray,
+    indices: ndarray,
+    padding_idx: int = -1,
+    scale_grad_by_freq: bool = False,
+    sparse: bool = False,
+) -> ndarray:
     if indices.dtype.kind not in "iu":
         raise TorchScriptError(
             "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; "
@@ -289,7 +334,8 @@ def pixel_shuffle(self: ndarray, upscale_factor: int) -> ndarray:
     *batch, c, h, w = self.shape
     if c % (r * r):
         raise TorchScriptError(
-            f"pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of upscale_factor, "
+            f"pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of "
+            f"upscale_factor, "
             f"but input.size(-3)={c} is not divisible by {r * r}"
         )
     x = self.reshape(*batch, c // (r * r), r, r, h, w)
@@ -303,8 +349,9 @@ def pixel_shuffle(self: ndarray, upscale_factor: int) -> ndarray:
 # --------------------------------------------------------------------------------------
 
 
-def _gates(input: ndarray, hx: ndarray, w_ih: ndarray, w_hh: ndarray, b_ih: ndarray | None,
-           b_hh: ndarray | None) -> tuple[ndarray, ndarray]:
+def _gates(
+    input: ndarray, hx: ndarray, w_ih: ndarray, w_hh: ndarray, b_ih: ndarray | None, b_hh: ndarray | None
+) -> tuple[ndarray, ndarray]:
     return linear(input, w_ih, b_ih), linear(hx, w_hh, b_hh)
 
 
@@ -313,8 +360,14 @@ def _sigmoid(x: ndarray) -> ndarray:
 
 
 @kernel("aten::lstm_cell")
-def lstm_cell(input: ndarray, hx: Sequence[ndarray], w_ih: ndarray, w_hh: ndarray, b_ih: ndarray | None = None,
-              b_hh: ndarray | None = None) -> tuple[ndarray, ndarray]:
+def lstm_cell(
+    input: ndarray,
+    hx: Sequence[ndarray],
+    w_ih: ndarray,
+    w_hh: ndarray,
+    b_ih: ndarray | None = None,
+    b_hh: ndarray | None = None,
+) -> tuple[ndarray, ndarray]:
     h, c = hx
     gi, gh = _gates(input, h, w_ih, w_hh, b_ih, b_hh)
     i, f, g, o = np.split(gi + gh, 4, axis=-1)
@@ -323,8 +376,14 @@ def lstm_cell(input: ndarray, hx: Sequence[ndarray], w_ih: ndarray, w_hh: ndarra
 
 
 @kernel("aten::gru_cell")
-def gru_cell(input: ndarray, hx: ndarray, w_ih: ndarray, w_hh: ndarray, b_ih: ndarray | None = None,
-             b_hh: ndarray | None = None) -> ndarray:
+def gru_cell(
+    input: ndarray,
+    hx: ndarray,
+    w_ih: ndarray,
+    w_hh: ndarray,
+    b_ih: ndarray | None = None,
+    b_hh: ndarray | None = None,
+) -> ndarray:
     gi, gh = _gates(input, hx, w_ih, w_hh, b_ih, b_hh)
     i_r, i_z, i_n = np.split(gi, 3, axis=-1)
     h_r, h_z, h_n = np.split(gh, 3, axis=-1)
@@ -334,15 +393,27 @@ def gru_cell(input: ndarray, hx: ndarray, w_ih: ndarray, w_hh: ndarray, b_ih: nd
 
 
 @kernel("aten::rnn_tanh_cell")
-def rnn_tanh_cell(input: ndarray, hx: ndarray, w_ih: ndarray, w_hh: ndarray, b_ih: ndarray | None = None,
-                  b_hh: ndarray | None = None) -> ndarray:
+def rnn_tanh_cell(
+    input: ndarray,
+    hx: ndarray,
+    w_ih: ndarray,
+    w_hh: ndarray,
+    b_ih: ndarray | None = None,
+    b_hh: ndarray | None = None,
+) -> ndarray:
     gi, gh = _gates(input, hx, w_ih, w_hh, b_ih, b_hh)
     return as_tensor(np.tanh(gi + gh))
 
 
 @kernel("aten::rnn_relu_cell")
-def rnn_relu_cell(input: ndarray, hx: ndarray, w_ih: ndarray, w_hh: ndarray, b_ih: ndarray | None = None,
-                  b_hh: ndarray | None = None) -> ndarray:
+def rnn_relu_cell(
+    input: ndarray,
+    hx: ndarray,
+    w_ih: ndarray,
+    w_hh: ndarray,
+    b_ih: ndarray | None = None,
+    b_hh: ndarray | None = None,
+) -> ndarray:
     gi, gh = _gates(input, hx, w_ih, w_hh, b_ih, b_hh)
     total = gi + gh
     return as_tensor(np.maximum(total, total.dtype.type(0)))
@@ -406,8 +477,9 @@ def _class_weights(weight: ndarray | None, classes: int, dtype: np.dtype) -> nda
     return np.ones(classes, dtype) if weight is None else weight.astype(dtype, copy=False)
 
 
-def _nll(log_probs: ndarray, target: ndarray, weight: ndarray | None, reduction: int,
-         ignore_index: int) -> tuple[ndarray, ndarray]:
+def _nll(
+    log_probs: ndarray, target: ndarray, weight: ndarray | None, reduction: int, ignore_index: int
+) -> tuple[ndarray, ndarray]:
     """Per-element losses and weights of `-log_probs[target]` (class dimension 1, or 0 for 1-D input)."""
     class_axis = 1 if log_probs.ndim > 1 else 0
     classes = log_probs.shape[class_axis]
@@ -418,7 +490,9 @@ def _nll(log_probs: ndarray, target: ndarray, weight: ndarray | None, reduction:
     if safe.size and (safe.min() < 0 or safe.max() >= classes):
         bad = int(safe[(safe < 0) | (safe >= classes)].flat[0])
         raise TorchScriptError(f"Target {bad} is out of bounds.")
-    picked = np.take_along_axis(log_probs, np.expand_dims(safe, class_axis), axis=class_axis).squeeze(class_axis)
+    picked = np.take_along_axis(log_probs, np.expand_dims(safe, class_axis), axis=class_axis).squeeze(
+        class_axis
+    )
     w = np.where(ignored, 0, _class_weights(weight, classes, log_probs.dtype)[safe]).astype(log_probs.dtype)
     return -picked * w, w
 
@@ -430,19 +504,32 @@ def _weighted_mean(losses: ndarray, weights: ndarray, reduction: int) -> ndarray
 
 
 @kernel("aten::nll_loss", "aten::nll_loss_nd", "aten::nll_loss2d")
-def nll_loss(self: ndarray, target: ndarray, weight: ndarray | None = None, reduction: int = MEAN,
-             ignore_index: int = -100) -> ndarray:
+def nll_loss(
+    self: ndarray,
+    target: ndarray,
+    weight: ndarray | None = None,
+    reduction: int = MEAN,
+    ignore_index: int = -100,
+) -> ndarray:
     losses, weights = _nll(self, target, weight, reduction, ignore_index)
     return _weighted_mean(losses, weights, reduction)
 
 
 @kernel("aten::cross_entropy_loss")
-def cross_entropy_loss(self: ndarray, target: ndarray, weight: ndarray | None = None, reduction: int = MEAN,
-                       ignore_index: int = -100, label_smoothing: float = 0.0) -> ndarray:
+def cross_entropy_loss(
+    self: ndarray,
+    target: ndarray,
+    weight: ndarray | None = None,
+    reduction: int = MEAN,
+    ignore_index: int = -100,
+    label_smoothing: float = 0.0,
+) -> ndarray:
     class_axis = 1 if self.ndim > 1 else 0
     log_probs = log_softmax(self, class_axis)
     classes = self.shape[class_axis]
-    w = _class_weights(weight, classes, log_probs.dtype).reshape((classes,) + (1,) * (self.ndim - class_axis - 1))
+    w = _class_weights(weight, classes, log_probs.dtype).reshape(
+        (classes,) + (1,) * (self.ndim - class_axis - 1)
+    )
     if target.dtype.kind == "f":  # class probabilities
         if label_smoothing:
             target = target * (1 - label_smoothing) + label_smoothing / classes
@@ -456,15 +543,18 @@ def cross_entropy_loss(self: ndarray, target: ndarray, weight: ndarray | None = 
         return nll
     smooth = -np.sum(log_probs * w, axis=class_axis) * (target != ignore_index)
     if reduction == MEAN:
-        smooth_total = np.sum(smooth) / (np.sum(weights) if weight is not None else np.sum(target != ignore_index))
+        smooth_total = np.sum(smooth) / (
+            np.sum(weights) if weight is not None else np.sum(target != ignore_index)
+        )
     else:
         smooth_total = _reduce(smooth, reduction)
     return as_tensor((1 - label_smoothing) * nll + (label_smoothing / classes) * smooth_total)
 
 
 @kernel("aten::binary_cross_entropy")
-def binary_cross_entropy(self: ndarray, target: ndarray, weight: ndarray | None = None,
-                         reduction: int = MEAN) -> ndarray:
+def binary_cross_entropy(
+    self: ndarray, target: ndarray, weight: ndarray | None = None, reduction: int = MEAN
+) -> ndarray:
     if self.size and (self.min() < 0 or self.max() > 1):
         raise TorchScriptError("all elements of input should be between 0 and 1")
     log_x = np.maximum(np.log(self), -100)
@@ -476,8 +566,13 @@ def binary_cross_entropy(self: ndarray, target: ndarray, weight: ndarray | None 
 
 
 @kernel("aten::binary_cross_entropy_with_logits")
-def binary_cross_entropy_with_logits(self: ndarray, target: ndarray, weight: ndarray | None = None,
-                                     pos_weight: ndarray | None = None, reduction: int = MEAN) -> ndarray:
+def binary_cross_entropy_with_logits(
+    self: ndarray,
+    target: ndarray,
+    weight: ndarray | None = None,
+    pos_weight: ndarray | None = None,
+    reduction: int = MEAN,
+) -> ndarray:
     softplus_neg = np.log1p(np.exp(-np.abs(self))) + np.maximum(-self, 0)
     log_weight = 1 if pos_weight is None else (pos_weight - 1) * target + 1
     loss = (1 - target) * self + log_weight * softplus_neg
@@ -506,9 +601,13 @@ def cosine_similarity(x1: ndarray, x2: ndarray, dim: int = 1, eps: float = 1e-8)
 
 
 @kernel("aten::pairwise_distance")
-def pairwise_distance(x1: ndarray, x2: ndarray, p: float = 2.0, eps: float = 1e-6, keepdim: bool = False) -> ndarray:
+def pairwise_distance(
+    x1: ndarray, x2: ndarray, p: float = 2.0, eps: float = 1e-6, keepdim: bool = False
+) -> ndarray:
     diff = np.abs(x1 - x2 + x1.dtype.type(eps))
     axis = -1 if diff.ndim else None
     if p == math.inf:
         return as_tensor(np.max(diff, axis=axis, keepdims=keepdim))
-    return as_tensor(np.sum(diff ** diff.dtype.type(p), axis=axis, keepdims=keepdim) ** diff.dtype.type(1 / p))
+    return as_tensor(
+        np.sum(diff ** diff.dtype.type(p), axis=axis, keepdims=keepdim) ** diff.dtype.type(1 / p)
+    )

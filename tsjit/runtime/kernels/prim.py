@@ -47,8 +47,22 @@ def _never(a: ndarray) -> bool:
     return False
 
 
-for _property in ("cuda", "xpu", "xla", "mps", "ipu", "maia", "mtia", "meta", "vulkan", "mkldnn", "sparse",
-                  "sparse_csr", "quantized", "nested"):
+for _property in (
+    "cuda",
+    "xpu",
+    "xla",
+    "mps",
+    "ipu",
+    "maia",
+    "mtia",
+    "meta",
+    "vulkan",
+    "mkldnn",
+    "sparse",
+    "sparse_csr",
+    "quantized",
+    "nested",
+):
     register_kernel(f"prim::is_{_property}", _never)
 
 

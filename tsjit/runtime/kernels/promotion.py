@@ -17,8 +17,13 @@ from tsjit.runtime.values import DEFAULT_DTYPE, DTYPE_BY_NUMPY, dtype_name
 BOOL, INTEGRAL, FLOATING, COMPLEX = range(4)
 
 CATEGORY: dict[np.dtype, int] = {
-    dtype: COMPLEX if record.is_complex else FLOATING if record.is_floating else
-    BOOL if dtype.kind == "b" else INTEGRAL
+    dtype: COMPLEX
+    if record.is_complex
+    else FLOATING
+    if record.is_floating
+    else BOOL
+    if dtype.kind == "b"
+    else INTEGRAL
     for dtype, record in DTYPE_BY_NUMPY.items()
 }
 
@@ -35,8 +40,11 @@ _WRAPPED_DTYPE: dict[type, np.dtype] = {
 }
 """The dtype a Python scalar takes part in promotion with (floats count as the default dtype)."""
 
-_TO_COMPLEX = {np.dtype(np.float16): COMPLEX_DEFAULT, DEFAULT_DTYPE: COMPLEX_DEFAULT,
-               DOUBLE_DTYPE: np.dtype(np.complex128)}
+_TO_COMPLEX = {
+    np.dtype(np.float16): COMPLEX_DEFAULT,
+    DEFAULT_DTYPE: COMPLEX_DEFAULT,
+    DOUBLE_DTYPE: np.dtype(np.complex128),
+}
 
 
 def promote_types(a: np.dtype | None, b: np.dtype | None) -> np.dtype | None:

@@ -4,10 +4,13 @@ cumulative ops, logsumexp, sort/topk/median.
 `dim` arguments arrive as int lists (`int[1]? dim`) or ints; None and [] mean every
 dimension. A 0-dim tensor accepts dim 0 / -1 and reduces to itself, as in PyTorch.
 Integral and bool sums and products accumulate in int64; indices are int64 tensors.
+The ufuncs' own `reduce` is called directly: `np.sum` and friends add microseconds of
+Python dispatch per call, more than the reduction of a small tensor costs.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -43,6 +46,17 @@ def _accumulation_dtype(x: ndarray, dtype: int | None) -> ndarray:
     return x
 
 
+_HALF = np.dtype(np.float16)
+
+
+def mean_of(x: ndarray, axis: tuple[int, ...] | None, keepdims: bool) -> ndarray:
+    """The mean of a float tensor over `axis` (half precision accumulates in float32)."""
+    count = x.size if axis is None else math.prod(x.shape[a] for a in axis)
+    accumulate = np.float32 if x.dtype == _HALF else None
+    total = np.add.reduce(x, axis=axis, keepdims=keepdims, dtype=accumulate)
+    return as_tensor((total / count).astype(x.dtype, copy=False))
+
+
 def _floating_only(x: ndarray, op: str, dtype: int | None = None) -> ndarray:
     if dtype is not None:
         x = x.astype(numpy_dtype(dtype), copy=False)
@@ -56,13 +70,13 @@ def _floating_only(x: ndarray, op: str, dtype: int | None = None) -> ndarray:
 
 @kernel("aten::sum")
 def sum_all(self: ndarray, dtype: int | None = None) -> ndarray:
-    return as_tensor(np.sum(_accumulation_dtype(self, dtype)))
+    return as_tensor(np.add.reduce(_accumulation_dtype(self, dtype), axis=None))
 
 
 @kernel("aten::sum.dim_IntList")
 def sum_dim(self: ndarray, dim: Dims, keepdim: bool = False, dtype: int | None = None) -> ndarray:
     x = _accumulation_dtype(self, dtype)
-    return as_tensor(np.sum(x, axis=axes(dim, x.ndim), keepdims=keepdim))
+    return as_tensor(np.add.reduce(x, axis=axes(dim, x.ndim), keepdims=keepdim))
 
 
 @kernel("aten::nansum")
@@ -73,24 +87,24 @@ def nansum(self: ndarray, dim: Dims = None, keepdim: bool = False, dtype: int | 
 
 @kernel("aten::mean")
 def mean_all(self: ndarray, dtype: int | None = None) -> ndarray:
-    return as_tensor(np.mean(_floating_only(self, "mean", dtype)))
+    return mean_of(_floating_only(self, "mean", dtype), None, False)
 
 
 @kernel("aten::mean.dim")
 def mean(self: ndarray, dim: Dims, keepdim: bool = False, dtype: int | None = None) -> ndarray:
     x = _floating_only(self, "mean", dtype)
-    return as_tensor(np.mean(x, axis=axes(dim, x.ndim), keepdims=keepdim))
+    return mean_of(x, axes(dim, x.ndim), keepdim)
 
 
 @kernel("aten::prod")
 def prod_all(self: ndarray, dtype: int | None = None) -> ndarray:
-    return as_tensor(np.prod(_accumulation_dtype(self, dtype)))
+    return as_tensor(np.multiply.reduce(_accumulation_dtype(self, dtype), axis=None))
 
 
 @kernel("aten::prod.dim_int")
 def prod(self: ndarray, dim: int, keepdim: bool = False, dtype: int | None = None) -> ndarray:
     x = _accumulation_dtype(self, dtype)
-    return as_tensor(np.prod(x, axis=axes(dim, x.ndim), keepdims=keepdim))
+    return as_tensor(np.multiply.reduce(x, axis=axes(dim, x.ndim), keepdims=keepdim))
 
 
 # --------------------------------------------------------------------------------------
@@ -105,43 +119,41 @@ def _check_nonempty(x: ndarray, op: str, dim: int | None = None) -> None:
             "Specify the reduction dim with the 'dim' argument."
         )
     if dim is not None and x.ndim and x.shape[dim] == 0:
-        raise TorchScriptError(
-            f"{op}(): Expected reduction dim {dim} to have non-zero size."
-        )
+        raise TorchScriptError(f"{op}(): Expected reduction dim {dim} to have non-zero size.")
 
 
 @kernel("aten::max")
 def max_all(self: ndarray) -> ndarray:
     _check_nonempty(self, "max")
-    return as_tensor(np.max(self))
+    return as_tensor(np.maximum.reduce(self, axis=None))
 
 
 @kernel("aten::min")
 def min_all(self: ndarray) -> ndarray:
     _check_nonempty(self, "min")
-    return as_tensor(np.min(self))
+    return as_tensor(np.minimum.reduce(self, axis=None))
 
 
-def _reduce_with_index(x: ndarray, dim: int, keepdim: bool, op: str, arg) -> tuple[ndarray, ndarray]:
+def _reduce_with_index(
+    x: ndarray, dim: int, keepdim: bool, op: str, reduce: np.ufunc, arg
+) -> tuple[ndarray, ndarray]:
+    """(values, int64 indices) along dim; ties and NaN pick the first position, as in PyTorch."""
     d = wrap_dim(dim, x.ndim)
     _check_nonempty(x, op, d)
     if x.ndim == 0:
         return x.copy(), np.zeros((), dtype=np.int64)
-    index = arg(x, axis=d, keepdims=True)
-    values = np.take_along_axis(x, index, axis=d)
-    if not keepdim:
-        index, values = index.squeeze(d), values.squeeze(d)
-    return values, index.astype(np.int64, copy=False)
+    values = as_tensor(reduce.reduce(x, axis=d, keepdims=keepdim))
+    return values, np.asarray(arg(x, axis=d, keepdims=keepdim), dtype=np.int64)
 
 
 @kernel("aten::max.dim")
 def max_dim(self: ndarray, dim: int, keepdim: bool = False) -> tuple[ndarray, ndarray]:
-    return _reduce_with_index(self, dim, keepdim, "max", np.argmax)
+    return _reduce_with_index(self, dim, keepdim, "max", np.maximum, np.argmax)
 
 
 @kernel("aten::min.dim")
 def min_dim(self: ndarray, dim: int, keepdim: bool = False) -> tuple[ndarray, ndarray]:
-    return _reduce_with_index(self, dim, keepdim, "min", np.argmin)
+    return _reduce_with_index(self, dim, keepdim, "min", np.minimum, np.argmin)
 
 
 def _arg_reduce(x: ndarray, dim: int | None, keepdim: bool, op: str, arg) -> ndarray:
@@ -149,7 +161,13 @@ def _arg_reduce(x: ndarray, dim: int | None, keepdim: bool, op: str, arg) -> nda
         _check_nonempty(x, op)
         index = np.asarray(arg(x), dtype=np.int64)
         return index.reshape((1,) * x.ndim) if keepdim else index
-    return _reduce_with_index(x, dim, keepdim, op, arg)[1]
+    d = wrap_dim(dim, x.ndim)
+    _check_nonempty(x, op, d)
+    return (
+        np.zeros((), dtype=np.int64)
+        if x.ndim == 0
+        else np.asarray(arg(x, axis=d, keepdims=keepdim), np.int64)
+    )
 
 
 @kernel("aten::argmax")
@@ -165,18 +183,20 @@ def argmin(self: ndarray, dim: int | None = None, keepdim: bool = False) -> ndar
 @kernel("aten::amax")
 def amax(self: ndarray, dim: Sequence[int] = (), keepdim: bool = False) -> ndarray:
     _check_nonempty(self, "amax")
-    return as_tensor(np.max(self, axis=axes(dim, self.ndim), keepdims=keepdim))
+    return as_tensor(np.maximum.reduce(self, axis=axes(dim, self.ndim), keepdims=keepdim))
 
 
 @kernel("aten::amin")
 def amin(self: ndarray, dim: Sequence[int] = (), keepdim: bool = False) -> ndarray:
     _check_nonempty(self, "amin")
-    return as_tensor(np.min(self, axis=axes(dim, self.ndim), keepdims=keepdim))
+    return as_tensor(np.minimum.reduce(self, axis=axes(dim, self.ndim), keepdims=keepdim))
 
 
 @kernel("aten::aminmax")
 def aminmax(self: ndarray, dim: int | None = None, keepdim: bool = False) -> tuple[ndarray, ndarray]:
-    return amin(self, [] if dim is None else [dim], keepdim), amax(self, [] if dim is None else [dim], keepdim)
+    return amin(self, [] if dim is None else [dim], keepdim), amax(
+        self, [] if dim is None else [dim], keepdim
+    )
 
 
 # --------------------------------------------------------------------------------------
@@ -192,7 +212,7 @@ def _variance(x: ndarray, dim: Dims, correction: object, keepdim: bool) -> ndarr
 
 
 def _mean(x: ndarray, dim: Dims, keepdim: bool) -> ndarray:
-    return as_tensor(np.mean(x, axis=axes(dim, x.ndim), keepdims=keepdim))
+    return mean_of(x, axes(dim, x.ndim), keepdim)
 
 
 @kernel("aten::var")
@@ -206,7 +226,9 @@ def var(self: ndarray, dim: Dims, unbiased: bool = True, keepdim: bool = False) 
 
 
 @kernel("aten::var.correction")
-def var_correction(self: ndarray, dim: Dims = None, correction: object = None, keepdim: bool = False) -> ndarray:
+def var_correction(
+    self: ndarray, dim: Dims = None, correction: object = None, keepdim: bool = False
+) -> ndarray:
     return _variance(self, dim, correction, keepdim)
 
 
@@ -221,7 +243,9 @@ def std(self: ndarray, dim: Dims, unbiased: bool = True, keepdim: bool = False) 
 
 
 @kernel("aten::std.correction")
-def std_correction(self: ndarray, dim: Dims = None, correction: object = None, keepdim: bool = False) -> ndarray:
+def std_correction(
+    self: ndarray, dim: Dims = None, correction: object = None, keepdim: bool = False
+) -> ndarray:
     return as_tensor(np.sqrt(_variance(self, dim, correction, keepdim)))
 
 
@@ -231,7 +255,9 @@ def var_mean_all(self: ndarray, unbiased: bool = True) -> tuple[ndarray, ndarray
 
 
 @kernel("aten::var_mean.dim")
-def var_mean(self: ndarray, dim: Dims, unbiased: bool = True, keepdim: bool = False) -> tuple[ndarray, ndarray]:
+def var_mean(
+    self: ndarray, dim: Dims, unbiased: bool = True, keepdim: bool = False
+) -> tuple[ndarray, ndarray]:
     return var(self, dim, unbiased, keepdim), _mean(self, dim, keepdim)
 
 
@@ -246,7 +272,9 @@ def std_mean_all(self: ndarray, unbiased: bool = True) -> tuple[ndarray, ndarray
 
 
 @kernel("aten::std_mean.dim")
-def std_mean(self: ndarray, dim: Dims, unbiased: bool = True, keepdim: bool = False) -> tuple[ndarray, ndarray]:
+def std_mean(
+    self: ndarray, dim: Dims, unbiased: bool = True, keepdim: bool = False
+) -> tuple[ndarray, ndarray]:
     return std(self, dim, unbiased, keepdim), _mean(self, dim, keepdim)
 
 
@@ -261,7 +289,8 @@ def vector_norm(x: ndarray, p: object, dim: Dims, keepdim: bool, dtype: int | No
         x = x.astype(numpy_dtype(dtype), copy=False)
     if x.dtype.kind not in "fc":
         raise TorchScriptError(
-            f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got {dtype_name(x.dtype)}"
+            f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
+            f"{dtype_name(x.dtype)}"
         )
     ax = axes(dim, x.ndim)
     magnitude = np.abs(x)
@@ -302,8 +331,9 @@ def norm_dtype(self: ndarray, p: object, dtype: int) -> ndarray:
 
 
 @kernel("aten::linalg_vector_norm")
-def linalg_vector_norm(self: ndarray, ord: object = 2, dim: Dims = None, keepdim: bool = False,
-                       dtype: int | None = None) -> ndarray:
+def linalg_vector_norm(
+    self: ndarray, ord: object = 2, dim: Dims = None, keepdim: bool = False, dtype: int | None = None
+) -> ndarray:
     return vector_norm(self, ord, dim, keepdim, dtype)
 
 

@@ -47,77 +47,139 @@ def _normal(shape: tuple[int, ...], dtype: np.dtype) -> ndarray:
 
 
 @kernel("aten::rand")
-def rand(size: Sequence[int], dtype: int | None = None, layout: int | None = None, device: Device | None = None,
-         pin_memory: bool | None = None) -> ndarray:
+def rand(
+    size: Sequence[int],
+    dtype: int | None = None,
+    layout: int | None = None,
+    device: Device | None = None,
+    pin_memory: bool | None = None,
+) -> ndarray:
     check_device(device)
     return _uniform(checked_size(size), dtype_or(dtype, DEFAULT_DTYPE))
 
 
 @kernel("aten::rand.generator")
-def rand_generator(size: Sequence[int], generator: object, dtype: int | None = None, layout: int | None = None,
-                   device: Device | None = None, pin_memory: bool | None = None) -> ndarray:
+def rand_generator(
+    size: Sequence[int],
+    generator: object,
+    dtype: int | None = None,
+    layout: int | None = None,
+    device: Device | None = None,
+    pin_memory: bool | None = None,
+) -> ndarray:
     return rand(size, dtype, layout, device, pin_memory)
 
 
 @kernel("aten::randn")
-def randn(size: Sequence[int], dtype: int | None = None, layout: int | None = None, device: Device | None = None,
-          pin_memory: bool | None = None) -> ndarray:
+def randn(
+    size: Sequence[int],
+    dtype: int | None = None,
+    layout: int | None = None,
+    device: Device | None = None,
+    pin_memory: bool | None = None,
+) -> ndarray:
     check_device(device)
     return _normal(checked_size(size), dtype_or(dtype, DEFAULT_DTYPE))
 
 
 @kernel("aten::randn.generator")
-def randn_generator(size: Sequence[int], generator: object, dtype: int | None = None, layout: int | None = None,
-                    device: Device | None = None, pin_memory: bool | None = None) -> ndarray:
+def randn_generator(
+    size: Sequence[int],
+    generator: object,
+    dtype: int | None = None,
+    layout: int | None = None,
+    device: Device | None = None,
+    pin_memory: bool | None = None,
+) -> ndarray:
     return randn(size, dtype, layout, device, pin_memory)
 
 
 def _randint(low: int, high: int, shape: tuple[int, ...], dtype: np.dtype) -> ndarray:
     if low >= high:
-        raise TorchScriptError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
+        raise TorchScriptError(
+            f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}"
+        )
     return rng().integers(low, high, shape, dtype=np.int64).astype(dtype)
 
 
 @kernel("aten::randint")
-def randint(high: int, size: Sequence[int], dtype: int | None = 4, layout: int | None = None,
-            device: Device | None = None, pin_memory: bool | None = None) -> ndarray:
+def randint(
+    high: int,
+    size: Sequence[int],
+    dtype: int | None = 4,
+    layout: int | None = None,
+    device: Device | None = None,
+    pin_memory: bool | None = None,
+) -> ndarray:
     check_device(device)
     return _randint(0, high, checked_size(size), dtype_or(dtype, np.dtype(np.int64)))
 
 
 @kernel("aten::randint.low")
-def randint_low(low: int, high: int, size: Sequence[int], dtype: int | None = 4, layout: int | None = None,
-                device: Device | None = None, pin_memory: bool | None = None) -> ndarray:
+def randint_low(
+    low: int,
+    high: int,
+    size: Sequence[int],
+    dtype: int | None = 4,
+    layout: int | None = None,
+    device: Device | None = None,
+    pin_memory: bool | None = None,
+) -> ndarray:
     check_device(device)
     return _randint(low, high, checked_size(size), dtype_or(dtype, np.dtype(np.int64)))
 
 
 @kernel("aten::rand_like")
-def rand_like(self: ndarray, dtype: int | None = None, layout: int | None = None, device: Device | None = None,
-              pin_memory: bool | None = None, memory_format: int | None = None) -> ndarray:
+def rand_like(
+    self: ndarray,
+    dtype: int | None = None,
+    layout: int | None = None,
+    device: Device | None = None,
+    pin_memory: bool | None = None,
+    memory_format: int | None = None,
+) -> ndarray:
     check_device(device)
     return _uniform(self.shape, dtype_or(dtype, self.dtype))
 
 
 @kernel("aten::randn_like")
-def randn_like(self: ndarray, dtype: int | None = None, layout: int | None = None, device: Device | None = None,
-               pin_memory: bool | None = None, memory_format: int | None = None) -> ndarray:
+def randn_like(
+    self: ndarray,
+    dtype: int | None = None,
+    layout: int | None = None,
+    device: Device | None = None,
+    pin_memory: bool | None = None,
+    memory_format: int | None = None,
+) -> ndarray:
     check_device(device)
     return _normal(self.shape, dtype_or(dtype, self.dtype))
 
 
 @kernel("aten::randint_like")
-def randint_like(self: ndarray, high: int, dtype: int | None = None, layout: int | None = None,
-                 device: Device | None = None, pin_memory: bool | None = None,
-                 memory_format: int | None = None) -> ndarray:
+def randint_like(
+    self: ndarray,
+    high: int,
+    dtype: int | None = None,
+    layout: int | None = None,
+    device: Device | None = None,
+    pin_memory: bool | None = None,
+    memory_format: int | None = None,
+) -> ndarray:
     check_device(device)
     return _randint(0, high, self.shape, dtype_or(dtype, self.dtype))
 
 
 @kernel("aten::randint_like.low_dtype")
-def randint_like_low(self: ndarray, low: int, high: int, dtype: int | None = None, layout: int | None = None,
-                     device: Device | None = None, pin_memory: bool | None = None,
-                     memory_format: int | None = None) -> ndarray:
+def randint_like_low(
+    self: ndarray,
+    low: int,
+    high: int,
+    dtype: int | None = None,
+    layout: int | None = None,
+    device: Device | None = None,
+    pin_memory: bool | None = None,
+    memory_format: int | None = None,
+) -> ndarray:
     check_device(device)
     return _randint(low, high, self.shape, dtype_or(dtype, self.dtype))
 

@@ -18,8 +18,7 @@ from collections.abc import Callable
 import numpy as np
 
 from tsjit.runtime.errors import TorchScriptError
-from tsjit.runtime.kernels import kernel, register_kernel
-from tsjit.runtime.kernels import promotion
+from tsjit.runtime.kernels import kernel, promotion, register_kernel
 from tsjit.runtime.values import numpy_dtype, scalar_type
 
 ndarray = np.ndarray
@@ -471,8 +470,12 @@ def can_cast(from_: int, to: int) -> bool:
     return promotion.CATEGORY[numpy_dtype(from_)] <= promotion.CATEGORY[numpy_dtype(to)]
 
 
-@kernel("aten::result_type.Tensor", "aten::result_type.Scalar", "aten::result_type.Scalar_Tensor",
-        "aten::result_type.Scalar_Scalar")
+@kernel(
+    "aten::result_type.Tensor",
+    "aten::result_type.Scalar",
+    "aten::result_type.Scalar_Tensor",
+    "aten::result_type.Scalar_Scalar",
+)
 def result_type(a: object, b: object) -> int:
     return scalar_type(promotion.result_type(a, b))
 
@@ -495,4 +498,3 @@ def get_tracing_state() -> bool:
 @kernel("aten::is_autocast_enabled", "aten::is_autocast_cpu_enabled")
 def is_autocast_enabled() -> bool:
     return False
-

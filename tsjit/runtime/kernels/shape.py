@@ -54,14 +54,15 @@ def infer_size(shape: Sequence[int], numel: int) -> tuple[int, ...]:
 
 @kernel("aten::view")
 def view(self: ndarray, size: Sequence[int]) -> ndarray:
-    shape = infer_size(size, self.size)
-    try:
-        return np.reshape(self, shape, copy=False)
-    except ValueError:
-        raise TorchScriptError(
-            "view size is not compatible with input tensor's size and stride (at least one dimension spans "
-            "across two contiguous subspaces). Use .reshape(...) instead."
-        ) from None
+    result = self.reshape(infer_size(size, self.size))
+    # reshape copies when no view exists; a view's base is self or self's own base.
+    base = result.base
+    if base is self or (base is not None and base is self.base) or not result.size:
+        return result
+    raise TorchScriptError(
+        "view size is not compatible with input tensor's size and stride (at least one dimension spans "
+        "across two contiguous subspaces). Use .reshape(...) instead."
+    )
 
 
 @kernel("aten::view_as")
@@ -112,7 +113,8 @@ def permute(self: ndarray, dims: Sequence[int]) -> ndarray:
     if len(dims) != self.ndim:
         raise TorchScriptError(
             "permute(sparse_coo): number of dimensions in the tensor input does not match the length of the "
-            f"desired ordering of dimensions i.e. input.dim() = {self.ndim} is not equal to len(dims) = {len(dims)}"
+            f"desired ordering of dimensions i.e. input.dim() = {self.ndim} is not equal to len(dims) = "
+            f"{len(dims)}"
         )
     wrapped = tuple(wrap_dim(d, self.ndim) for d in dims)
     if len(set(wrapped)) != len(wrapped):
@@ -129,7 +131,8 @@ def movedim(self: ndarray, source: int, destination: int) -> ndarray:
 def movedim_list(self: ndarray, source: Sequence[int], destination: Sequence[int]) -> ndarray:
     if len(source) != len(destination):
         raise TorchScriptError(
-            f"movedim: Invalid source or destination dims: source ({shape_str(source)} dims) should contain the "
+            f"movedim: Invalid source or destination dims: source ({shape_str(source)} dims) should "
+            f"contain the "
             f"same number of dims as destination ({shape_str(destination)} dims)"
         )
     return np.moveaxis(self, wrap_dims(source, self.ndim), wrap_dims(destination, self.ndim))
@@ -175,7 +178,8 @@ def expand_shape(shape: tuple[int, ...], size: Sequence[int]) -> tuple[int, ...]
         if i < lead:
             if want < 0:
                 raise TorchScriptError(
-                    f"The expanded size of the tensor ({want}) isn't allowed in a leading, non-existing dimension {i}"
+                    f"The expanded size of the tensor ({want}) isn't allowed in a leading, non-existing "
+                    f"dimension {i}"
                 )
             target.append(want)
             continue
@@ -184,7 +188,8 @@ def expand_shape(shape: tuple[int, ...], size: Sequence[int]) -> tuple[int, ...]
             want = have
         elif have != want and have != 1:
             raise TorchScriptError(
-                f"The expanded size of the tensor ({want}) must match the existing size ({have}) at non-singleton "
+                f"The expanded size of the tensor ({want}) must match the existing size ({have}) at "
+                f"non-singleton "
                 f"dimension {i}.  Target sizes: {shape_str(size)}.  Tensor sizes: {shape_str(shape)}"
             )
         target.append(want)
@@ -318,7 +323,8 @@ def split_with_sizes(self: ndarray, split_sizes: Sequence[int], dim: int = 0) ->
     size = self.shape[d]
     if sum(split_sizes) != size or any(s < 0 for s in split_sizes):
         raise TorchScriptError(
-            f"split_with_sizes expects split_sizes to sum exactly to {size} (input tensor's size at dimension "
+            f"split_with_sizes expects split_sizes to sum exactly to {size} (input tensor's size at "
+            f"dimension "
             f"{d}), but got split_sizes={shape_str(split_sizes)}"
         )
     return _split_at(self, d, split_sizes)
@@ -368,6 +374,17 @@ def unbind(self: ndarray, dim: int = 0) -> list[ndarray]:
 
 @kernel("aten::cat", "aten::concat", "aten::concatenate")
 def cat(tensors: Sequence[ndarray], dim: int = 0) -> ndarray:
+    if tensors:
+        dtype = tensors[0].dtype
+        if all(t.dtype is dtype for t in tensors):
+            try:
+                return np.concatenate(tensors, axis=dim)
+            except (ValueError, IndexError):
+                pass  # PyTorch's rules and messages below
+    return _checked_cat(tensors, dim)
+
+
+def _checked_cat(tensors: Sequence[ndarray], dim: int) -> ndarray:
     if not tensors:
         raise TorchScriptError("torch.cat(): expected a non-empty list of Tensors")
     for i, t in enumerate(tensors):
@@ -402,7 +419,8 @@ def stack(tensors: Sequence[ndarray], dim: int = 0) -> ndarray:
     for i, t in enumerate(tensors):
         if t.shape != first.shape:
             raise TorchScriptError(
-                f"stack expects each tensor to be equal size, but got {shape_str(first.shape)} at entry 0 and "
+                f"stack expects each tensor to be equal size, but got {shape_str(first.shape)} at entry "
+                f"0 and "
                 f"{shape_str(t.shape)} at entry {i}"
             )
     return np.stack(tensors, axis=wrap_dim(dim, first.ndim + 1), dtype=result_type(*tensors))
@@ -506,42 +524,71 @@ def convert(self: ndarray, dtype: np.dtype | None, copy: bool) -> ndarray:
 
 
 @kernel("aten::to.dtype")
-def to_dtype(self: ndarray, dtype: int, non_blocking: bool = False, copy: bool = False,
-             memory_format: int | None = None) -> ndarray:
+def to_dtype(
+    self: ndarray,
+    dtype: int,
+    non_blocking: bool = False,
+    copy: bool = False,
+    memory_format: int | None = None,
+) -> ndarray:
     return convert(self, numpy_dtype(dtype), copy)
 
 
 @kernel("aten::to.device")
-def to_device(self: ndarray, device: Device, dtype: int, non_blocking: bool = False, copy: bool = False,
-              memory_format: int | None = None) -> ndarray:
+def to_device(
+    self: ndarray,
+    device: Device,
+    dtype: int,
+    non_blocking: bool = False,
+    copy: bool = False,
+    memory_format: int | None = None,
+) -> ndarray:
     check_device(device)
     return convert(self, numpy_dtype(dtype), copy)
 
 
 @kernel("aten::to.other")
-def to_other(self: ndarray, other: ndarray, non_blocking: bool = False, copy: bool = False,
-             memory_format: int | None = None) -> ndarray:
+def to_other(
+    self: ndarray,
+    other: ndarray,
+    non_blocking: bool = False,
+    copy: bool = False,
+    memory_format: int | None = None,
+) -> ndarray:
     return convert(self, other.dtype, copy)
 
 
 @kernel("aten::to.dtype_layout")
-def to_dtype_layout(self: ndarray, dtype: int | None = None, layout: int | None = None,
-                    device: Device | None = None, pin_memory: bool | None = None, non_blocking: bool = False,
-                    copy: bool = False, memory_format: int | None = None) -> ndarray:
+def to_dtype_layout(
+    self: ndarray,
+    dtype: int | None = None,
+    layout: int | None = None,
+    device: Device | None = None,
+    pin_memory: bool | None = None,
+    non_blocking: bool = False,
+    copy: bool = False,
+    memory_format: int | None = None,
+) -> ndarray:
     check_device(device)
     return convert(self, None if dtype is None else numpy_dtype(dtype), copy)
 
 
 @kernel("aten::to.prim_Device")
-def to_prim_device(self: ndarray, device: Device | None, dtype: int | None = None, non_blocking: bool = False,
-                   copy: bool = False) -> ndarray:
+def to_prim_device(
+    self: ndarray,
+    device: Device | None,
+    dtype: int | None = None,
+    non_blocking: bool = False,
+    copy: bool = False,
+) -> ndarray:
     check_device(device)
     return convert(self, None if dtype is None else numpy_dtype(dtype), copy)
 
 
 @kernel("aten::to.prim_dtype")
-def to_prim_dtype(self: ndarray, dtype: int | None = None, non_blocking: bool = False,
-                  copy: bool = False) -> ndarray:
+def to_prim_dtype(
+    self: ndarray, dtype: int | None = None, non_blocking: bool = False, copy: bool = False
+) -> ndarray:
     return convert(self, None if dtype is None else numpy_dtype(dtype), copy)
 
 
@@ -592,7 +639,9 @@ def flip(self: ndarray, dims: Sequence[int]) -> ndarray:
 def roll(self: ndarray, shifts: Sequence[int], dims: Sequence[int] = ()) -> ndarray:
     if not dims:
         if len(shifts) != 1:
-            raise TorchScriptError(f"`shifts` required to be of size 1 when `dims` is empty, got {len(shifts)}")
+            raise TorchScriptError(
+                f"`shifts` required to be of size 1 when `dims` is empty, got {len(shifts)}"
+            )
         return np.roll(self.reshape(-1), shifts[0]).reshape(self.shape)
     if len(shifts) != len(dims):
         raise TorchScriptError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims)}")
@@ -615,8 +664,9 @@ def tile(self: ndarray, dims: Sequence[int]) -> ndarray:
 
 
 @kernel("aten::repeat_interleave.self_int", "aten::repeat_interleave.self_Tensor")
-def repeat_interleave(self: ndarray, repeats: int | ndarray, dim: int | None = None,
-                      output_size: int | None = None) -> ndarray:
+def repeat_interleave(
+    self: ndarray, repeats: int | ndarray, dim: int | None = None, output_size: int | None = None
+) -> ndarray:
     if dim is None:
         return np.repeat(self.reshape(-1), repeats)
     return np.repeat(self, repeats, axis=wrap_dim(dim, self.ndim))

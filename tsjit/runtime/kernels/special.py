@@ -12,9 +12,7 @@ import math
 import numpy as np
 
 _SERIES_LIMIT = 2.0
-_SERIES_COEFFICIENTS = tuple(
-    (-1) ** n / (math.factorial(n) * (2 * n + 1)) for n in reversed(range(34))
-)
+_SERIES_COEFFICIENTS = tuple((-1) ** n / (math.factorial(n) * (2 * n + 1)) for n in reversed(range(34)))
 _CONTINUED_FRACTION_DEPTH = 60
 _TWO_OVER_SQRT_PI = 2 / math.sqrt(math.pi)
 _ONE_OVER_SQRT_PI = 1 / math.sqrt(math.pi)

@@ -169,8 +169,12 @@ def format(self: str, *args: object) -> str:
 
 
 _PERCENT_CONVERSIONS = {
-    "d": lambda v: str(int(v)), "i": lambda v: str(int(v)), "s": format_value,
-    "f": lambda v: "%f" % v, "e": lambda v: "%e" % v, "g": lambda v: "%g" % v,
+    "d": lambda v: str(int(v)),
+    "i": lambda v: str(int(v)),
+    "s": format_value,
+    "f": lambda v: "%f" % v,
+    "e": lambda v: "%e" % v,
+    "g": lambda v: "%g" % v,
     "c": lambda v: chr(v) if type(v) is int else v,
 }
 
@@ -278,13 +282,35 @@ def bin_(i: int) -> str:
     return bin(i)
 
 
-for _name, _op in (("eq", str.__eq__), ("ne", str.__ne__), ("lt", str.__lt__), ("le", str.__le__),
-                   ("gt", str.__gt__), ("ge", str.__ge__)):
+for _name, _op in (
+    ("eq", str.__eq__),
+    ("ne", str.__ne__),
+    ("lt", str.__lt__),
+    ("le", str.__le__),
+    ("gt", str.__gt__),
+    ("ge", str.__ge__),
+):
     register_kernel(f"aten::{_name}.str", _op)
 
 # Methods whose TorchScript schema is exactly Python's: (self) -> str or bool.
-for _name in ("upper", "lower", "swapcase", "title", "capitalize", "isdigit", "isalpha", "isalnum", "isspace",
-              "islower", "isupper", "istitle", "isidentifier", "isnumeric", "isdecimal", "isprintable"):
+for _name in (
+    "upper",
+    "lower",
+    "swapcase",
+    "title",
+    "capitalize",
+    "isdigit",
+    "isalpha",
+    "isalnum",
+    "isspace",
+    "islower",
+    "isupper",
+    "istitle",
+    "isidentifier",
+    "isnumeric",
+    "isdecimal",
+    "isprintable",
+):
     register_kernel(f"aten::{_name}", getattr(str, _name))
 
 

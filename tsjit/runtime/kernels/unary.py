@@ -31,12 +31,22 @@ def in_float64(fn: Callable[[np.ndarray], np.ndarray]) -> Unary:
     return lambda x: fn(x.astype(np.float64)).astype(x.dtype)
 
 
-def _sigmoid(x: ndarray) -> object:
-    return np.divide(1, np.add(1, np.exp(np.negative(x))))
+def _sigmoid(x: ndarray) -> ndarray:
+    # 1 / (1 + exp(-x)) in one buffer: this runs in every LSTM step.
+    t = np.negative(x, out=...)
+    np.exp(t, out=t)
+    np.add(t, 1, out=t)
+    return np.reciprocal(t, out=t)
 
 
 def _rsqrt(x: ndarray) -> object:
     return np.divide(1, np.sqrt(x))
+
+
+def _abs(x: ndarray) -> object:
+    if x.dtype.kind == "b":
+        raise TorchScriptError("\"abs_cpu\" not implemented for 'Bool'")
+    return np.abs(x)
 
 
 def _negative(x: ndarray) -> object:
@@ -64,10 +74,14 @@ def _bitwise_not(x: ndarray) -> object:
     return np.invert(x)
 
 
+# A zero of each dtype: numpy resolves a Python 0 against the array on every call.
+_ZEROS = {np.dtype(t): np.dtype(t).type(0) for t in "bBhHiIlLqQefdFD"}
+
+
 def _relu(x: ndarray) -> object:
     if x.dtype.kind == "b":
-        raise TorchScriptError("\"clamp_min_cpu\" not implemented for 'Bool'")
-    return np.maximum(x, x.dtype.type(0))
+        raise TorchScriptError("Boolean inputs not supported for relu")
+    return np.maximum(x, _ZEROS[x.dtype], out=...)
 
 
 def _square(x: ndarray) -> object:
@@ -102,7 +116,7 @@ _TABLE: dict[str, tuple[Unary, str]] = {
     "erfc": (in_float64(erfc), FLOAT),
     "deg2rad": (np.deg2rad, FLOAT),
     "rad2deg": (np.rad2deg, FLOAT),
-    "abs": (np.abs, SAME),
+    "abs": (_abs, SAME),
     "neg": (_negative, SAME),
     "sign": (_sign, SAME),
     "sgn": (_sign, SAME),
@@ -124,38 +138,53 @@ _TABLE: dict[str, tuple[Unary, str]] = {
 }
 
 _ALIASES = {
-    "arcsin": "asin", "arccos": "acos", "arctan": "atan", "arcsinh": "asinh", "arccosh": "acosh",
-    "arctanh": "atanh", "absolute": "abs", "negative": "neg", "fix": "trunc",
+    "arcsin": "asin",
+    "arccos": "acos",
+    "arctan": "atan",
+    "arcsinh": "asinh",
+    "arccosh": "acosh",
+    "arctanh": "atanh",
+    "absolute": "abs",
+    "negative": "neg",
+    "fix": "trunc",
 }
 
 _NO_INPLACE = {"isnan", "isinf", "isfinite", "isposinf", "isneginf", "signbit"}
 
 
-def unary(compute: Unary, rule: str) -> Callable[[ndarray], ndarray]:
-    """The out-of-place kernel of a table entry."""
+def unary(compute: Unary, rule: str, name: str) -> Callable[[ndarray], ndarray]:
+    """The out-of-place kernel of the table entry `name`."""
+    if isinstance(compute, np.ufunc):
+        ufunc = compute
+
+        def apply(x: ndarray) -> ndarray:
+            return ufunc(x, out=...)
+
+    else:
+
+        def apply(x: ndarray) -> ndarray:
+            return as_tensor(compute(x))
+
     if rule is FLOAT:
 
         def run(x: ndarray) -> ndarray:
-            if x.dtype.kind in "iub":
-                x = x.astype(DEFAULT_DTYPE)
-            return as_tensor(compute(x))
+            return apply(x.astype(DEFAULT_DTYPE) if x.dtype.kind in "iub" else x)
 
     elif rule is ROUNDING:
 
         def run(x: ndarray) -> ndarray:
-            return x.copy() if x.dtype.kind in "iub" else as_tensor(compute(x))
+            if x.dtype.kind == "b":
+                raise TorchScriptError(f"\"{name}_vml_cpu\" not implemented for 'Bool'")
+            return x.copy() if x.dtype.kind in "iu" else apply(x)
 
     else:
-
-        def run(x: ndarray) -> ndarray:
-            return as_tensor(compute(x))
-
+        run = apply
     return run
 
 
-def unary_inplace(compute: Unary, rule: str) -> Callable[[ndarray], ndarray]:
+def unary_inplace(compute: Unary, rule: str, name: str) -> Callable[[ndarray], ndarray]:
     """The in-place kernel of a table entry: compute, then write back into self."""
-    out_of_place = unary(compute, rule)
+    out_of_place = unary(compute, rule, name)
 
     def run(self: ndarray) -> ndarray:
         if rule is FLOAT:
@@ -166,12 +195,12 @@ def unary_inplace(compute: Unary, rule: str) -> Callable[[ndarray], ndarray]:
 
 
 for _name, (_compute, _rule) in _TABLE.items():
-    register_kernel(f"aten::{_name}", unary(_compute, _rule))
+    register_kernel(f"aten::{_name}", unary(_compute, _rule, _name))
     if _name not in _NO_INPLACE:
-        register_kernel(f"aten::{_name}_", unary_inplace(_compute, _rule))
+        register_kernel(f"aten::{_name}_", unary_inplace(_compute, _rule, _name))
 for _alias, _name in _ALIASES.items():
-    register_kernel(f"aten::{_alias}", unary(*_TABLE[_name]))
-    register_kernel(f"aten::{_alias}_", unary_inplace(*_TABLE[_name]))
+    register_kernel(f"aten::{_alias}", unary(*_TABLE[_name], _name))
+    register_kernel(f"aten::{_alias}_", unary_inplace(*_TABLE[_name], _name))
 
 
 @kernel("aten::positive")
