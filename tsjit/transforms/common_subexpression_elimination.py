@@ -15,7 +15,8 @@ written in between (a write inside a loop counts from the loop's start, since th
 iteration runs after it), when its results may be written anywhere, when both results
 would leave the graph as outputs (the caller could see them become one), or when the op
 has side effects, is random, or makes a new mutable object (lists, dicts, objects,
-tensor factories), whose identity is part of the program's meaning.
+tensor factories) whose identity is part of the program's meaning: two lists that are
+only read by `cat` and `stack` merge, as nothing can tell them apart.
 
 xDSL's `cse` merges only reads that sit in the same block with no write in between,
 knows nothing of aliasing (a write to a view of `x` does not stop it), and copies its
@@ -41,7 +42,7 @@ from tsjit.dialects.aten import OperatorOp, schema_of
 from tsjit.dialects.prim import LoopOp
 from tsjit.dialects.schema import FunctionSchema
 from tsjit.dialects.types import TensorType
-from tsjit.transforms.analysis.alias_analysis import AliasDb
+from tsjit.transforms.analysis.alias_analysis import PRECISE_CONTAINER_USES, AliasDb
 from tsjit.transforms.pass_logging import TsjitPass, allow_rewrite, log_debug, log_update
 
 
@@ -131,7 +132,7 @@ class _Eliminator:
             and not db.has_side_effects(op)
             and not db.is_nondeterministic(op)
             and not db.writes(op)
-            and not makes_new_object(op)
+            and not (makes_new_object(op) and identity_observable(op))
             and not any(db.has_writers(result) for result in op.results)
         )
 
@@ -164,6 +165,13 @@ def makes_new_object(op: Operation) -> bool:
         return True
     schema = schema_of(op) if isinstance(op, OperatorOp) else None
     return schema is not None and is_tensor_factory(schema)
+
+
+def identity_observable(op: Operation) -> bool:
+    """Whether a use could tell two new objects apart: any use other than an op that
+    only reads the object and keeps no reference (`aten.cat` of a list)."""
+    readers = PRECISE_CONTAINER_USES.get(op.name)
+    return readers is None or any(use.operation.name not in readers for r in op.results for use in r.uses)
 
 
 @functools.cache

@@ -167,3 +167,22 @@ func.func @graph_outputs(%x : !ts.tensor, %none : !ts.none) -> (!ts.tensor, !ts.
   %s = aten.sum %c, %none : (!ts.tensor, !ts.none) -> !ts.tensor
   func.return %a, %b, %s : !ts.tensor, !ts.tensor, !ts.tensor
 }
+
+// Two lists nothing can tell apart (only `cat` and `stack` read them) merge.
+
+// CHECK-LABEL: func.func @lists_only_read
+// CHECK-NEXT:    %zero = prim.Constant 0 : !ts.int
+// CHECK-NEXT:    %l1 = prim.ListConstruct %x, %y : (!ts.tensor, !ts.tensor) -> !ts.list<!ts.tensor>
+// CHECK-NEXT:    %a = aten.cat %l1, %zero : (!ts.list<!ts.tensor>, !ts.int) -> !ts.tensor
+// CHECK-NEXT:    %b = aten.stack %l1, %zero : (!ts.list<!ts.tensor>, !ts.int) -> !ts.tensor
+// CHECK-NEXT:    %s = aten.sub %a, %b, %zero : (!ts.tensor, !ts.tensor, !ts.int) -> !ts.tensor
+// CHECK-NEXT:    func.return %s : !ts.tensor
+func.func @lists_only_read(%x : !ts.tensor, %y : !ts.tensor) -> !ts.tensor {
+  %zero = prim.Constant 0 : !ts.int
+  %l1 = prim.ListConstruct %x, %y : (!ts.tensor, !ts.tensor) -> !ts.list<!ts.tensor>
+  %a = aten.cat %l1, %zero : (!ts.list<!ts.tensor>, !ts.int) -> !ts.tensor
+  %l2 = prim.ListConstruct %x, %y : (!ts.tensor, !ts.tensor) -> !ts.list<!ts.tensor>
+  %b = aten.stack %l2, %zero : (!ts.list<!ts.tensor>, !ts.int) -> !ts.tensor
+  %s = aten.sub %a, %b, %zero : (!ts.tensor, !ts.tensor, !ts.int) -> !ts.tensor
+  func.return %s : !ts.tensor
+}

@@ -130,7 +130,7 @@ PRECISE_CONTAINER_USES: dict[str, frozenset[str]] = {
     }),
     "prim.TupleConstruct": frozenset({"func.return"}),
 }  # fmt: skip
-"""A container whose only use is one of these ops holds its inputs without making them
+"""A container whose only uses are these ops holds its inputs without making them
 wildcards: the op reads it and keeps no reference, or hands it to the caller, which the
 analysis accounts for as a graph output (PyTorch's `functionalNonEscapingListUse` and
 `functionalNonEscapingTupleUse`)."""
@@ -468,7 +468,7 @@ class AliasDb:
         (container,) = op.results
         if not is_mutable_type(container.type):
             return  # a tuple of immutable values
-        if _only_use_is_precise(op.name, container):
+        if _only_used_precisely(op.name, container):
             element = self._elements[container] = self._dag.fresh()
             for value in op.operands:
                 if is_mutable_type(value.type):
@@ -742,9 +742,9 @@ def _nested_ops(op: Operation) -> Iterable[Operation]:
             yield from block.ops
 
 
-def _only_use_is_precise(kind: str, container: SSAValue) -> bool:
+def _only_used_precisely(kind: str, container: SSAValue) -> bool:
     users = PRECISE_CONTAINER_USES.get(kind)
-    return users is not None and container.has_one_use() and next(iter(container.uses)).operation.name in users
+    return users is not None and container.first_use is not None and all(u.operation.name in users for u in container.uses)
 
 
 def _comes_before(a: Operation, b: Operation) -> bool:
