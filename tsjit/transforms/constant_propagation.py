@@ -56,6 +56,7 @@ from tsjit.dialects.prim import (
 from tsjit.dialects.types import DeviceType, DictType, ListType, NoneType, TensorType
 from tsjit.transforms.analysis.alias_analysis import AliasDb
 from tsjit.transforms.pass_logging import TsjitPass
+from tsjit.transforms.shape_propagation import stand_in
 
 MAX_TENSOR_ELEMENTS = 4096
 """Largest tensor folded into a constant by default: bigger ones cost more in the IR
@@ -265,7 +266,7 @@ class FoldConstantIf(RewritePattern):
         self.aliases.forget_op(op)
         rewriter.erase(terminator)
         rewriter.inline_block(block, InsertPoint.before(op))
-        rewriter.replace(op, [], values)
+        rewriter.replace(op, [], [stand_in(v, r, rewriter) for v, r in zip(values, op.outs, strict=True)])
 
 
 @dataclass
@@ -281,7 +282,7 @@ class RemoveUniformIfOutputs(RewritePattern):
         replacements: dict[int, SSAValue] = {}
         for i, (a, b) in enumerate(zip(then_yield.values, else_yield.values, strict=True)):
             if a is b:
-                replacements[i] = a
+                replacements[i] = stand_in(a, op.outs[i], rewriter)
             elif _equal_constants(a, b) and not self.aliases.is_mutable(op.outs[i]):
                 constant = a.owner
                 assert isinstance(constant, ConstantOp)
@@ -323,7 +324,7 @@ class RemoveNeverRunLoop(RewritePattern):
         )
         if never:
             self.aliases.forget_op(op)
-            rewriter.replace(op, [], list(op.carried))
+            rewriter.replace(op, [], [stand_in(v, r, rewriter) for v, r in zip(op.carried, op.outs, strict=True)])
 
 
 @dataclass
@@ -344,20 +345,30 @@ class RemoveLoopInvariantCarried(RewritePattern):
             return
         kept = [i for i in range(len(op.outs)) if i not in invariant]
         rewriter.replace(terminator, YieldOp(terminator.values[0], *(terminator.values[1 + i] for i in kept)))
+        initial = {i: _initial_value(op, i, rewriter) for i in invariant}
         for i in reversed(invariant):
             argument = block.args[1 + i]
-            rewriter.replace_all_uses_with(argument, op.carried[i])
+            rewriter.replace_all_uses_with(argument, initial[i])
             rewriter.erase_block_argument(argument)
         body = rewriter.move_region_contents_to_new_regions(op.body)
         simpler = LoopOp(op.max_trip_count, op.initial_condition, [op.carried[i] for i in kept], [op.outs[i].type for i in kept], body)
         simpler.attributes.update(op.attributes)
         rewriter.insert(simpler, InsertPoint.before(op))
         results = dict(zip(kept, simpler.results))
-        values = [op.carried[i] if i in invariant else results[i] for i in range(len(op.outs))]
+        values = [initial[i] if i in invariant else results[i] for i in range(len(op.outs))]
         for out, value in zip(op.outs, values):
             self.aliases.replace_value(out, value)
         self.aliases.forget_op(op)
         rewriter.replace(op, [], values)
+
+
+def _initial_value(op: LoopOp, i: int, rewriter: PatternRewriter) -> SSAValue:
+    """Carried value i's initial value, as the loop result and body argument it
+    replaces are typed (a narrower one is cast: users inside or after may need it)."""
+    initial = op.carried[i]
+    if initial.type == op.outs[i].type:
+        return initial
+    return rewriter.insert(UncheckedCastOp(initial, op.outs[i].type)).result
 
 
 def _yield(block: Block) -> YieldOp:

@@ -38,6 +38,7 @@ from tsjit.dialects.prim import (
 )
 from tsjit.dialects.types import TupleType
 from tsjit.transforms.pass_logging import TsjitPass
+from tsjit.transforms.shape_propagation import can_stand_in
 
 
 class ForwardTupleUnpack(RewritePattern):
@@ -45,7 +46,10 @@ class ForwardTupleUnpack(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: TupleUnpackOp, rewriter: PatternRewriter, /) -> None:
-        if isinstance(construct := op.tuple.owner, TupleConstructOp):
+        construct = op.tuple.owner
+        if isinstance(construct, TupleConstructOp) and all(
+            can_stand_in(e, r) for e, r in zip(construct.elements, op.outs, strict=True)
+        ):
             rewriter.replace(op, [], list(construct.elements))
             erase_if_unused(construct, rewriter)
 
@@ -61,8 +65,10 @@ class ForwardTupleIndex(RewritePattern):
         if not isinstance(construct, TupleConstructOp) or not isinstance(index, ConstantOp):
             return
         assert isinstance(index.value, IntegerAttr)
-        rewriter.replace(op, [], [construct.elements[index.value.value.data]])
-        erase_if_unused(construct, rewriter)
+        element = construct.elements[index.value.value.data]
+        if can_stand_in(element, op.result):
+            rewriter.replace(op, [], [element])
+            erase_if_unused(construct, rewriter)
 
 
 class ForwardTupleSlice(RewritePattern):

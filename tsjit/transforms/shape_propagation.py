@@ -30,6 +30,7 @@ from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import FunctionType, IntegerAttr, ModuleOp, NoneAttr
 from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from tsjit.dialects.aten import schema_of
@@ -205,6 +206,28 @@ def _keep_boundaries(function: func.FuncOp, called: bool) -> None:
         function.function_type = FunctionType.from_lists(
             function.function_type.inputs.data, [v.type for v in terminator.arguments]
         )
+
+
+def can_stand_in(value: SSAValue, replaced: SSAValue) -> bool:
+    """Whether `value` can replace `replaced` as it is: of the same type, or of a
+    narrower one where no user compares types exactly (calls and returns do)."""
+    if value.type == replaced.type:
+        return True
+    return is_subtype_of(value.type, replaced.type) and not any(
+        isinstance(use.operation, EXACT_TYPE_USERS) for use in replaced.uses
+    )
+
+
+def stand_in(value: SSAValue, replaced: SSAValue, rewriter: PatternRewriter) -> SSAValue:
+    """`value`, ready to replace `replaced` (of a type `value`'s refines): cast back to
+    the replaced type, at the rewriter's insertion point, where users need it exact."""
+    if can_stand_in(value, replaced):
+        return value
+    return rewriter.insert(UncheckedCastOp(value, replaced.type)).result
+
+
+EXACT_TYPE_USERS = (func.CallOp, func.ReturnOp)
+"""Ops whose operand types must equal a signature's, not refine it."""
 
 
 def _function_inputs(inside: func.FuncOp, name: str) -> Sequence[Attribute] | None:
