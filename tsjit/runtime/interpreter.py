@@ -203,7 +203,7 @@ class Future:
     returns its value or raises its exception. A thread per fork (not a bounded pool)
     so that forked code may itself fork and wait without deadlock."""
 
-    __slots__ = ("_thread", "_value", "_error")
+    __slots__ = ("_error", "_thread", "_value")
 
     def __init__(self, function: Callable[..., Any], args: Sequence[Any]):
         self._value: Any = None
@@ -215,7 +215,7 @@ class Future:
         try:
             with np.errstate(all="ignore"):  # numpy's error state is per thread
                 self._value = function(*args)
-        except BaseException as error:  # handed to the waiting thread
+        except BaseException as error:  # noqa: BLE001 -- re-raised by wait() in the waiting thread
             self._error = error
 
     def wait(self) -> Any:
@@ -278,7 +278,7 @@ def _step_factory(params: Sequence[str], body: Sequence[str]) -> Callable[..., S
         + ["    return nxt", "  return step"]
     )
     namespace: dict[str, Any] = {}
-    exec(compile(source, "<tsjit interpreter template>", "exec"), namespace)
+    exec(compile(source, "<tsjit interpreter template>", "exec"), namespace)  # noqa: S102 -- our own template
     return namespace["make"]
 
 
@@ -313,7 +313,10 @@ def _make_step(instruction: Instruction, next_pc: int) -> Step:
             return _branch_step(instruction.inputs[0], *instruction.targets)
         case "loop":
             inputs, outputs, drops, state = (
-                instruction.inputs, instruction.outputs, instruction.drops, instruction.loop_state
+                instruction.inputs,
+                instruction.outputs,
+                instruction.drops,
+                instruction.loop_state,
             )
             make = _loop_factory(len(inputs), len(drops), len(state) == 4)
             body, exit_ = instruction.targets

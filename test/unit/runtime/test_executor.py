@@ -62,7 +62,7 @@ def test_specialization_refines_tensor_inputs_and_leaves_the_graph_alone():
     before = str(original)
     run = GraphExecutor(original)
     specialized = run.graph_for(np.ones((2, 3), np.float64), (np.ones(3, np.int64), 1), 2)
-    x, pair, k = forward_of(specialized).body.block.args
+    x, pair, _ = forward_of(specialized).body.block.args
     assert x.type == TensorType(f64, [None, None], device="cpu", requires_grad=False)
     refined_element = TensorType(i64, [None], device="cpu", requires_grad=False)
     assert pair.type == TupleType([refined_element, pair.type.types.data[1]])

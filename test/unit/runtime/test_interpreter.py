@@ -561,9 +561,9 @@ def test_every_builtin_class_is_exercised():
 
 
 def test_containers_tuples_lists_dicts():
-    forward = compile_forward(f"""
+    forward = compile_forward("""
 func.func @forward(%x : !ts.int, %y : !ts.str)
-    -> (!ts.int, !ts.str, !ts.dict<!ts.str, !ts.int>, !ts.tuple<!ts.str>) {{
+    -> (!ts.int, !ts.str, !ts.dict<!ts.str, !ts.int>, !ts.tuple<!ts.str>) {
   %t = prim.TupleConstruct %x, %y : (!ts.int, !ts.str) -> !ts.tuple<!ts.int, !ts.str>
   %a, %b = prim.TupleUnpack %t : !ts.tuple<!ts.int, !ts.str> -> !ts.int, !ts.str
   %one = prim.Constant 1 : !ts.int
@@ -573,7 +573,7 @@ func.func @forward(%x : !ts.int, %y : !ts.str)
   %d = prim.DictConstruct %s, %p : (!ts.str, !ts.int) -> !ts.dict<!ts.str, !ts.int>
   %tail = prim.TupleSlice[begin = 1, end = 2] %t : !ts.tuple<!ts.int, !ts.str> -> !ts.tuple<!ts.str>
   func.return %q, %b, %d, %tail : !ts.int, !ts.str, !ts.dict<!ts.str, !ts.int>, !ts.tuple<!ts.str>
-}}""")
+}""")
     assert forward(7, "k") == (7, "k", {"k": 7}, ("k",))
 
 
