@@ -93,4 +93,6 @@ def test_reductions_and_comparisons():
     assert op("aten::any.bool")([False, True]) is True and op("aten::all.int")([1, 0]) is False
     assert op("aten::eq.int_list")([1, 2], [1, 2]) is True and op("aten::ne.str_list")(["a"], ["b"]) is True
     assert op("aten::eq.Tensor_list")([np.array([1])], [np.array([1])]) is True
-    assert op("aten::len.t")([1, 2]) == 2
+    assert op("aten::len.t")([1, 2]) == 2 and op("aten::len.Tensor")(np.zeros((3, 2))) == 3
+    with pytest.raises(TorchScriptError, match="len\\(\\) of a 0-d tensor"):
+        op("aten::len.Tensor")(np.array(1.0))

@@ -1,13 +1,14 @@
 """Convolution, pooling and padding over any number of spatial dimensions.
 
-Convolution is im2col + one matrix product per group batch: sliding-window views of the
-padded input give the patches without Python loops, and numpy's matmul hands the product to
-BLAS. Pooling reduces the same windows. Inputs are `(N, C, *spatial)` or unbatched
-`(C, *spatial)`, as in PyTorch.
+Convolution is im2col + one matrix product per group: sliding-window views of the padded
+input give the patches without Python loops, and numpy's matmul hands the products to BLAS.
+Pooling combines one strided slice per kernel offset. Inputs are `(N, C, *spatial)` or
+unbatched `(C, *spatial)`, as in PyTorch.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 
@@ -110,16 +111,17 @@ def _conv(
     windows = _windows(x, kernel_size, stride, dilation)  # (N, C, *out, *k)
     batch, out_shape = x.shape[0], windows.shape[2 : 2 + n]
     positions = math.prod(out_shape)
-    # im2col: (G, N * positions, C/G * prod(k)) @ (G, C/G * prod(k), O/G) -> (G, N * positions, O/G).
-    # Splitting C into (G, C/G) and permuting are views; the final reshape is the one copy.
+    # im2col as (G, C/G * prod(k), N * positions): the copy then walks the input along its
+    # rows, and (G, O/G, C/G * prod(k)) @ columns is one BLAS call per group. Splitting C into
+    # (G, C/G) and permuting are views; the reshape to columns is the one copy.
     split = windows.reshape((batch, groups, group_channels) + tuple(out_shape) + tuple(kernel_size))
-    order = (1, 0) + tuple(range(3, 3 + n)) + (2,) + tuple(range(3 + n, 3 + 2 * n))
-    columns = split.transpose(order).reshape(groups, batch * positions, -1)
-    kernels = weight.reshape(groups, out_channels // groups, -1).transpose(0, 2, 1)
-    product = np.matmul(columns, kernels)  # (G, N * positions, O/G)
+    order = (1, 2) + tuple(range(3 + n, 3 + 2 * n)) + (0,) + tuple(range(3, 3 + n))
+    columns = split.transpose(order).reshape(groups, -1, batch * positions)
+    kernels = weight.reshape(groups, out_channels // groups, -1)
+    product = np.matmul(kernels, columns)  # (G, O/G, N * positions)
     out = (
-        product.reshape(groups, batch, positions, -1)
-        .transpose(1, 0, 3, 2)
+        product.reshape(groups, out_channels // groups, batch, positions)
+        .transpose(2, 0, 1, 3)
         .reshape((batch, out_channels) + tuple(out_shape))
     )
     if bias is not None:
@@ -207,6 +209,23 @@ def _pool_params(kernel_size, stride, padding, dilation, n):
     return kernel_size, stride, expand_param(padding, n, "padding"), expand_param(dilation, n, "dilation")
 
 
+def _reduce_windows(x: ndarray, kernel_size, stride, dilation, ufunc: np.ufunc) -> ndarray:
+    """Reduce each pooling window with `ufunc`, one strided slice per kernel offset: a few
+    whole-array operations instead of a reduction over a window view's tiny inner axes."""
+    out_shape = [
+        (size - (k - 1) * d - 1) // s + 1 for size, k, s, d in zip(x.shape[2:], kernel_size, stride, dilation)
+    ]
+    result = None
+    for offsets in itertools.product(*(range(k) for k in kernel_size)):
+        index = (slice(None), slice(None)) + tuple(
+            slice(o * d, o * d + (count - 1) * s + 1, s)
+            for o, d, count, s in zip(offsets, dilation, out_shape, stride)
+        )
+        piece = x[index]
+        result = piece.copy() if result is None else ufunc(result, piece, out=result)
+    return result
+
+
 def _max_pool(input: ndarray, kernel_size, stride, padding, dilation, ceil_mode: bool, n: int) -> ndarray:
     x, unbatched = _batched(input, n, f"max_pool{n}d")
     kernel_size, stride, padding, dilation = _pool_params(kernel_size, stride, padding, dilation, n)
@@ -215,8 +234,7 @@ def _max_pool(input: ndarray, kernel_size, stride, padding, dilation, ceil_mode:
     if any(lo or hi for lo, hi in pads):
         fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
         x = np.pad(x, [(0, 0), (0, 0)] + pads, constant_values=fill)
-    windows = _windows(x, kernel_size, stride, dilation)
-    out = windows.max(axis=tuple(range(-n, 0)))
+    out = _reduce_windows(x, kernel_size, stride, dilation, np.maximum)
     return out[0] if unbatched else out
 
 
@@ -260,7 +278,7 @@ def _avg_pool(
     pads = [(p, p + extra) for p, (_, extra) in zip(padding, geometry)]
     if any(lo or hi for lo, hi in pads):
         x = np.pad(x, [(0, 0), (0, 0)] + pads)
-    sums = _windows(x, kernel_size, stride, ones).sum(axis=tuple(range(-n, 0)))
+    sums = _reduce_windows(x, kernel_size, stride, ones, np.add)
     if divisor_override:
         return (
             (sums / sums.dtype.type(divisor_override))[0]

@@ -51,9 +51,16 @@ def set_item(items: list, idx: int, el: object) -> list:
     return items
 
 
-@kernel("aten::len.t")
+@kernel("aten::len.t", "aten::len.any")
 def length(a: list) -> int:
     return len(a)
+
+
+@kernel("aten::len.Tensor")
+def tensor_length(t: ndarray) -> int:
+    if t.ndim == 0:
+        raise TorchScriptError("len() of a 0-d tensor")
+    return t.shape[0]
 
 
 @kernel("aten::append.t")
