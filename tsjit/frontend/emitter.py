@@ -394,12 +394,16 @@ class FunctionEmitter:
         if node.exc is None:
             raise self.error(node, "a bare 'raise' (re-raise) is not supported in TorchScript")
         raised = self.emit_sugared(node.exc, 1)
-        if isinstance(raised, ExceptionValue):
-            raised = raised.call(self, node.exc, [], [], 1)
-        if not isinstance(raised, ExceptionMessageValue):
+        if isinstance(raised, ExceptionValue):  # a bare class: an empty message, no class
+            message = self.constant("", StrType(), node.exc)
+            cls = self.constant(None, NoneType(), node.exc)
+        elif isinstance(raised, ExceptionMessageValue):
+            message = raised.message
+            name = raised.qualified_name
+            cls = self.constant(name or None, StrType() if name else NoneType(), node.exc)
+        else:
             raise self.error(node, "exceptions must derive from BaseException")
-        cls = self.constant(raised.qualified_name or None, StrType() if raised.qualified_name else NoneType(), node.exc)
-        self.insert(prim.RaiseExceptionOp(raised.message, cls), node)
+        self.insert(prim.RaiseExceptionOp(message, cls), node)
         self.exit_blocks.add(self.block)
 
     def emit_assert(self, node: ast.Assert) -> None:

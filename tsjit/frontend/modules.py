@@ -13,6 +13,7 @@ compiled on first use; layers of `torch.nn` take their TorchScript source from
 from __future__ import annotations
 
 import ast
+import sys
 import typing
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -38,6 +39,7 @@ from tsjit.dialects.types import (
     to_torchscript_str,
     unify,
 )
+from tsjit.frontend.annotations import MISSING
 from tsjit.frontend.sugared_values import MethodValue, ModuleValue, SimpleValue, SugaredValue
 
 if TYPE_CHECKING:
@@ -282,7 +284,7 @@ class ModuleRegistry:
         base_name = "__torch__." + python_class_name(cls)
         info = ModuleInfo(self.unit, instance, cls, base_name)
         constants = _constant_names(type(instance)) | _constant_names(cls)
-        hints = _annotations(cls)
+        hints = _annotations(self.unit, cls)
         for name, child in getattr(instance, "_modules").items():
             if child is None:
                 info.attributes[name] = NoneType()
@@ -290,11 +292,12 @@ class ModuleRegistry:
             info.submodules[name] = self.info(child, f"{where}.{name}")
             info.children.append(name)
         info.attributes["training"] = BoolType()
-        for name, value in _state(instance):
-            if name == "training":
-                continue
-            if name in constants:
+        for name in sorted(constants):
+            value = getattr(instance, name, MISSING)
+            if value is not MISSING:
                 info.constants[name] = tuple(value) if isinstance(value, list) else value
+        for name, value in _state(instance):
+            if name == "training" or name in constants:
                 continue
             declared = hints.get(name)
             inferred = value_type(value)
@@ -327,25 +330,38 @@ class ModuleRegistry:
         return name
 
 
-def _annotations(cls: type) -> dict[str, Attribute]:
-    """Types the class declares for attributes (`x: int`, `Optional[Tensor]`)."""
+def _annotations(unit: CompilationUnit, cls: type) -> dict[str, Attribute]:
+    """Types the class declares for attributes (`x: int`, `w: Optional[Tensor]`):
+    annotation objects, or annotation text read in the class's source scope.
+    Annotations TorchScript has no type for describe Python-only state and are left out."""
+    import ast
+
     from tsjit.frontend.annotations import python_type
+    from tsjit.frontend.resolver import Scope
+    from tsjit.frontend.source import SourceFile
 
     declared: dict[str, Attribute] = {}
     for klass in reversed(cls.__mro__):
-        for name, annotation in getattr(klass, "__annotations__", {}).items():
-            if isinstance(annotation, str):
+        annotations = vars(klass).get("__annotations__", {})
+        if not annotations:
+            continue
+        functions = [f for f in vars(klass).values() if callable(f) and hasattr(f, "__globals__")]
+        scope = Scope(functions[0].__globals__ if functions else vars(sys.modules.get(klass.__module__, typing)))
+        source = SourceFile(f"<class {klass.__qualname__}>", "")
+        parser = unit.type_parser(scope, source)
+        for name, annotation in annotations.items():
+            if not isinstance(annotation, str):
+                t = python_type(annotation)
+                if t is not None:
+                    declared[name] = t
                 continue
-            origin = typing.get_origin(annotation)
-            args = typing.get_args(annotation)
-            t = python_type(annotation)
-            if origin is typing.Union and len(args) == 2 and type(None) in args:
-                inner = python_type(next(a for a in args if a is not type(None)))
-                t = OptionalType(inner) if inner is not None else None
-            elif origin is list and args and python_type(args[0]) is not None:
-                t = ListType(python_type(args[0]))
-            if t is not None:
-                declared[name] = t
+            try:
+                expr = ast.parse(annotation, mode="eval").body
+            except SyntaxError:
+                continue
+            if scope.lookup_expr(expr.value if isinstance(expr, ast.Subscript) else expr) is MISSING:
+                continue
+            declared[name] = parser.parse(expr)
     return declared
 
 

@@ -460,6 +460,14 @@ class ExceptionValue(SugaredValue):
         else:
             values = [em.arg_value(a) for a in args]
             message = em.builtin_call("aten::str", node, [CallArg(em.tuple_of(values, node), node)])
+        if not self.qualified_name:  # AssertionError: TorchScript puts the class in the message
+            prefix = f"{self.name}: "
+            text = em.constant_value(message)
+            if isinstance(text, str):
+                message = em.constant(prefix + text, StrType(), node)
+            else:
+                prefix_value = em.constant(prefix, StrType(), node)
+                message = em.builtin_call("aten::add", node, [CallArg(prefix_value, node), CallArg(message, node)])
         return ExceptionMessageValue(message, self.qualified_name)
 
 
