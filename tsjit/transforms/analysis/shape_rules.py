@@ -222,7 +222,7 @@ def promote(tensors: Sequence[TensorType | None], scalars: Sequence[object] = ()
     answer must agree for both."""
     from tsjit.runtime.kernels.promotion import result_type
 
-    if any(t is None or dtype_of(t) is None for t in tensors) or UNKNOWN in scalars:
+    if not tensors or any(t is None or dtype_of(t) is None for t in tensors) or UNKNOWN in scalars:
         return None
     np_dtypes = [_numpy_dtype(dtype_of(t)) for t in tensors]  # pyright: ignore[reportArgumentType]
     if any(d is None for d in np_dtypes):  # not `None in`: numpy reads None as float64
