@@ -59,9 +59,11 @@ class TsjitError(Exception):
         self.location = location
         self.source_line = source_line
 
-    def format(self) -> str:
-        where = f"{self.location}: " if self.location is not None else ""
-        text = f"{where}error: {self.message}"
+    def format(self, tool: str | None = None) -> str:
+        """The full report: `where: error: message`, the source line and a caret; `where`
+        is the tool's name when the error has no location."""
+        where = self.location if self.location is not None else tool
+        text = f"{where}: error: {self.message}" if where else f"error: {self.message}"
         line = self.source_line
         if line is None and self.location is not None:
             line = _read_line(self.location)
@@ -126,9 +128,9 @@ def report_errors(tool: str, debug: bool = False) -> Iterator[None]:
 def describe(error: BaseException, tool: str) -> str:
     """The user-facing text of any error a tool can meet."""
     if isinstance(error, TsjitError):
-        return error.format()
+        return error.format(tool)
     if (converted := from_xdsl_error(error)) is not None:
-        return converted.format()
+        return converted.format(tool)
     message = str(error).strip() or type(error).__name__
     first, *rest = message.splitlines()
     if type(error).__name__ == "ArgSpecParseError" and rest:
