@@ -139,7 +139,7 @@ def test_an_unavailable_backend_fails_clearly(graph: Path, monkeypatch: pytest.M
     status, _, err = run_tool([str(graph), "--backend", "later"], capsys)
     assert status == 1
     assert err.startswith(
-        "error: backend 'later' is not available yet (tsjit.runtime.not_written_yet:Executor is missing)"
+        "ts-run: error: backend 'later' is not available yet (tsjit.runtime.not_written_yet:Executor is missing)"
     )
 
 
