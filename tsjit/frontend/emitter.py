@@ -1151,6 +1151,10 @@ class FunctionEmitter:
             return CondValue(self.constant(True, BoolType(), obj), refinements, True)
         if all(not _maybe_instance(t, value.type) for t in types):
             return CondValue(self.constant(False, BoolType(), obj), refinements, False)
+        if isinstance(value.type, OptionalType) and any(is_subtype_of(value.type.element_type, t) for t in types):
+            none = self.constant(None, NoneType(), obj)
+            present = self.builtin_call("aten::__isnot__", obj, [CallArg(value, obj), CallArg(none, obj)])
+            return CondValue(present, refinements)  # an Optional[T] is a T exactly when it is not None
         raise self.error(obj, f"isinstance check of a value of type {type_str(value.type)} is only decidable at run "
                               "time, which tsjit does not support")  # fmt: skip
 
