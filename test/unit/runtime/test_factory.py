@@ -101,5 +101,8 @@ def test_random_factories_are_reproducible_after_manual_seed():
     x = np.zeros(1000, f32)
     op("aten::normal_")(x, 5.0, 0.1, None)
     assert 4.9 < x.mean() < 5.1
+    assert op("aten::normal.Tensor_float")(np.zeros(3, f32), 1.0, None).dtype == f32
+    assert op("aten::normal.float_float")(0.0, 1.0, [2, 3], None, None, None, None, None).shape == (2, 3)
+    assert op("aten::uniform")(np.zeros(4, f64), 2.0, 3.0, None).min() >= 2.0
     with pytest.raises(TorchScriptError, match="random_ expects 'from' to be less than 'to'"):
         op("aten::randint")(0, [2], 4, None, None, None)

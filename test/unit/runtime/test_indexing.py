@@ -109,6 +109,13 @@ def test_gather_and_scatter():
         op("aten::gather")(x, 1, np.array([[2]], i64), False)
 
 
+def test_index_copy_and_fill():
+    x = np.zeros((3, 2), f32)
+    copied = op("aten::index_copy")(x, 0, np.array([2, 0], i64), np.ones((2, 2), f32))
+    assert copied.tolist() == [[1, 1], [0, 0], [1, 1]] and not x.any()
+    assert op("aten::index_fill.int_Scalar")(x, 1, np.array([1], i64), 5.0).tolist() == [[0, 5]] * 3
+
+
 def test_index_select_masked_select_nonzero():
     x = grid()
     assert op("aten::index_select")(x, 1, np.array([3, 0], i64)).tolist() == [[3, 0], [7, 4], [11, 8]]

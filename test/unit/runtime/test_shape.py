@@ -230,6 +230,14 @@ def test_copy_fill_zero():
         op("aten::fill_.Tensor")(x, np.zeros(2))
 
 
+def test_functional_forms_of_inplace_ops_leave_self_alone():
+    x = np.zeros((2, 2), i64)
+    copied = op("aten::copy")(x, np.array([1.5, 2.5]), False)
+    assert copied.tolist() == [[1, 2], [1, 2]] and copied.dtype == i64 and not x.any()
+    assert op("aten::fill.Scalar")(x, 3).tolist() == [[3, 3], [3, 3]] and not x.any()
+    assert op("aten::zero")(np.ones(2, f32)).tolist() == [0.0, 0.0]
+
+
 def test_rearrangements():
     x = grid()
     assert op("aten::flip")(x, [1]).tolist() == [[2, 1, 0], [5, 4, 3]]

@@ -1,4 +1,5 @@
-"""What every tensor family needs: dimension wrapping, 0-d results, writes with PyTorch's errors."""
+"""What every tensor family needs: dimension wrapping, 0-d results, PyTorch's errors for writes
+and broadcasting, the CPU-only device check."""
 
 from __future__ import annotations
 

@@ -160,7 +160,7 @@ def index_put_impl_(
     return index_put_(self, indices, values, accumulate)
 
 
-@kernel("aten::index_put", "aten::index_put.hacked_twin")
+@kernel("aten::index_put", "aten::index_put.hacked_twin", "aten::_index_put_impl")
 def index_put(
     self: ndarray, indices: Sequence[ndarray | None], values: ndarray, accumulate: bool = False
 ) -> ndarray:
@@ -351,6 +351,11 @@ def index_copy_(self: ndarray, dim: int, index: ndarray, source: ndarray) -> nda
     d = wrap_dim(dim, self.ndim)
     self[(slice(None),) * d + (index.reshape(-1),)] = source
     return self
+
+
+@kernel("aten::index_copy")
+def index_copy(self: ndarray, dim: int, index: ndarray, source: ndarray) -> ndarray:
+    return index_copy_(self.copy(), dim, index, source)
 
 
 # --------------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ import numpy as np
 
 from tsjit.runtime.errors import TorchScriptError
 from tsjit.runtime.kernels import kernel
-from tsjit.runtime.kernels.common import assign, check_device
+from tsjit.runtime.kernels.common import as_tensor, assign, check_device
 from tsjit.runtime.kernels.factory import checked_size, dtype_or
 from tsjit.runtime.values import DEFAULT_DTYPE, Device, dtype_name
 
@@ -189,6 +189,11 @@ def uniform_(self: ndarray, low: float = 0.0, high: float = 1.0, generator: obje
     return assign(self, low + (high - low) * _uniform(self.shape, self.dtype))
 
 
+@kernel("aten::uniform")
+def uniform(self: ndarray, low: float = 0.0, high: float = 1.0, generator: object = None) -> ndarray:
+    return uniform_(np.empty_like(self), low, high)
+
+
 @kernel("aten::normal_")
 def normal_(self: ndarray, mean: float = 0.0, std: float = 1.0, generator: object = None) -> ndarray:
     return assign(self, mean + std * _normal(self.shape, self.dtype))
@@ -202,6 +207,35 @@ def bernoulli_mask(shape: tuple[int, ...], p: object) -> ndarray:
 @kernel("aten::bernoulli")
 def bernoulli(self: ndarray, generator: object = None) -> ndarray:
     return bernoulli_mask(self.shape, self).astype(self.dtype)
+
+
+@kernel("aten::normal.Tensor_float", "aten::normal.float_Tensor", "aten::normal.Tensor_Tensor")
+def normal(mean: object, std: object = 1.0, generator: object = None) -> ndarray:
+    shape = np.broadcast_shapes(np.shape(mean), np.shape(std))
+    dtype = (mean if type(mean) is ndarray else std).dtype
+    return as_tensor((mean + std * _normal(shape, np.dtype(np.float64))).astype(dtype))
+
+
+@kernel("aten::normal.float_float")
+def normal_sized(
+    mean: float,
+    std: float,
+    size: Sequence[int],
+    generator: object = None,
+    dtype: int | None = None,
+    layout: int | None = None,
+    device: Device | None = None,
+    pin_memory: bool | None = None,
+) -> ndarray:
+    check_device(device)
+    return (mean + std * _normal(checked_size(size), np.dtype(np.float64))).astype(
+        dtype_or(dtype, DEFAULT_DTYPE)
+    )
+
+
+@kernel("aten::bernoulli.Tensor")
+def bernoulli_tensor(self: ndarray, p: ndarray, generator: object = None) -> ndarray:
+    return bernoulli_mask(self.shape, p).astype(self.dtype)
 
 
 @kernel("aten::bernoulli.p")

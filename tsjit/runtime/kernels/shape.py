@@ -607,6 +607,22 @@ def copy_(self: ndarray, src: object, non_blocking: bool = False) -> ndarray:
     return assign(self, src)
 
 
+@kernel("aten::copy")
+def copy(self: ndarray, src: ndarray, non_blocking: bool = False) -> ndarray:
+    """The functional `copy_` (what remove-mutation emits): src in self's shape and dtype."""
+    return assign(np.empty_like(self), src)
+
+
+@kernel("aten::fill.Scalar", "aten::fill.Tensor")
+def fill(self: ndarray, value: object) -> ndarray:
+    return fill_(np.empty_like(self), value)
+
+
+@kernel("aten::zero")
+def zero(self: ndarray) -> ndarray:
+    return np.zeros_like(self)
+
+
 @kernel("aten::fill_.Scalar", "aten::fill_.Tensor")
 def fill_(self: ndarray, value: object) -> ndarray:
     if type(value) is ndarray and value.ndim:
