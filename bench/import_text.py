@@ -61,7 +61,12 @@ def generated_graph(nodes: int) -> str:
             ]
             count += 2
         else:
-            op = ("aten::add({p}, %x.1, %one)", "aten::mul({p}, %half)", "aten::tanh({p})", "aten::sub({p}, {p}, %one)")[k % 4]
+            op = (
+                "aten::add({p}, %x.1, %one)",
+                "aten::mul({p}, %half)",
+                "aten::tanh({p})",
+                "aten::sub({p}, {p}, %one)",
+            )[k % 4]
             lines.append(f"  %v{k} : Tensor = {op.format(p=previous)}{loc}")
             count += 1
         previous = f"%v{k}"
@@ -105,16 +110,20 @@ def measure(nodes: int) -> dict[str, float]:
 def main() -> None:
     results = {n: measure(n) for n in SIZES}
     print(f"graph text import, best of {REPEATS} (nodes/s; µs per node)")
-    print(f"{'nodes':>8} {'import':>16} {'read':>16} {'build IR':>16} {'verify':>16} {'same IR from MLIR':>20}")
+    print(
+        f"{'nodes':>8} {'import':>16} {'read':>16} {'build IR':>16} {'verify':>16} {'same IR from MLIR':>20}"
+    )
     for n, r in results.items():
-
-        def cell(seconds: float, width: int = 16) -> str:
-            return f"{n / seconds:>9,.0f} {seconds / n * 1e6:>5.1f}".rjust(width)
-
-        print(f"{n:>8} {cell(r['import'])} {cell(r['read'])} {cell(r['build'])} {cell(r['verify'])} {cell(r['mlir'], 20)}")
+        cells = [per_node(n, r[part], 16) for part in ("import", "read", "build", "verify")]
+        print(f"{n:>8} {' '.join(cells)} {per_node(n, r['mlir'], 20)}")
     small, large = (results[n]["import"] / n for n in SIZES)
+    mlir_ratio = results[SIZES[1]]["mlir"] / results[SIZES[1]]["import"]
     print(f"time per node at {SIZES[1]:,} / at {SIZES[0]:,} nodes: {large / small:.2f} (1.00 = linear)")
-    print(f"MLIR text parse / graph text import at {SIZES[1]:,} nodes: {results[SIZES[1]]['mlir'] / results[SIZES[1]]['import']:.1f}x")
+    print(f"MLIR text parse / graph text import at {SIZES[1]:,} nodes: {mlir_ratio:.1f}x")
+
+
+def per_node(nodes: int, seconds: float, width: int) -> str:
+    return f"{nodes / seconds:>9,.0f} {seconds / nodes * 1e6:>5.1f}".rjust(width)
 
 
 if __name__ == "__main__":

@@ -24,15 +24,18 @@ import json
 import keyword
 import re
 from collections.abc import Callable, Sequence
+from typing import TypeGuard
 
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ArrayAttr, FloatAttr, IntegerAttr, ModuleOp, StringAttr
+from xdsl.dialects.builtin import ArrayAttr, FloatAttr, IntegerAttr, ModuleOp, StringAttr, i1
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.traits import IsolatedFromAbove
 
 from tsjit.diagnostics import SourceLocation, TsjitError
 from tsjit.dialects import types as ts
-from tsjit.formats.torchscript_export import GraphPrinter, find_function, torchscript_float
+from tsjit.dialects.prim import ConstantOp
+from tsjit.dialects.schema import has_operator, resolve_overload
+from tsjit.formats.torchscript_export import find_function, node_kind, torchscript_float
 
 MAX_INLINE_WIDTH = 40
 """Inlined expressions at least this wide (indentation included) become statements."""
@@ -112,16 +115,37 @@ def python_literal(value: object, value_type: Attribute) -> str:
     return repr(value)
 
 
-def _is_constant(op: Operation | None) -> bool:
-    return op is not None and op.name == "prim.Constant"
+def _is_constant(op: object) -> TypeGuard[ConstantOp]:
+    return isinstance(op, ConstantOp)
 
 
 def _constant_value(value: SSAValue) -> object:
     """The Python value of a `prim.Constant` result; `_NOT_CONSTANT` otherwise."""
     owner = value.owner
-    if isinstance(owner, Operation) and _is_constant(owner):
-        return owner.python_value  # pyright: ignore[reportAttributeAccessIssue]
-    return _NOT_CONSTANT
+    return owner.python_value if _is_constant(owner) else _NOT_CONSTANT
+
+
+def _string_property(op: Operation, name: str) -> str:
+    value = op.properties[name]
+    assert isinstance(value, StringAttr)
+    return value.data
+
+
+def _int_property(op: Operation, name: str) -> int:
+    value = op.properties[name]
+    assert isinstance(value, IntegerAttr)
+    return value.value.data
+
+
+def _callee(op: Operation) -> str:
+    assert isinstance(op, func.CallOp)
+    return op.callee.string_value()
+
+
+def _yielded(block: Block) -> Sequence[SSAValue]:
+    """The values a block's terminator passes on."""
+    assert block.last_op is not None
+    return block.last_op.operands
 
 
 _NOT_CONSTANT = object()
@@ -145,14 +169,13 @@ def _list_display(printer: PythonPrinter, op: Operation, args: list[str]) -> str
 
 
 def _dict_display(printer: PythonPrinter, op: Operation, args: list[str]) -> str:
-    pairs = ", ".join(f"{k}: {v}" for k, v in zip(args[::2], args[1::2]))
     if not args:
         return f"annotate({python_type(op.results[0].type)}, {{}})"
-    return "{" + pairs + "}"
+    return "{" + ", ".join(f"{k}: {v}" for k, v in zip(args[::2], args[1::2])) + "}"
 
 
 def _get_attr(printer: PythonPrinter, op: Operation, args: list[str]) -> str:
-    field = op.properties["name"].data  # pyright: ignore[reportAttributeAccessIssue]
+    field = _string_property(op, "name")
     return f"{args[0]}.{field}" if field.isidentifier() else f"getattr({args[0]}, {json.dumps(field)})"
 
 
@@ -167,14 +190,14 @@ def _annotated(printer: PythonPrinter, op: Operation, args: list[str]) -> str:
 EXPRESSIONS: dict[str, Expression] = {
     "prim.TupleConstruct": lambda p, op, a: f"({_items(a)}{',' if len(a) == 1 else ''})",
     "prim.TupleIndex": lambda p, op, a: f"({a[0]})[{a[1]}]",
-    "prim.TupleSlice": lambda p, op, a: (
-        f"({a[0]})[{op.properties['begin'].value.data}:{op.properties['end'].value.data}]"  # pyright: ignore[reportAttributeAccessIssue]
-    ),
+    "prim.TupleSlice": lambda p, op, a: f"({a[0]})[{_int_property(op, 'begin')}:{_int_property(op, 'end')}]",
     "prim.ListConstruct": _list_display,
     "prim.DictConstruct": _dict_display,
     "prim.GetAttr": _get_attr,
-    "prim.CreateObject": lambda p, op, a: f"{python_type(op.results[0].type)}.__new__({python_type(op.results[0].type)})",
-    "prim.CallMethod": lambda p, op, a: f"({a[0]}).{op.properties['name'].data}({_items(a[1:])})",  # pyright: ignore[reportAttributeAccessIssue]
+    "prim.CreateObject": lambda p, op, a: (
+        f"{python_type(op.results[0].type)}.__new__({python_type(op.results[0].type)})"
+    ),
+    "prim.CallMethod": lambda p, op, a: f"({a[0]}).{_string_property(op, 'name')}({_items(a[1:])})",
     "prim.Uninitialized": lambda p, op, a: f"uninitialized({python_type(op.results[0].type)})",
     "prim.unchecked_cast": lambda p, op, a: f"unchecked_cast({python_type(op.results[0].type)}, {a[0]})",
     "prim.Print": _call("print"),
@@ -187,12 +210,21 @@ EXPRESSIONS: dict[str, Expression] = {
     "aten.IntImplicit": _annotated,
     "aten.FloatImplicit": _annotated,
     "aten.ScalarImplicit": _annotated,
-    "func.call": lambda p, op, a: f"{op.callee.string_value()}({_items(a)})",  # pyright: ignore[reportAttributeAccessIssue]
+    "func.call": lambda p, op, a: f"{_callee(op)}({_items(a)})",
 }
 """Ops with their own Python spelling; other ops are calls of their operator."""
 
 STATEMENTS = frozenset(
-    ("prim.If", "prim.Loop", "prim.With", "prim.Enter", "prim.Exit", "prim.TupleUnpack", "prim.ListUnpack", "prim.SetAttr")
+    (
+        "prim.If",
+        "prim.Loop",
+        "prim.With",
+        "prim.Enter",
+        "prim.Exit",
+        "prim.TupleUnpack",
+        "prim.ListUnpack",
+        "prim.SetAttr",
+    )
 )
 """Ops printed as statements of their own, never inlined into an expression."""
 
@@ -215,7 +247,9 @@ class PythonPrinter:
 
     def function(self, function: func.FuncOp) -> str:
         if function.is_declaration:
-            raise TsjitError(f"@{function.sym_name.data} has no body to print", SourceLocation.of_op(function))
+            raise TsjitError(
+                f"@{function.sym_name.data} has no body to print", SourceLocation.of_op(function)
+            )
         self.define_function(function.sym_name.data, function.body.block, function.function_type.outputs.data)
         return "\n".join(self.lines) + "\n"
 
@@ -227,14 +261,8 @@ class PythonPrinter:
                 params.append(param)  # a method: `self` is the class being defined
             else:
                 params.append(f"{param}: {python_type(arg.type)}")
-        returns = (
-            "None"
-            if not result_types
-            else python_type(result_types[0])
-            if len(result_types) == 1
-            else f"Tuple[{', '.join(python_type(t) for t in result_types)}]"
-        )
-        self.line(f"def {name}({(',' + chr(10) + '    ' + '  ' * self.level).join(params)}) -> {returns}:")
+        separator = ",\n    " + "  " * self.level
+        self.line(f"def {name}({separator.join(params)}) -> {_return_annotation(result_types)}:")
         self.level += 1
         self.scan_block(block)
         self.define_long_constants(block)
@@ -249,7 +277,7 @@ class PythonPrinter:
         """Constants too wide to inline get a name at the top, as PyTorch does."""
         for op in _ops_of_graph(block):
             if _is_constant(op) and op.results[0].uses:
-                literal = python_literal(op.python_value, op.results[0].type)  # pyright: ignore[reportAttributeAccessIssue]
+                literal = python_literal(op.python_value, op.result.type)
                 if self.is_long(literal):
                     self.definition(op, literal)
 
@@ -287,9 +315,9 @@ class PythonPrinter:
     def scan_value(self, point: Operation | None, value: SSAValue) -> Operation | None:
         owner = value.owner
         if owner is point and point is not None and self.can_inline(value):
-            point = self.scan_op(point)
-            self.inlined.add(owner)  # pyright: ignore[reportArgumentType]
-        elif isinstance(owner, Operation) and _is_constant(owner):
+            point = self.scan_op(owner)
+            self.inlined.add(owner)
+        elif _is_constant(owner):
             self.inlined.add(owner)
         return point
 
@@ -331,7 +359,7 @@ class PythonPrinter:
             self.line(f"{targets}, = {self.use(op.operands[0])}")
         elif name == "prim.SetAttr":
             obj, value = (self.use(v) for v in op.operands)
-            self.line(f"{obj}.{op.properties['name'].data} = {value}")  # pyright: ignore[reportAttributeAccessIssue]
+            self.line(f"{obj}.{_string_property(op, 'name')} = {value}")
         elif len(op.regions) == 1 and op.has_trait(IsolatedFromAbove):
             self.subgraph(op)
         else:
@@ -351,7 +379,7 @@ class PythonPrinter:
                 self.line("else:")
             self.level += 1
             self.block(region.block, bool(outputs))
-            self.assignment(outputs, region.block.last_op.operands)  # pyright: ignore[reportOptionalMemberAccess]
+            self.assignment(outputs, _yielded(region.block))
             self.level -= 1
 
     def loop(self, op: Operation) -> None:
@@ -360,7 +388,7 @@ class PythonPrinter:
         trip_count, condition, *initial = op.operands
         body = op.regions[0].block
         counter, *carried = body.args
-        next_condition, *updates = body.last_op.operands  # pyright: ignore[reportOptionalMemberAccess]
+        next_condition, *updates = _yielded(body)
         always_true = _constant_value(condition) is True and _constant_value(next_condition) is True
         counted = _constant_value(trip_count) != INT64_MAX or bool(counter.uses)
         outputs = [self.assign_name(r) for r in op.results]
@@ -371,18 +399,21 @@ class PythonPrinter:
             self.line(f"{self.idents[output]}{annotation} = {self.use(value)}")
         if always_true and counted:
             self.line(f"for {self.assign_name(counter)} in range({self.use(trip_count)}):")
+            self.level += 1
             targets, values = outputs, list(updates)
         else:
             flag = self.fresh_name("_")
             self.line(f"{flag} = {self.use(condition)}")
-            targets, values = [flag, *outputs], [next_condition, *updates]
+            self.line(
+                f"for {self.assign_name(counter)} in range({self.use(trip_count)}):"
+                if counted
+                else f"while {flag}:"
+            )
+            self.level += 1
             if counted:
-                self.line(f"for {self.assign_name(counter)} in range({self.use(trip_count)}):")
-                self.line(f"  if not {flag}:")
-                self.line("    break")
-            else:
-                self.line(f"while {flag}:")
-        self.level += 1
+                self.line(f"if not {flag}:")
+                self.line("  break")
+            targets, values = [flag, *outputs], [next_condition, *updates]
         self.block(body, bool(targets))
         self.assignment(targets, values)
         self.level -= 1
@@ -398,7 +429,7 @@ class PythonPrinter:
                 if nested is not block.last_op:
                     self.op(nested)
             if region is op.regions[0]:
-                self.assignment(outputs, block.last_op.operands)  # pyright: ignore[reportOptionalMemberAccess]
+                self.assignment(outputs, _yielded(block))
 
     def subgraph(self, op: Operation) -> None:
         """A fusion group or differentiable graph: a nested function, then its call."""
@@ -424,21 +455,23 @@ class PythonPrinter:
         special = EXPRESSIONS.get(op.name)
         if special is not None:
             return special(self, op, [self.use(v) for v in op.operands])
-        kind = GraphPrinter().kind(op)
+        kind = node_kind(op)
         namespace, short = kind.split("::")
         callee = f"torch.{short}" if namespace == "aten" else f"ops.{namespace}.{short}"
         arguments = self.arguments(op, kind)
         attributes = {**op.properties, **op.attributes}
         keywords = [f"{k}={_attribute_literal(v)}" for k, v in attributes.items() if _is_keyword_name(k)]
         if len(keywords) < len(attributes):  # names Python cannot spell as keywords
-            pairs = [f"{json.dumps(k)}: {_attribute_literal(v)}" for k, v in attributes.items() if not _is_keyword_name(k)]
+            pairs = [
+                f"{json.dumps(k)}: {_attribute_literal(v)}"
+                for k, v in attributes.items()
+                if not _is_keyword_name(k)
+            ]
             keywords.append("**{" + ", ".join(pairs) + "}")
         return f"{callee}({', '.join(filter(None, [arguments, *keywords]))})"
 
     def arguments(self, op: Operation, kind: str) -> str:
         """Operands in schema order, trailing defaults left out, keyword-only named."""
-        from tsjit.dialects.schema import has_operator, resolve_overload
-
         operands = list(op.operands)
         schema = getattr(op, "schema", None)
         if schema is None and has_operator(kind):
@@ -448,7 +481,9 @@ class PythonPrinter:
         needed = len(operands)
         while needed > 0:
             argument = schema.arguments[needed - 1]
-            if not argument.has_default or not _equal(_constant_value(operands[needed - 1]), argument.default):
+            if not argument.has_default or not _equal(
+                _constant_value(operands[needed - 1]), argument.default
+            ):
                 break
             needed -= 1
         parts = []
@@ -493,8 +528,8 @@ class PythonPrinter:
         if expr is not None:
             return expr
         owner = value.owner
-        if isinstance(owner, Operation) and _is_constant(owner):
-            return python_literal(owner.python_value, value.type)  # pyright: ignore[reportAttributeAccessIssue]
+        if _is_constant(owner):
+            return python_literal(owner.python_value, value.type)
         where = SourceLocation.of_op(owner) if isinstance(owner, Operation) else None
         raise TsjitError("a value is used before the printer defined it", where)
 
@@ -531,6 +566,14 @@ class PythonPrinter:
         self.lines.append("  " * self.level + text)
 
 
+def _return_annotation(result_types: Sequence[Attribute]) -> str:
+    if not result_types:
+        return "None"
+    if len(result_types) == 1:
+        return python_type(result_types[0])
+    return f"Tuple[{', '.join(python_type(t) for t in result_types)}]"
+
+
 def _is_keyword_name(name: str) -> bool:
     return name.isidentifier() and not keyword.iskeyword(name)
 
@@ -539,7 +582,9 @@ def _attribute_literal(value: Attribute) -> str:
     """A node attribute (`chunks=4`, `name="fc"`) as a Python keyword argument value."""
     if isinstance(value, IntegerAttr):
         data = value.value.data
-        return ("True" if data else "False") if value.type.width.data == 1 else str(data)  # pyright: ignore[reportAttributeAccessIssue]
+        if value.type == i1:
+            return "True" if data else "False"
+        return str(data)
     if isinstance(value, FloatAttr):
         return torchscript_float(value.value.data)
     if isinstance(value, StringAttr):

@@ -1,11 +1,11 @@
 """tsjit IR out as PyTorch's graph text, the inverse of `torchscript_text`.
 
-    func.func @forward(%x.1 : !ts.tensor) -> !ts.tensor {     graph(%x.1 : Tensor):
-      %0 = prim.Constant 1 : !ts.int                             %0 : int = prim::Constant[value=1]()
-      %y = aten.add %x.1, %x.1, %0 : ...   loc("s.py":3:4)      %y : Tensor = aten::add(%x.1, %x.1, %0) # s.py:3:4
-      %r = func.call @helper(%y) : ...                           %1 : Function = prim::Constant[name="helper"]()
-                                                                 %r : Tensor = prim::CallFunction(%1, %y)
-      func.return %r : !ts.tensor                                return (%r)
+    func.func @forward(%x.1 : !ts.tensor) -> ... {   graph(%x.1 : Tensor):
+      %0 = prim.Constant 1 : !ts.int                   %0 : int = prim::Constant[value=1]()
+      %y = aten.add %x.1, %x.1, %0 loc("s.py":3:4)     %y : Tensor = aten::add(%x.1, %x.1, %0) # s.py:3:4
+      %r = func.call @helper(%y) : ...                 %1 : Function = prim::Constant[name="helper"]()
+                                                       %r : Tensor = prim::CallFunction(%1, %y)
+      func.return %r : !ts.tensor                      return (%r)
 
 Printing follows PyTorch's `Graph::print` (layout, `blockN(...)`, `-> (...)`,
 `with prim::FusionGroup_0 = graph(...)` after the graph, float and string spelling) so
@@ -62,6 +62,21 @@ def find_function(module: ModuleOp, entry: str | None) -> func.FuncOp:
     raise TsjitError(f"no function @{entry or 'forward'} to export (functions: {names})")
 
 
+def node_kind(op: Operation) -> str:
+    """The node kind of an op: its schema operator (`aten::add`), `prim::X` for the
+    prim dialect, `prim::profile` for the profiling ops."""
+    operator = getattr(type(op), "OPERATOR", None)
+    if operator is not None:
+        return operator
+    if op.name in KINDS_OF_OPS:
+        return KINDS_OF_OPS[op.name]
+    if op.name.startswith("prim."):
+        return "prim::" + op.name[5:]
+    raise TsjitError(
+        f"'{op.name}' is not a TorchScript operation and has no graph text", SourceLocation.of_op(op)
+    )
+
+
 def torchscript_float(value: float) -> str:
     """PyTorch's spelling of a double: `1.`, `-0.`, `0.10000000000000001`, `inf`."""
     if math.isnan(value):
@@ -106,12 +121,16 @@ class GraphPrinter:
 
     def graph(self, function: func.FuncOp) -> str:
         if function.is_declaration:
-            raise TsjitError(f"@{function.sym_name.data} has no body to export", SourceLocation.of_op(function))
+            raise TsjitError(
+                f"@{function.sym_name.data} has no body to export", SourceLocation.of_op(function)
+            )
         return self.graph_of_block(function.body.block, function)
 
     def graph_of_block(self, block: Block, owner: Operation) -> str:
         if len(owner.regions[0].blocks) != 1:
-            raise TsjitError(f"'{owner.name}' has several blocks; graph text has one", SourceLocation.of_op(owner))
+            raise TsjitError(
+                f"'{owner.name}' has several blocks; graph text has one", SourceLocation.of_op(owner)
+            )
         inputs = ",\n      ".join(self.define(arg) for arg in block.args)
         self.lines.append(f"graph({inputs}):")
         terminator = self.ops(block, 1)
@@ -119,14 +138,16 @@ class GraphPrinter:
         text = "\n".join(self.lines) + "\n"
         for index, group in enumerate(self.groups):
             subgraph = GraphPrinter().graph_of_block(group.regions[0].block, group)
-            text += f"with {self.kind(group)}_{index} = {subgraph}"
+            text += f"with {node_kind(group)}_{index} = {subgraph}"
         return text
 
     def ops(self, block: Block, level: int) -> Operation:
         """Prints the block's ops but its terminator, which it returns."""
         terminator = block.last_op
         if terminator is None or not terminator.has_trait(IsTerminator):
-            raise TsjitError("a block without terminator cannot be printed", SourceLocation.of_op(block.parent_op()))
+            raise TsjitError(
+                "a block without terminator cannot be printed", SourceLocation.of_op(block.parent_op())
+            )
         for op in block.ops:
             if op is not terminator:
                 self.op(op, level)
@@ -135,11 +156,13 @@ class GraphPrinter:
     def op(self, op: Operation, level: int) -> None:
         indent = "  " * level
         if isinstance(op, func.CallOp):
-            callee = self.fresh()
-            self.lines.append(f"{indent}{callee} : Function = prim::Constant[name={torchscript_string(op.callee.string_value())}]()")
+            callee, name = self.fresh(), op.callee.string_value()
+            self.lines.append(
+                f"{indent}{callee} : Function = prim::Constant[name={torchscript_string(name)}]()"
+            )
             self.node(op, level, "prim::CallFunction", "", [callee, *map(self.use, op.operands)])
             return
-        kind = self.kind(op)
+        kind = node_kind(op)
         subgraph = len(op.regions) == 1 and op.has_trait(IsolatedFromAbove)
         if subgraph:
             kind = f"{kind}_{len(self.groups)}"
@@ -164,27 +187,19 @@ class GraphPrinter:
             line += f" # {location.filename.data}:{location.line.data}:{location.column.data}"
         self.lines.append(line)
 
-    def kind(self, op: Operation) -> str:
-        """The node kind: the schema operator's name, or `prim::X` for prim ops."""
-        operator = getattr(type(op), "OPERATOR", None)
-        if operator is not None:
-            return operator
-        if op.name in KINDS_OF_OPS:
-            return KINDS_OF_OPS[op.name]
-        if op.name.startswith("prim."):
-            return "prim::" + op.name[5:]
-        raise TsjitError(f"'{op.name}' is not a TorchScript operation and has no graph text", SourceLocation.of_op(op))
-
     # -- attributes ---------------------------------------------------------------------
 
     def attributes(self, op: Operation) -> str:
-        kind = self.kind(op)
+        kind = node_kind(op)
         if kind == "prim::Constant":
             return self.constant(op)
         items = [*op.properties.items(), *op.attributes.items()]
         if not items:
             return ""
-        parts = [f"{NODE_ATTRIBUTE_NAMES.get((kind, name), name)}={self.attribute(value, op)}" for name, value in items]
+        parts = [
+            f"{NODE_ATTRIBUTE_NAMES.get((kind, name), name)}={self.attribute(value, op)}"
+            for name, value in items
+        ]
         return "[" + ", ".join(parts) + "]"
 
     def constant(self, op: Operation) -> str:
@@ -203,7 +218,11 @@ class GraphPrinter:
         if isinstance(value_type, ts.TensorType) and isinstance(value, DenseIntOrFPElementsAttr):
             return tensor_literal(value, value_type)
         if isinstance(value_type, (ts.ListType, ts.TupleType)) and isinstance(value, ArrayAttr):
-            elements = [value_type.element_type] * len(value) if isinstance(value_type, ts.ListType) else value_type.types
+            elements = (
+                [value_type.element_type] * len(value)
+                if isinstance(value_type, ts.ListType)
+                else value_type.types
+            )
             items = [self.element_value(v, t, op) for v, t in zip(value, elements)]
             if isinstance(value_type, ts.ListType):
                 return "[" + ", ".join(items) + "]"
@@ -233,7 +252,9 @@ class GraphPrinter:
             return tensor_literal(value, None)
         if isinstance(value, ts.TorchType):
             return ts.to_torchscript_str(value)
-        raise TsjitError(f"attribute {value} of '{op.name}' has no graph text spelling", SourceLocation.of_op(op))
+        raise TsjitError(
+            f"attribute {value} of '{op.name}' has no graph text spelling", SourceLocation.of_op(op)
+        )
 
     # -- values -------------------------------------------------------------------------
 
@@ -320,4 +341,12 @@ def _element_speller(dtype: ts.DType):
     return spell
 
 
-__all__ = ["GraphPrinter", "export_graph_text", "find_function", "tensor_literal", "torchscript_float", "torchscript_string"]
+__all__ = [
+    "GraphPrinter",
+    "export_graph_text",
+    "find_function",
+    "node_kind",
+    "tensor_literal",
+    "torchscript_float",
+    "torchscript_string",
+]

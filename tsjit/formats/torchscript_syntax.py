@@ -159,7 +159,18 @@ _NUMBER = re.compile(r"[-+]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|inf\b|nan\b)
 _TENSOR = re.compile(r"([^\[\]\"'\n]*?)\[ (CPU|CUDA|MPS|XPU|HIP|Meta)?(\w+?)Type\{([\d,]*)\} \]")
 _STRING = re.compile(r""""((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'""")
 _ESCAPE = re.compile(r"\\([0-7]{1,3}|x[0-9a-fA-F]{2}|.)")
-_SIMPLE_ESCAPES = {"\\": "\\", "'": "'", '"': '"', "a": "\a", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v"}
+_SIMPLE_ESCAPES = {
+    "\\": "\\",
+    "'": "'",
+    '"': '"',
+    "a": "\a",
+    "b": "\b",
+    "f": "\f",
+    "n": "\n",
+    "r": "\r",
+    "t": "\t",
+    "v": "\v",
+}
 _GRAPH_ONLY_TYPES: dict[str, TorchType] = {"Function": OpaqueType("Function")}
 """Types graph text has and TorchScript's type strings do not (a callee's type)."""
 _UNPRINTED = ("<Tensor>", "[<Tensors>]", "<Graph>", "[<Graphs>]")
@@ -213,7 +224,10 @@ class _Reader:
         while pending:
             self.skip()
             start = self.pos
-            if not self.text.startswith("with", self.pos) or _IDENT.match(self.text, self.pos).group() != "with":
+            if (
+                not self.text.startswith("with", self.pos)
+                or _IDENT.match(self.text, self.pos).group() != "with"
+            ):
                 return
             self.pos += 4
             self.skip()
@@ -491,7 +505,9 @@ class _Reader:
             elif code in _SIMPLE_ESCAPES:
                 data += _SIMPLE_ESCAPES[code].encode()
             else:
-                raise self.source.error(f"unknown escape sequence '\\{code}' in string", offset + escape.start())
+                raise self.source.error(
+                    f"unknown escape sequence '\\{code}' in string", offset + escape.start()
+                )
             last = escape.end()
         data += body[last:].encode()
         return data.decode("utf-8", errors="surrogateescape")
@@ -575,4 +591,15 @@ def _walk(nodes: list[Node]):
             yield from _walk(block.nodes)
 
 
-__all__ = ["GROUP_KIND", "Attribute", "Block", "Graph", "Node", "Source", "TensorLiteral", "ValueDef", "ValueUse", "parse_graph_text"]
+__all__ = [
+    "GROUP_KIND",
+    "Attribute",
+    "Block",
+    "Graph",
+    "Node",
+    "Source",
+    "TensorLiteral",
+    "ValueDef",
+    "ValueUse",
+    "parse_graph_text",
+]

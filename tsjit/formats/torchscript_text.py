@@ -1,10 +1,10 @@
 """PyTorch's graph text in: a `graph(...)` becomes a `func.func` in a module.
 
-    graph(%x.1 : Tensor, %n.1 : int):                 func.func @forward(%x.1 : !ts.tensor, %n.1 : !ts.int) -> ... {
-      %3 : int = prim::Constant[value=0]() # s.py:5:11   %0 = prim.Constant 0 : !ts.int            loc("s.py":5:11)
+    graph(%x.1 : Tensor):                             func.func @forward(%x.1 : !ts.tensor) -> ... {
+      %3 : int = prim::Constant[value=0]() # s.py:5:2   %0 = prim.Constant 0 : !ts.int  loc("s.py":5:2)
       %y : Tensor = prim::If(%4)                        %y = prim.If %4 -> (!ts.tensor) {...} else {...}
-      %f : Function = prim::Constant[name="helper"]()   (the callee `func.func private @helper`)
-      %r : Tensor = prim::CallFunction(%f, %y)          %r = func.call @helper(%y) : (!ts.tensor) -> !ts.tensor
+      %f : Function = prim::Constant[name="helper"]()   (the callee, `func.func private @helper`)
+      %r : Tensor = prim::CallFunction(%f, %y)          %r = func.call @helper(%y) : ...
       return (%r)                                       func.return %r : !ts.tensor
 
 Every node `ns::kind` becomes the op `ns.kind` the context knows (hand-written prim ops,
@@ -44,6 +44,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from tsjit.diagnostics import TsjitError
 from tsjit.dialects import types as ts
+from tsjit.dialects.prim import ConstantError, ConstantOp, constant_attr
 from tsjit.formats import torchscript_syntax as syntax
 
 FUNCTION_TYPE = ts.OpaqueType("Function")
@@ -89,7 +90,7 @@ def _collector_paused() -> Iterator[None]:
 
 
 def op_name_of_kind(kind: str) -> str:
-    """`aten::add` -> `aten.add`; `prim::FusionGroup_0` -> `prim.FusionGroup`."""
+    """`aten::add` -> `aten.add`, `prim::profile` -> `profile.profile`."""
     return OP_NAMES.get(kind) or kind.replace("::", ".", 1)
 
 
@@ -129,12 +130,14 @@ class GraphImporter:
         self.define_all(scope, body.params, block.args)
         block.add_ops(self.nodes(scope, body.nodes))
         returns = self.uses(scope, body.returns)
-        block.add_op(func.ReturnOp(*returns))
-        function = func.FuncOp(name, ([p.type for p in body.params], [v.type for v in returns]), Region(block))
-        line, col = self.source.line_col(graph.offset)
-        function.location = FileLineColLoc(
-            StringAttr(self.source.filename), IntAttr(line + self.source.line_offset), IntAttr(col)
+        return_op = func.ReturnOp(*returns)
+        self.positions[return_op] = body.return_offset
+        block.add_op(return_op)
+        function = func.FuncOp(
+            name, ([p.type for p in body.params], [v.type for v in returns]), Region(block)
         )
+        where = self.source.location(graph.offset)
+        function.location = self.location((where.file, where.line, where.col))
         return function
 
     # -- nodes --------------------------------------------------------------------------
@@ -188,7 +191,8 @@ class GraphImporter:
         if known is None:
             known = self.ctx.get_optional_op(op_name_of_kind(kind))
             if known is None:
-                hint = " (no `with` clause after the graph defines its subgraph)" if syntax.GROUP_KIND.search(kind) else ""
+                missing_subgraph = syntax.GROUP_KIND.search(kind) is not None
+                hint = " (no `with` clause after the graph defines its subgraph)" if missing_subgraph else ""
                 raise self.source.error(f"unknown operator '{kind}'{hint}", offset)
             self.op_classes[kind] = known
         return known
@@ -251,15 +255,15 @@ class GraphImporter:
         return Region(body)
 
     def yield_op(self, scope: _Scope, block: syntax.Block) -> Operation:
-        op = self.op_class("prim::Yield", block.return_offset).create(operands=self.uses(scope, block.returns))
+        op = self.op_class("prim::Yield", block.return_offset).create(
+            operands=self.uses(scope, block.returns)
+        )
         self.positions[op] = block.return_offset
         return op
 
     # -- constants and calls ------------------------------------------------------------
 
     def constant(self, node: syntax.Node) -> Operation:
-        from tsjit.dialects.prim import ConstantError, ConstantOp
-
         if len(node.outputs) != 1:
             raise self.source.error(f"prim::Constant has 1 output, not {len(node.outputs)}", node.offset)
         result_type = node.outputs[0].type
@@ -285,7 +289,8 @@ class GraphImporter:
             value_type = value_type.element_type
         if isinstance(value, syntax.TensorLiteral):
             if not isinstance(value_type, ts.TensorType):
-                raise self.source.error(f"a tensor literal is not a constant of type {ts.to_torchscript_str(value_type)}", offset)
+                spelled = ts.to_torchscript_str(value_type)
+                raise self.source.error(f"a tensor literal is not a constant of type {spelled}", offset)
             return self.dense(value, value_type, offset)
         if isinstance(value_type, ts.BoolType) and isinstance(value, int):
             return bool(value)
@@ -293,13 +298,17 @@ class GraphImporter:
             return float(value)
         if isinstance(value_type, (ts.ListType, ts.TupleType)) and isinstance(value, (list, tuple)):
             element_types = (
-                [value_type.element_type] * len(value) if isinstance(value_type, ts.ListType) else list(value_type.types)
+                [value_type.element_type] * len(value)
+                if isinstance(value_type, ts.ListType)
+                else list(value_type.types)
             )
             items = [self.constant_value(v, t, offset) for v, t in zip(value, element_types)]
             return items if isinstance(value_type, ts.ListType) else tuple(items)
         return value
 
-    def dense(self, literal: syntax.TensorLiteral, value_type: ts.TensorType | None, offset: int) -> DenseIntOrFPElementsAttr:
+    def dense(
+        self, literal: syntax.TensorLiteral, value_type: ts.TensorType | None, offset: int
+    ) -> DenseIntOrFPElementsAttr:
         """A tensor literal as a dense attribute of its dtype and shape; `{v}` takes
         both from the value's type when it knows them."""
         import numpy as np
@@ -316,15 +325,16 @@ class GraphImporter:
         sizes = literal.sizes
         if sizes is None:
             shape = value_type.shape if value_type is not None else None
-            sizes = tuple(shape) if shape is not None and None not in shape else ()  # pyright: ignore[reportAssignmentType]
+            known = shape is not None and None not in shape
+            sizes = tuple(shape) if known else ()  # pyright: ignore[reportArgumentType]
         count = 1
         for size in sizes:
             count *= size
         if count != len(literal.values):
-            raise self.source.error(f"tensor literal has {len(literal.values)} values for shape {list(sizes)}", offset)
+            raise self.source.error(
+                f"tensor literal has {len(literal.values)} values for shape {list(sizes)}", offset
+            )
         numpy_dtype = "float32" if dtype.name == "BFloat16" else dtype.torch_name
-        from tsjit.dialects.prim import constant_attr
-
         array = np.array(literal.values, dtype=numpy_dtype).reshape(sizes)
         attr = constant_attr(array, ts.TensorType(dtype.element, sizes))
         assert isinstance(attr, DenseIntOrFPElementsAttr)
@@ -343,26 +353,28 @@ class GraphImporter:
         """`prim::CallFunction(%f, args)` -> `func.call @f(args)`; the callee is
         declared from the first call's types."""
         if not node.inputs:
-            raise self.source.error("prim::CallFunction needs the function as its first input", node.kind_offset)
+            raise self.source.error(
+                "prim::CallFunction needs the function as its first input", node.kind_offset
+            )
         function, *arguments = node.inputs
         callee = scope.callees.get(function.name)
         if callee is None:
             self.uses(scope, [function])  # unknown or out of scope
             raise self.source.error(f"'%{function.name}' is not a Function constant", function.offset)
         operands = self.uses(scope, arguments)
-        result_types = [o.type for o in node.outputs]
+        signature = ([v.type for v in operands], [o.type for o in node.outputs])
         declared = self.declarations.get(callee)
         if declared is None:
-            self.declarations[callee] = func.FuncOp.external(callee, [v.type for v in operands], result_types)
-        elif list(declared.function_type.inputs) != [v.type for v in operands] or list(
-            declared.function_type.outputs
-        ) != result_types:
-            raise self.source.error(
-                f"call of '{callee}' with types {_signature([v.type for v in operands], result_types)} "
-                f"but an earlier call used {_signature(declared.function_type.inputs, declared.function_type.outputs)}",
-                node.kind_offset,
-            )
-        return func.CallOp(callee, operands, result_types)
+            self.declarations[callee] = func.FuncOp.external(callee, *signature)
+        else:
+            earlier = (list(declared.function_type.inputs), list(declared.function_type.outputs))
+            if earlier != signature:
+                raise self.source.error(
+                    f"call of '{callee}' with types {_signature(*signature)} "
+                    f"but an earlier call used {_signature(*earlier)}",
+                    node.kind_offset,
+                )
+        return func.CallOp(callee, operands, signature[1])
 
     # -- values -------------------------------------------------------------------------
 
@@ -396,7 +408,10 @@ class GraphImporter:
             return f"the Function '%{name}' can only be called by prim::CallFunction"
         if name in scope.defined:
             line, col = self.source.line_col(scope.defined[name])
-            return f"'%{name}' (defined at {line}:{col}) is not visible here: values live until the end of their block"
+            return (
+                f"'%{name}' (defined at {line}:{col}) is not visible here: "
+                "values live until the end of their block"
+            )
         return f"use of undefined value '%{name}'"
 
     # -- locations and verification -----------------------------------------------------
@@ -437,7 +452,17 @@ def _property_names(op_class: type[Operation]) -> frozenset[str]:
 
 
 def _signature(inputs: Sequence[Attribute], outputs: Sequence[Attribute]) -> str:
-    return f"({', '.join(ts.to_torchscript_str(t) for t in inputs)}) -> ({', '.join(ts.to_torchscript_str(t) for t in outputs)})"
+    def spelled(types: Sequence[Attribute]) -> str:
+        return "(" + ", ".join(ts.to_torchscript_str(t) for t in types) + ")"
+
+    return f"{spelled(inputs)} -> {spelled(outputs)}"
 
 
-__all__ = ["ATTRIBUTE_NAMES", "FUNCTION_TYPE", "GraphImporter", "OP_NAMES", "import_graph_text", "op_name_of_kind"]
+__all__ = [
+    "ATTRIBUTE_NAMES",
+    "FUNCTION_TYPE",
+    "GraphImporter",
+    "OP_NAMES",
+    "import_graph_text",
+    "op_name_of_kind",
+]

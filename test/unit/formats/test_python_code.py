@@ -85,7 +85,9 @@ def test_long_inlines_become_statements_in_evaluation_order():
 
 
 def test_names_avoid_python_keywords_and_printer_names():
-    code = python("graph(%if : int, %torch.1 : int):\n  %range : int = aten::add(%if, %torch.1)\n  return (%range)\n")
+    code = python(
+        "graph(%if : int, %torch.1 : int):\n  %range : int = aten::add(%if, %torch.1)\n  return (%range)\n"
+    )
     assert code.startswith("def forward(if0: int,\n    torch0: int) -> int:\n")
     ast.parse(code)
 

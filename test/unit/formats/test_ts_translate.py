@@ -35,10 +35,15 @@ def test_import_export_and_python(tmp_path: Path, capsys: pytest.CaptureFixture[
     module = tmp_path / "g.mlir"
     module.write_text(mlir)
     assert run(["--export-torchscript", str(module)], capsys)[1] == GRAPH.replace("%1", "%0")
-    assert run(["--export-python", str(graph)], capsys)[1] == "def forward(x: Tensor) -> Tensor:\n  return torch.neg(x)\n"
+    assert (
+        run(["--export-python", str(graph)], capsys)[1]
+        == "def forward(x: Tensor) -> Tensor:\n  return torch.neg(x)\n"
+    )
 
 
-def test_output_file_and_stdin(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch):
+def test_output_file_and_stdin(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+):
     monkeypatch.setattr(sys, "stdin", io.StringIO(GRAPH))
     out = tmp_path / "out.py"
     assert run(["--export-python", "-", "-o", str(out), "--entry", "f"], capsys) == (0, "", "")
@@ -50,7 +55,11 @@ def test_errors_are_one_line_with_position_and_exit_1(tmp_path: Path, capsys: py
     graph.write_text("graph(%x : Tensor):\n  return (%y)\n")
     code, out, err = run(["--import-torchscript", str(graph)], capsys)
     assert (code, out) == (1, "")
-    assert err.splitlines() == [f"{graph}:2:11: error: use of undefined value '%y'", "  return (%y)", "          ^"]
+    assert err.splitlines() == [
+        f"{graph}:2:11: error: use of undefined value '%y'",
+        "  return (%y)",
+        "          ^",
+    ]
 
 
 def test_a_mode_is_required(capsys: pytest.CaptureFixture[str]):
