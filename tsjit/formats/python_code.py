@@ -43,10 +43,7 @@ MAX_INLINE_WIDTH = 40
 INT64_MAX = 2**63 - 1
 
 RESERVED_NAMES = frozenset(
-    "_ as aten attribute CONSTANTS fork getattr inf nan infj nanj ops __torch__ and assert async await "
-    "break class continue def del elif else except False finally for from global if import in is lambda "
-    "None nonlocal not or pass raise return True try with while yield uninitialized unchecked_cast "
-    "torch annotate range print str int float bool sorted isinstance".split()
+    ["_", "as", "aten", "attribute", "CONSTANTS", "fork", "getattr", "inf", "nan", "infj", "nanj", "ops", "__torch__", "and", "assert", "async", "await", "break", "class", "continue", "def", "del", "elif", "else", "except", "False", "finally", "for", "from", "global", "if", "import", "in", "is", "lambda", "None", "nonlocal", "not", "or", "pass", "raise", "return", "True", "try", "with", "while", "yield", "uninitialized", "unchecked_cast", "torch", "annotate", "range", "print", "str", "int", "float", "bool", "sorted", "isinstance"]
 )
 """Names a printed value must not take: Python keywords and the names the code uses."""
 

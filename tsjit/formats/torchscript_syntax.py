@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from tsjit.diagnostics import SourceLocation, TsjitError
 from tsjit.dialects.types import OpaqueType, TorchType, TypeStringError, parse_torchscript_type
@@ -104,7 +104,6 @@ class Graph:
 
     body: Block
     offset: int
-    subgraph_nodes: list[Node] = field(default_factory=list)
 
 
 class Source:
@@ -147,7 +146,6 @@ def parse_graph_text(source: Source) -> Graph:
 # --------------------------------------------------------------------------------------
 
 _SKIP = re.compile(r"(?:\s+|#[^\n]*)*")
-_SPACES = re.compile(r"[ \t]*")
 _VALUE = re.compile(r"%([A-Za-z0-9_.]+)")
 _KIND = re.compile(r"([A-Za-z_]\w*)::([A-Za-z_]\w*)")
 _IDENT = re.compile(r"[A-Za-z_]\w*")
@@ -240,7 +238,6 @@ class _Reader:
             self.skip()
             owner.subgraph = self.graph()
             pending.remove(owner)
-            graph.subgraph_nodes.append(owner)
 
     # -- nodes and blocks ---------------------------------------------------------------
 

@@ -461,8 +461,8 @@ def _signature(inputs: Sequence[Attribute], outputs: Sequence[Attribute]) -> str
 __all__ = [
     "ATTRIBUTE_NAMES",
     "FUNCTION_TYPE",
-    "GraphImporter",
     "OP_NAMES",
+    "GraphImporter",
     "import_graph_text",
     "op_name_of_kind",
 ]

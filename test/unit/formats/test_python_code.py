@@ -1,7 +1,7 @@
 """The Python printer: valid Python for every corpus graph, PyTorch's own code where
 the IR carries what PyTorch prints, and the statement forms of control flow.
 
-`pytorch_code/<case>.py` is `torch.jit.script(...).code` of the corpus case's
+`pytorch_code/<case>.py.txt` is `torch.jit.script(...).code` of the corpus case's
 `source.py` under PyTorch 2.13 (`.code` of the scripted module for module cases). The
 five cases missing there call functions or methods, which PyTorch prints with the
 callee's qualified name (`__torch__.source.fib(n, )`) that graph text does not keep.
@@ -20,7 +20,7 @@ from tsjit.formats.torchscript_text import import_graph_text
 
 CORPUS = Path(__file__).resolve().parents[3].parent / "shared" / "conformance"
 GRAPHS = sorted(CORPUS.glob("*/graph*.txt"))
-PYTORCH_CODE = sorted(Path(__file__).with_name("pytorch_code").glob("*.py"))
+PYTORCH_CODE = sorted(Path(__file__).with_name("pytorch_code").glob("*.py.txt"))
 CTX = make_context()
 
 
@@ -33,10 +33,11 @@ def test_every_corpus_graph_prints_valid_python(path: Path):
     ast.parse(python(path.read_text()))
 
 
-@pytest.mark.parametrize("expected", PYTORCH_CODE, ids=lambda p: p.stem)
+@pytest.mark.parametrize("expected", PYTORCH_CODE, ids=lambda p: p.name.removesuffix(".py.txt"))
 def test_code_is_what_pytorch_prints(expected: Path):
     assert len(PYTORCH_CODE) >= 42
-    assert python((CORPUS / expected.stem / "graph.txt").read_text()) == expected.read_text()
+    case = expected.name.removesuffix(".py.txt")
+    assert python((CORPUS / case / "graph.txt").read_text()) == expected.read_text()
 
 
 def test_calls_print_the_callee_symbol():
