@@ -34,6 +34,7 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "lower-tuples": _lazy("lower_tuples", "LowerTuplesPass"),
     "peephole": _lazy("peephole", "PeepholePass"),
     "remove-mutation": _lazy("remove_mutation", "RemoveMutationPass"),
+    "rewrite-subgraphs": _lazy("subgraph_rewriter", "RewriteSubgraphsPass"),
     "shape-propagation": _lazy("shape_propagation", "ShapePropagationPass"),
     "torchscript-cleanup": _lazy("pipelines", "TorchScriptCleanupPass"),
 }
