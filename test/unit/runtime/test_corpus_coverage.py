@@ -1,9 +1,8 @@
 """Every operator the conformance corpus uses has a kernel.
 
-The corpus graphs are read textually (node kinds), so a new case with a new operator fails
-here without any parser. The overloads those nodes resolve to were listed once with
-PyTorch's `Node.schema()`; once the schema table resolves overloads from graph text, the
-pinned list can be derived instead.
+Three views of the corpus: node kinds read textually (a new case with a new operator fails
+here even if the importer cannot read it), the overloads PyTorch's `Node.schema()` gave
+(pinned below), and the overloads tsjit's own importer and overload resolution pick.
 """
 
 from __future__ import annotations
@@ -13,6 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from tsjit.context import make_context
+from tsjit.dialects.aten import schema_of
+from tsjit.formats.torchscript_text import import_graph_text
 from tsjit.runtime.kernels import KERNELS, lookup
 
 CORPUS = Path(__file__).resolve().parents[3].parent / "shared" / "conformance"
@@ -212,6 +214,17 @@ def test_every_corpus_node_kind_has_a_kernel():
 @pytest.mark.parametrize("overload", CORPUS_OVERLOADS)
 def test_every_corpus_overload_has_a_kernel(overload):
     assert lookup(overload) is not None
+
+
+def test_every_overload_tsjit_resolves_in_the_corpus_has_a_kernel():
+    missing = set()
+    for path in sorted(CORPUS.glob("*/graph*.txt")):
+        module = import_graph_text(make_context(), path.read_text(), str(path))
+        for op in module.walk():
+            schema = schema_of(op)
+            if schema is not None and lookup(schema.qualified_name) is None:
+                missing.add((schema.qualified_name, path.parent.name))
+    assert not missing
 
 
 def test_lookup_of_an_unknown_operator_is_none():

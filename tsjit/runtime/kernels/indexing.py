@@ -160,9 +160,20 @@ def index_put_impl_(
     return index_put_(self, indices, values, accumulate)
 
 
-@kernel("aten::index_put", "aten::index_put.hacked_twin", "aten::_index_put_impl")
+@kernel("aten::index_put", "aten::index_put.hacked_twin")
 def index_put(
     self: ndarray, indices: Sequence[ndarray | None], values: ndarray, accumulate: bool = False
+) -> ndarray:
+    return index_put_(self.copy(), indices, values, accumulate)
+
+
+@kernel("aten::_index_put_impl")
+def index_put_impl(
+    self: ndarray,
+    indices: Sequence[ndarray | None],
+    values: ndarray,
+    accumulate: bool = False,
+    unsafe: bool = False,
 ) -> ndarray:
     return index_put_(self.copy(), indices, values, accumulate)
 
