@@ -478,7 +478,7 @@ def _class_weights(weight: ndarray | None, classes: int, dtype: np.dtype) -> nda
 
 
 def _nll(
-    log_probs: ndarray, target: ndarray, weight: ndarray | None, reduction: int, ignore_index: int
+    log_probs: ndarray, target: ndarray, weight: ndarray | None, ignore_index: int
 ) -> tuple[ndarray, ndarray]:
     """Per-element losses and weights of `-log_probs[target]` (class dimension 1, or 0 for 1-D input)."""
     class_axis = 1 if log_probs.ndim > 1 else 0
@@ -511,7 +511,7 @@ def nll_loss(
     reduction: int = MEAN,
     ignore_index: int = -100,
 ) -> ndarray:
-    losses, weights = _nll(self, target, weight, reduction, ignore_index)
+    losses, weights = _nll(self, target, weight, ignore_index)
     return _weighted_mean(losses, weights, reduction)
 
 
@@ -537,7 +537,7 @@ def cross_entropy_loss(
         if reduction == MEAN:
             return as_tensor(np.sum(losses) / (self.size // classes))
         return _reduce(losses, reduction)
-    losses, weights = _nll(log_probs, target, weight, reduction, ignore_index)
+    losses, weights = _nll(log_probs, target, weight, ignore_index)
     nll = _weighted_mean(losses, weights, reduction)
     if not label_smoothing:
         return nll
