@@ -341,7 +341,9 @@ class GraphImporter:
         return attr
 
     def function_constant(self, scope: _Scope, node: syntax.Node) -> None:
-        """`%f : Function = prim::Constant[name="helper"]()`: `%f` names the symbol."""
+        """`%f : Function = prim::Constant[name="helper"]()`: `%f` names the symbol.
+        Other attributes of such a constant (the profiling executor's `fallback=1`)
+        describe PyTorch's executor state and are not kept."""
         names = [a for a in node.attributes if a.name == "name"]
         if not names or not isinstance(names[0].value, str):
             raise self.source.error('a Function constant needs a name="..." attribute', node.kind_offset)
