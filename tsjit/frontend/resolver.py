@@ -266,7 +266,7 @@ class Resolver:
         if python_module is not None and (obj := getattr(python_module, name, MISSING)) is not MISSING:
             if not (q.startswith("torch") and isinstance(obj, type)):
                 return self.to_sugared(em, node, obj, name)
-        raise em.error(node, f"unknown builtin op: module '{q}' has no attribute '{name}' that TorchScript can use")
+        raise em.error(node, f"unknown builtin op: {full}")
 
     # -- annotations ----------------------------------------------------------------------------
     def lookup_python(self, scope: Scope, expr: ast.expr) -> object:

@@ -77,6 +77,7 @@ class Signature:
     is_vararg: bool = False
     text: str = ""  # the schema as written, for messages
     is_aten: bool = False  # `input=` may name `self`, as PyTorch allows for aten ops
+    writes_out: bool = False  # an `out=` overload: listed last among candidates
 
     def __str__(self) -> str:
         return self.text or self.name
@@ -97,6 +98,7 @@ def operator_signature(schema: FunctionSchema) -> Signature:
         schema.is_vararg,
         str(schema),
         schema.namespace == "aten",
+        any(a.name == "out" and a.kwarg_only for a in schema.arguments),
     )
 
 
@@ -604,7 +606,8 @@ def describe_failure(what: str, failure: MatchFailure, arg_types: Sequence[Attri
         signature, errors = failure.reasons[0]
         reason = errors[-1] if errors else "arguments do not match"
         return f"{what}: {reason} (schema: {signature})"
-    shown = [f"{s} ({e[-1] if e else 'does not match'})" for s, e in failure.reasons[:limit]]
-    more = len(failure.reasons) - limit
+    reasons = sorted(failure.reasons, key=lambda r: r[0].writes_out)
+    shown = [f"{s} ({e[-1] if e else 'does not match'})" for s, e in reasons[:limit]]
+    more = len(reasons) - limit
     suffix = f"; and {more} more" if more > 0 else ""
     return f"arguments for call to {what} are not valid: ({types}) match no overload; candidates: " + "; ".join(shown) + suffix

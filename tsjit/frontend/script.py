@@ -233,7 +233,12 @@ def run_user_file(source: SourceFile) -> dict[str, Any]:
     namespace: dict[str, Any] = {"__name__": stem, "__file__": source.filename, "__builtins__": file_builtins}
     # Annotations stay text, as under `from __future__ import annotations`: TorchScript
     # files name types Python cannot evaluate (`Tensor` unimported, `__torch__.m.C`).
-    code = compile(source.tree, source.filename, "exec", flags=__future__.annotations.compiler_flag, dont_inherit=True)
+    try:
+        code = compile(source.tree, source.filename, "exec", flags=__future__.annotations.compiler_flag, dont_inherit=True)
+    except SyntaxError as error:
+        line = (error.lineno or 0) + source.line_offset
+        raise TsjitError(f"syntax error: {error.msg}", SourceLocation(source.filename, line, error.offset or 0),
+                         error.text.rstrip("\n") if error.text else None) from None  # fmt: skip
     try:
         exec(code, namespace)
     except TsjitError:

@@ -46,7 +46,7 @@ class SourceFile:
             return ast.parse(self.text, self.filename, type_comments=True)
         except SyntaxError as e:
             line = (e.lineno or 1) + self.line_offset
-            raise TsjitError(f"invalid syntax: {e.msg}", SourceLocation(self.filename, line, (e.offset or 1) + self.indent),
+            raise TsjitError(f"syntax error: {e.msg}", SourceLocation(self.filename, line, (e.offset or 1) + self.indent),
                              e.text.rstrip("\n") if e.text else None) from None  # fmt: skip
 
     def source_location(self, node: ast.AST | None) -> SourceLocation | None:
