@@ -21,6 +21,7 @@ change. xDSL's own passes run by a tsjit pipeline get the dump through `run_pass
 from __future__ import annotations
 
 import enum
+import gc
 import os
 import sys
 from abc import abstractmethod
@@ -155,7 +156,8 @@ def pass_stem(pass_: ModulePass) -> str:
 @contextmanager
 def pass_scope(pass_: ModulePass) -> Iterator[PassLog]:
     """Runs the body as `pass_`: its rewrites are counted against its limit and its
-    messages logged at its level; the module is dumped afterwards when asked for."""
+    messages logged at its level. The cyclic garbage collector pauses meanwhile: its
+    full collections rescan the whole IR, which made large graphs quadratic."""
     stem = pass_stem(pass_)
     keys = (_key(stem), _key(pass_.name))
     _, levels_text = _setting(LOG_LEVEL_VARIABLES)
@@ -167,9 +169,13 @@ def pass_scope(pass_: ModulePass) -> Iterator[PassLog]:
     limit = None if allowed is None else ((limits_text, keys[0]), allowed)
     log = PassLog(stem, keys, level, limit)
     token = _ACTIVE.set(log)
+    collecting = gc.isenabled()
+    gc.disable()  # passes allocate much and free little: collections would rescan the IR
     try:
         yield log
     finally:
+        if collecting:
+            gc.enable()
         _ACTIVE.reset(token)
 
 

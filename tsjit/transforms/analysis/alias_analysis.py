@@ -37,12 +37,18 @@ from tsjit.dialects.schema import FunctionSchema
 from tsjit.dialects.schema.effects import is_nondeterministic, schema_effect
 from tsjit.dialects.types import (
     AnyType,
+    BoolType,
     ClassType,
+    DeviceType,
     DictType,
+    FloatType,
     FutureType,
+    IntType,
     ListType,
     NoneType,
+    NumberType,
     OptionalType,
+    StrType,
     TensorType,
     TupleType,
     UnionType,
@@ -145,11 +151,23 @@ constant False; their schemas do not say so."""
 # --------------------------------------------------------------------------------------
 
 
-@functools.cache
 def alias_keys(t: Attribute) -> tuple[Attribute, ...]:
     """The types whose wildcard sets a value of type `t` may belong to (PyTorch's
     `mapTypeToAliasTypeSet`); empty for immutable types. Shapes do not matter: every
     tensor is `Tensor`, an `Optional[T]` is a `T`."""
+    if isinstance(t, TensorType):
+        return _TENSOR_KEYS  # the common case, without hashing the type
+    if isinstance(t, _IMMUTABLE_SCALARS):
+        return ()
+    return _alias_keys(t)
+
+
+_TENSOR_KEYS = (TensorType(),)
+_IMMUTABLE_SCALARS = (IntType, FloatType, BoolType, StrType, NoneType, DeviceType, NumberType)
+
+
+@functools.cache
+def _alias_keys(t: Attribute) -> tuple[Attribute, ...]:
     if isinstance(t, (TensorType, ListType, DictType)):
         return (unshaped(t),)
     if isinstance(t, (ClassType, AnyType)):

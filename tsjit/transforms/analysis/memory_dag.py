@@ -20,6 +20,9 @@ from collections.abc import Iterable
 Element = int
 """A node of the DAG: a location or a join."""
 
+JOIN_LIMIT = 8
+"""The most locations a join keeps apart; larger joins merge them."""
+
 
 class MemoryDAG:
     def __init__(self) -> None:
@@ -50,14 +53,21 @@ class MemoryDAG:
 
     def join(self, elements: Iterable[Element]) -> Element:
         """An element reaching every location the given elements reach; a single
-        element is returned as it is."""
+        element is returned as it is. Past `JOIN_LIMIT` locations they are merged
+        into one instead (k-limiting), so that chains of joins stay linear."""
         distinct = list(dict.fromkeys(elements))
         if len(distinct) == 1:
             return distinct[0]
+        leaves = frozenset().union(*(self._leaves[e] for e in distinct))
+        if len(leaves) > JOIN_LIMIT:
+            first = distinct[0]
+            for other in distinct[1:]:
+                self.merge(first, other)
+            leaves = frozenset((self.find(next(iter(leaves))),))
         element = len(self._parent)
         self._parent.append(element)
         self._rank.append(0)
-        self._leaves.append(frozenset().union(*(self._leaves[e] for e in distinct)))
+        self._leaves.append(leaves)
         return element
 
     def merge(self, a: Element, b: Element) -> None:
