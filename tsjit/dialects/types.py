@@ -604,7 +604,7 @@ _SCALAR_NAMES: dict[str, type[TorchType]] = {
 _OPAQUE_NAMES = (
     "Generator", "Storage", "Stream", "QScheme", "Capsule", "Dimname", "AnyList", "AnyTuple",
     "AnyClassType", "AnyClass", "AnyEnumType", "RRef", "Await", "ConstQuantizerPtr",
-    "__torch__.torch.classes", "Event", "Future", "Object", "Buffer", "DispatchKeySet",
+    "__torch__.torch.classes", "Event", "Future", "Object", "Buffer", "DispatchKeySet", "Function",
 )  # fmt: skip
 _NAME_OF: dict[type[Attribute], str] = {
     IntType: "int", FloatType: "float", BoolType: "bool", StrType: "str", NoneType: "NoneType",
@@ -658,18 +658,22 @@ def to_torchscript_str(t: Attribute) -> str:
 
 
 def _tensor_str(t: TensorType) -> str:
+    """PyTorch's spelling: parentheses mean the rank is known, so a 0-dim tensor is
+    `Long()` or `Long(requires_grad=0, device=cpu)` and a bare `Long` has unknown rank.
+    (PyTorch prints unknown-rank types with properties the same way as 0-dim ones; its
+    parser reads them as 0-dim, and so does ours.)"""
     info = t.dtype_info
     head = info.name if info is not None else "Tensor"
     parts: list[str] = []
     if t.shape is not None:
         parts += ["*" if d is None else str(d) for d in t.shape]
-        if t.stride_values is not None:
+        if t.stride_values is not None and t.shape:
             parts.append("strides=[" + ", ".join(map(str, t.stride_values)) + "]")
     if t.grad is not None:
         parts.append(f"requires_grad={int(t.grad)}")
     if t.device_name is not None:
         parts.append(f"device={t.device_name}")
-    if not parts:
+    if not parts and t.shape is None:
         return head
     return f"{head}({', '.join(parts)})"
 
@@ -789,7 +793,6 @@ class _TypeReader:
         strides: list[int] | None = None
         device: str | None = None
         grad: bool | None = None
-        has_sizes = False
         first = True
         while not self.eat(")"):
             if not first:
@@ -797,12 +800,10 @@ class _TypeReader:
             first = False
             if self.eat("*"):
                 sizes.append(None)
-                has_sizes = True
                 continue
             self.skip()
             if self.pos < len(self.text) and self.text[self.pos].isdigit():
                 sizes.append(int(self.word()))
-                has_sizes = True
                 continue
             self.skip()
             key_start = self.pos
@@ -826,4 +827,4 @@ class _TypeReader:
             else:
                 self.pos = key_start
                 self.fail(f"unknown tensor property '{key}'")
-        return TensorType(dtype, sizes if has_sizes else None, device, grad, strides)
+        return TensorType(dtype, sizes, device, grad, strides)

@@ -29,7 +29,9 @@ ROUND_TRIP = [
     "Float(2, *)",
     "Float(2, 3, strides=[3, 1], requires_grad=0, device=cpu)",
     "Double(2)",
+    "Long()",
     "Long(requires_grad=0, device=cpu)",
+    "Long",
     "Bool(*, *, *)",
     "Tensor[]",
     "Tensor?[]",
@@ -62,6 +64,10 @@ def test_torchscript_strings_structure():
     assert parse_torchscript_type("Dynamic") == TensorType()
     assert parse_torchscript_type("ScalarType?") == OptionalType(IntType())
     assert parse_torchscript_type("__torch__.m.Model") == ClassType("__torch__.m.Model")
+    # as in PyTorch's parser, parentheses make the rank known: these are 0-dim
+    assert parse_torchscript_type("Long()") == TensorType(i64, [])
+    assert parse_torchscript_type("Long(requires_grad=0, device=cpu)") == TensorType(i64, [], "cpu", False)
+    assert parse_torchscript_type("Long") == TensorType(i64)
     t = parse_torchscript_type("Float(2, 3, strides=[3, 1], requires_grad=0, device=cpu)")
     assert isinstance(t, TensorType)
     assert (t.shape, t.stride_values, t.grad, t.device_name) == ((2, 3), (3, 1), False, "cpu")
