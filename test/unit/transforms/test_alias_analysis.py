@@ -1,0 +1,313 @@
+"""AliasDb: aliasing from schemas and the prim rule table, wildcards, write and read
+sets, escapes, side effects and hazard-checked moves, on graphs written as PyTorch
+graph text."""
+
+from __future__ import annotations
+
+from xdsl.dialects.func import FuncOp
+from xdsl.ir import Operation, SSAValue
+
+from tsjit.context import make_context
+from tsjit.formats import read_program
+from tsjit.transforms.analysis.alias_analysis import AliasDb
+from tsjit.transforms.analysis.memory_dag import JOIN_LIMIT
+
+
+class Graph:
+    """A parsed graph with its values (by TorchScript name) and their ops."""
+
+    def __init__(self, text: str):
+        self.module = read_program(make_context(), text)
+        self.func = self.module.ops.first
+        assert isinstance(self.func, FuncOp)
+        self.values: dict[str, SSAValue] = {a.name_hint: a for a in self.func.body.block.args}  # pyright: ignore[reportAssignmentType]
+        for op in self.func.walk():
+            for result in op.results:
+                if result.name_hint is not None:
+                    self.values[result.name_hint] = result
+            for region in op.regions:
+                for argument in region.block.args:
+                    if argument.name_hint is not None:
+                        self.values[argument.name_hint] = argument
+        self.db = AliasDb(self.func)
+
+    def __getitem__(self, name: str) -> SSAValue:
+        return self.values[name]
+
+    def op(self, name: str) -> Operation:
+        owner = self.values[name].owner
+        assert isinstance(owner, Operation)
+        return owner
+
+    def order(self) -> list[str]:
+        """The names of the top-level ops' first results, in block order."""
+        return [op.results[0].name_hint or op.name for op in self.func.body.block.ops if op.results]
+
+
+def test_views_alias_their_base_and_clones_do_not():
+    g = Graph("""graph(%x : Tensor):
+  %none : NoneType = prim::Constant()
+  %zero : int = prim::Constant[value=0]()
+  %z : Tensor = aten::clone(%x, %none)
+  %v : Tensor = aten::select(%z, %zero, %zero)
+  %w : Tensor = aten::select(%v, %zero, %zero)
+  %e : Tensor = aten::exp(%z)
+  return (%w)""")
+    db = g.db
+    assert db.may_alias(g["v"], g["z"]) and db.may_alias(g["w"], g["z"])
+    assert not db.may_alias(g["z"], g["x"])
+    assert not db.may_alias(g["e"], g["z"])
+    assert not db.may_alias(g["zero"], g["zero"])  # ints are not memory
+
+
+def test_graph_inputs_may_alias_each_other_but_not_new_values():
+    g = Graph("""graph(%x : Tensor, %y : Tensor, %xs : Tensor[]):
+  %m : Tensor = aten::mul(%x, %y)
+  return (%m)""")
+    assert g.db.may_alias(g["x"], g["y"])
+    assert not g.db.may_alias(g["m"], g["x"])
+    assert g.db.escapes_scope([g["x"]]) and g.db.escapes_scope([g["m"]])
+
+
+def test_values_stored_in_a_list_and_read_back_are_wildcards():
+    g = Graph("""graph(%x : Tensor, %i : int):
+  %m : Tensor = aten::mul(%x, %x)
+  %n : Tensor = aten::neg(%x)
+  %l : Tensor[] = prim::ListConstruct(%m)
+  %r : Tensor = aten::__getitem__(%l, %i)
+  %len : int = aten::len(%l)
+  %k : Tensor = aten::sin(%x)
+  return (%n)""")
+    db = g.db
+    assert db.may_alias(g["r"], g["m"]) and db.may_alias(g["r"], g["x"])
+    assert db.may_contain_alias([g["l"]], [g["m"]])
+    assert not db.may_alias(g["n"], g["m"])
+    assert db.escapes_scope([g["m"]]) and db.escapes_scope([g["n"]]) and not db.escapes_scope([g["k"]])
+
+
+def test_a_list_only_read_by_cat_keeps_its_elements_apart():
+    g = Graph("""graph(%x : Tensor):
+  %zero : int = prim::Constant[value=0]()
+  %m : Tensor = aten::mul(%x, %x)
+  %l : Tensor[] = prim::ListConstruct(%m, %m)
+  %c : Tensor = aten::cat(%l, %zero)
+  return (%c)""")
+    assert not g.db.may_alias(g["m"], g["x"])
+    assert g.db.may_contain_alias([g["l"]], [g["m"]])
+    assert not g.db.escapes_scope([g["m"]])
+
+
+def test_a_tuple_only_returned_is_an_output_not_a_wildcard():
+    g = Graph("""graph(%x : Tensor):
+  %m : Tensor = aten::mul(%x, %x)
+  %n : Tensor = aten::neg(%x)
+  %t : (Tensor, Tensor) = prim::TupleConstruct(%m, %x)
+  return (%t)""")
+    assert not g.db.may_alias(g["m"], g["x"])
+    assert g.db.aliases_graph_output([g["m"]]) and not g.db.aliases_graph_output([g["n"]])
+
+
+def test_if_outputs_alias_both_branches_which_stay_apart():
+    g = Graph("""graph(%x : Tensor, %c : bool):
+  %a : Tensor = aten::exp(%x)
+  %b : Tensor = aten::neg(%x)
+  %r : Tensor = prim::If(%c)
+    block0():
+      -> (%a)
+    block1():
+      -> (%b)
+  return (%r)""")
+    db = g.db
+    assert db.may_alias(g["r"], g["a"]) and db.may_alias(g["r"], g["b"])
+    assert not db.may_alias(g["a"], g["b"])
+
+
+def test_loop_carried_values_alias_initial_and_yielded_values():
+    g = Graph("""graph(%x : Tensor, %n : int):
+  %true : bool = prim::Constant[value=1]()
+  %init : Tensor = aten::exp(%x)
+  %out : Tensor = prim::Loop(%n, %true, %init)
+    block0(%i : int, %acc : Tensor):
+      %next : Tensor = aten::neg(%acc)
+      -> (%true, %next)
+  return (%out)""")
+    db = g.db
+    assert db.may_alias(g["out"], g["init"]) and db.may_alias(g["out"], g["next"])
+    assert db.may_alias(g["acc"], g["next"])  # the next iteration's argument
+    assert not db.may_alias(g["init"], g["next"])
+
+
+def test_long_chains_of_joins_stay_bounded():
+    loops = "\n".join(
+        f"""  %v{k + 1} : Tensor = prim::Loop(%n, %true, %v{k})
+    block0(%i{k} : int, %a{k} : Tensor):
+      %f{k} : Tensor = aten::neg(%a{k})
+      -> (%true, %f{k})"""
+        for k in range(40)
+    )
+    g = Graph(f"""graph(%v0 : Tensor, %n : int):
+  %true : bool = prim::Constant[value=1]()
+{loops}
+  return (%v40)""")
+    assert len(g.db.memory_of(g["v40"])) <= JOIN_LIMIT
+    assert g.db.may_alias(g["v40"], g["f0"]) and g.db.may_alias(g["v40"], g["v0"])
+
+
+def test_writes_include_nested_regions_and_views():
+    g = Graph("""graph(%x : Tensor, %c : bool):
+  %none : NoneType = prim::Constant()
+  %one : int = prim::Constant[value=1]()
+  %z : Tensor = aten::clone(%x, %none)
+  %u : Tensor = aten::clone(%x, %none)
+  %v : Tensor = aten::select(%z, %one, %one)
+  %r : Tensor = prim::If(%c)
+    block0():
+      %w : Tensor = aten::add_(%v, %one, %one)
+      -> (%w)
+    block1():
+      -> (%u)
+  return (%r)""")
+    db = g.db
+    branch = g.op("r")
+    assert db.writes_to_alias(branch, [g["z"]]) and not db.writes_to_alias(branch, [g["x"]])
+    assert db.has_writers(g["z"]) and db.has_writers(g["v"])
+    assert not db.has_writers(g["x"]) and not db.has_writers(g["u"])
+    assert not db.writes_to_wildcard(branch)
+    assert db.reads(g.op("w")) >= db.memory_of(g["z"])
+
+
+def test_conservative_ops_write_every_wildcard_and_have_side_effects():
+    g = Graph("""graph(%self : __torch__.M, %x : Tensor):
+  %none : NoneType = prim::Constant()
+  %local : Tensor = aten::clone(%x, %none)
+  %p : Tensor = prim::GetAttr[name="p"](%self)
+  %r : Tensor = prim::CallMethod[name="forward"](%self, %x)
+  %u : Tensor = aten::my_custom_op(%x)
+  return (%local)""")
+    db = g.db
+    for name in ("r", "u"):
+        assert db.has_side_effects(g.op(name)) and db.writes_to_wildcard(g.op(name))
+    assert db.has_writers(g["x"]) and db.has_writers(g["p"])
+    assert not db.has_writers(g["local"])
+    assert not db.has_side_effects(g.op("p"))
+
+
+def test_print_and_raise_have_side_effects_but_write_nothing():
+    g = Graph("""graph(%x : Tensor):
+  %msg : str = prim::Constant[value="no"]()
+   = prim::Print(%x)
+   = prim::RaiseException(%msg)
+  return (%x)""")
+    db = g.db
+    effectful = [op for op in g.func.body.block.ops if op.name in ("prim.Print", "prim.RaiseException")]
+    assert len(effectful) == 2
+    assert all(db.has_side_effects(op) and not db.writes(op) for op in effectful)
+    assert not db.has_writers(g["x"])
+
+
+def test_random_ops_are_nondeterministic_unless_not_training():
+    g = Graph("""graph(%x : Tensor):
+  %p : float = prim::Constant[value=0.5]()
+  %false : bool = prim::Constant[value=0]()
+  %true : bool = prim::Constant[value=1]()
+  %a : Tensor = aten::dropout(%x, %p, %true)
+  %b : Tensor = aten::dropout(%x, %p, %false)
+  %m : Tensor = aten::mul(%x, %x)
+  return (%a)""")
+    db = g.db
+    assert db.is_nondeterministic(g.op("a"))
+    assert not db.is_nondeterministic(g.op("b")) and not db.is_nondeterministic(g.op("m"))
+    assert not db.has_side_effects(g.op("a"))
+
+
+def test_batch_norm_in_training_writes_its_running_stats():
+    g = Graph("""graph(%x : Tensor, %w : Tensor, %b : Tensor, %mean : Tensor, %var : Tensor):
+  %true : bool = prim::Constant[value=1]()
+  %false : bool = prim::Constant[value=0]()
+  %f : float = prim::Constant[value=0.1]()
+  %train : Tensor = aten::batch_norm(%x, %w, %b, %mean, %var, %true, %f, %f, %false)
+  %infer : Tensor = aten::batch_norm(%x, %w, %b, %mean, %var, %false, %f, %f, %false)
+  return (%train)""")
+    db = g.db
+    assert db.writes_to_alias(g.op("train"), [g["mean"]])
+    assert not db.writes(g.op("infer"))
+
+
+MOVES = """graph(%x : Tensor):
+  %none : NoneType = prim::Constant()
+  %one : int = prim::Constant[value=1]()
+  %z : Tensor = aten::clone(%x, %none)
+  %a : Tensor = aten::exp(%x)
+  %s : Tensor = aten::sum(%z, %none)
+  %w : Tensor = aten::add_(%z, %one, %one)
+  %t : Tensor = aten::sum(%z, %none)
+  %b : Tensor = aten::neg(%a)
+  %w2 : Tensor = aten::mul_(%z, %one)
+  return (%b)"""
+
+
+def test_moves_follow_data_dependencies():
+    g = Graph(MOVES)
+    assert not g.db.move_after_topologically_valid(g.op("a"), g.op("b"))  # %b uses %a
+    assert g.order() == ["none", "one", "z", "a", "s", "w", "t", "b", "w2"]
+    assert g.db.move_after_topologically_valid(g.op("a"), g.op("w2"))
+    assert g.order() == ["none", "one", "z", "s", "w", "t", "w2", "a", "b"]  # %b moved along
+
+
+def test_moves_keep_reads_and_writes_of_aliasing_memory_in_order():
+    g = Graph(MOVES)
+    db = g.db
+    assert not db.move_after_topologically_valid(g.op("s"), g.op("w"))  # read after write
+    assert not db.move_before_topologically_valid(g.op("t"), g.op("w"))  # write after read
+    assert not db.move_after_topologically_valid(g.op("w"), g.op("w2"))  # write after write
+    assert db.move_before_topologically_valid(g.op("a"), g.op("z"))  # unrelated memory
+    assert g.order() == ["none", "one", "a", "z", "s", "w", "t", "b", "w2"]
+
+
+def test_two_writes_to_the_same_memory_keep_their_order():
+    g = Graph("""graph(%x : Tensor):
+  %none : NoneType = prim::Constant()
+  %two : int = prim::Constant[value=2]()
+  %z : Tensor = aten::clone(%x, %none)
+  %w : Tensor = aten::add_(%z, %two, %two)
+  %e : Tensor = aten::exp(%x)
+  %w2 : Tensor = aten::mul_(%z, %two)
+  return (%z)""")
+    assert not g.db.move_after_topologically_valid(g.op("w"), g.op("w2"))
+    assert g.db.move_after_topologically_valid(g.op("w"), g.op("e"))
+    assert g.order() == ["none", "two", "z", "e", "w", "w2"]
+
+
+def test_move_before_leaves_dependents_behind_the_point():
+    g = Graph("""graph(%x : Tensor):
+  %a : Tensor = aten::exp(%x)
+  %b : Tensor = aten::neg(%a)
+  %c : Tensor = aten::sin(%x)
+  %d : Tensor = aten::cos(%c)
+  return (%d)""")
+    assert g.db.move_before_topologically_valid(g.op("a"), g.op("d"))
+    assert g.order() == ["c", "a", "d", "b"]
+
+
+def test_nothing_moves_across_side_effects():
+    g = Graph("""graph(%x : Tensor):
+  %a : Tensor = aten::exp(%x)
+   = prim::Print(%x)
+  %b : Tensor = aten::neg(%x)
+  return (%b)""")
+    assert not g.db.move_after_topologically_valid(g.op("a"), g.op("b"))
+    assert g.order() == ["a", "b"]
+
+
+def test_replaced_values_and_forgotten_ops_keep_answers_current():
+    g = Graph(MOVES)
+    db = g.db
+    write = g.op("w")
+    assert db.has_writers(g["z"])
+    db.forget_op(write)
+    db.forget_op(g.op("w2"))
+    assert not db.has_writers(g["z"])
+    memory = db.memory_of(g["z"])
+    db.replace_value(g["z"], g["a"])
+    assert db.memory_of(g["a"]) == memory
+    assert db.memory_of(g["z"]) and not db.may_alias(g["a"], g["z"])
