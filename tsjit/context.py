@@ -3,8 +3,10 @@
 It knows xDSL's core dialects (loaded lazily), our `ts`, `prim`, `profile` and `aten`
 dialects, and the open universe of operators: any op name the registered dialects do
 not define is looked up in the schema table (`aten.add`, `prim.dtype`, `quantized.*`);
-an `aten.*` name the table lacks becomes a generic op with unknown effects, while an
-unknown name in another dialect (a typo such as `prim.Constnat`) stays an error.
+an `aten.*` name the table lacks, or a name in a namespace neither PyTorch nor the
+context knows (a user's custom ops, `torchvision.nms`), becomes a generic op with
+unknown effects, while an unknown name in a known namespace (a typo such as
+`prim.Constnat`, or `quantized.no_such_op`) stays an error.
 """
 
 from __future__ import annotations
@@ -61,9 +63,11 @@ class TSContext(Context):
     def get_optional_op(self, name: str, *, dialect_stack: tuple[str, ...] = ()) -> type[Operation] | None:  # pyright: ignore[reportIncompatibleMethodOverride]
         known = super().get_optional_op(name, dialect_stack=dialect_stack)
         if known is None and "." in name:
-            from tsjit.dialects.aten import op_class_for
+            from tsjit.dialects.aten import custom_op_class, op_class_for
 
             known = op_class_for(name)
+            if known is None and name.partition(".")[0] not in self.registered_dialect_names:
+                known = custom_op_class(name)
             if known is not None:
                 self.load_op(known)
         return known

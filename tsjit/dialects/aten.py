@@ -134,6 +134,16 @@ def op_class_for(name: str) -> type[OperatorOp] | None:
     return None
 
 
+def custom_op_class(name: str) -> type[OperatorOp] | None:
+    """An operator of a namespace PyTorch itself does not register (a user's custom ops,
+    `torchvision.nms`): open like aten, with unknown effects. None for the namespaces
+    of the table, whose operators are all known."""
+    namespace, _, operator = name.partition(".")
+    if namespace in TABLE.namespaces or not _OPERATOR_NAME.fullmatch(operator):
+        return None
+    return _make_class(name, f"{namespace}::{operator}", OperatorOp, {})
+
+
 _OPERATOR_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 """A node kind's name: no overload suffix (`aten.add.Tensor` is not an operator)."""
 

@@ -25,6 +25,13 @@ class LocatingParser(Parser):
     reports verification errors raised while building an op at that op."""
 
     _line_starts: list[int] | None = None
+    _location_end: int = -1
+
+    def parse_optional_location(self):  # noqa: ANN201 - xDSL's signature
+        location = super().parse_optional_location()
+        if location is not None:
+            self._location_end = self._current_token.span.start
+        return location
 
     def parse_operation(self) -> Operation:
         start = self._current_token.span
@@ -32,7 +39,8 @@ class LocatingParser(Parser):
             op = super().parse_operation()
         except VerifyException as e:
             self.raise_error(_message(e), start)
-        if isinstance(op.location, UnknownLoc):
+        spelled = self._location_end == self._current_token.span.start  # `loc(...)` ends the op
+        if isinstance(op.location, UnknownLoc) and not spelled:
             line, col = self._line_col(start.start)
             op.location = FileLineColLoc(StringAttr(self.lexer.input.name), IntAttr(line), IntAttr(col))
         return op

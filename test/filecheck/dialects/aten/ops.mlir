@@ -238,3 +238,13 @@ func.func @open(%any : !ts.any, %maybe : !ts.optional<!ts.tensor>, %x : !ts.tens
 // CHECK-GENERIC-LABEL: "func.func"() <{sym_name = "open"
 // CHECK-GENERIC:         %p, %q = "aten.my_pair_op"() : () -> (!ts.int, !ts.tensor)
 // CHECK-GENERIC-NEXT:    "aten.my_sink"(%p, %q) : (!ts.int, !ts.tensor) -> ()
+
+// Custom operators of namespaces PyTorch does not register are open too.
+// CHECK-LABEL: func.func @custom_namespaces
+// CHECK-NEXT:    %k = torchvision.nms %b, %s, %t : (!ts.tensor, !ts.tensor, !ts.float) -> !ts.tensor
+// CHECK-NEXT:    %m = my_ops.fused_thing %b : (!ts.tensor) -> !ts.tensor
+func.func @custom_namespaces(%b : !ts.tensor, %s : !ts.tensor, %t : !ts.float) {
+  %k = torchvision.nms %b, %s, %t : (!ts.tensor, !ts.tensor, !ts.float) -> !ts.tensor
+  %m = my_ops.fused_thing %b : (!ts.tensor) -> !ts.tensor
+  func.return
+}
