@@ -87,9 +87,9 @@ class TypeParser:
             return t
         if isinstance(obj, type) and issubclass(obj, tuple) and hasattr(obj, "_fields"):
             return self.named_tuple_type(obj)
-        if obj in (typing.List, list):
+        if obj in (typing.List, list):  # noqa: UP006 - the typing objects are compared here
             return ListType(TensorType())
-        if obj in (typing.Dict, dict):
+        if obj in (typing.Dict, dict):  # noqa: UP006
             return DictType(StrType(), TensorType())
         raise self.fail(expr, f"unknown type annotation '{ast.unparse(expr)}'")
 
@@ -100,15 +100,15 @@ class TypeParser:
         if size is not None or _is_broadcasting_list_name(expr.value):
             size = size or int(ast.unparse(expr.value)[-1])
             return Annotation(ListType(self._one(expr, items)), size)
-        if origin in (typing.List, list):
+        if origin in (typing.List, list):  # noqa: UP006 - the typing objects are compared here
             return Annotation(ListType(self._one(expr, items)))
         if origin is typing.Optional:
             return Annotation(OptionalType(self._one(expr, items)))
-        if origin in (typing.Dict, dict):
+        if origin in (typing.Dict, dict):  # noqa: UP006
             if len(items) != 2:
                 raise self.fail(expr, f"Dict takes 2 type arguments, got {len(items)}")
             return Annotation(DictType(self.parse(items[0]), self.parse(items[1])))
-        if origin in (typing.Tuple, tuple):
+        if origin in (typing.Tuple, tuple):  # noqa: UP006
             if len(items) == 1 and isinstance(items[0], ast.Tuple) and not items[0].elts:
                 return Annotation(TupleType([]))
             return Annotation(TupleType([self.parse(i) for i in items]))

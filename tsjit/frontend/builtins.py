@@ -84,7 +84,13 @@ SPECIAL_FORMS: frozenset[str] = frozenset(
 )
 """Builtins whose arguments are not plain values (types, iterables, ...)."""
 
-MATH_CONSTANTS: dict[str, float] = {"pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan, "tau": math.tau}
+MATH_CONSTANTS: dict[str, float] = {
+    "pi": math.pi,
+    "e": math.e,
+    "inf": math.inf,
+    "nan": math.nan,
+    "tau": math.tau,
+}
 
 OPERATOR_NAMESPACES: dict[str, str] = {
     "torch": "aten", "torch.nn.functional": "aten", "torch._C._nn": "aten", "torch.linalg": "aten",
@@ -93,7 +99,11 @@ OPERATOR_NAMESPACES: dict[str, str] = {
 }  # fmt: skip
 """Python namespaces whose functions are schema operators of the same name."""
 
-NAMESPACE_PREFIXES: dict[str, str] = {"torch.linalg": "linalg_", "torch.special": "special_", "torch.fft": "fft_"}
+NAMESPACE_PREFIXES: dict[str, str] = {
+    "torch.linalg": "linalg_",
+    "torch.special": "special_",
+    "torch.fft": "fft_",
+}
 """`torch.linalg.norm` is `aten::linalg_norm`."""
 
 RENAMED_FUNCTIONS: dict[str, str] = {

@@ -10,12 +10,11 @@ conversion, the exit transform and loop canonicalization.
 from __future__ import annotations
 
 import ast
-import builtins as python_builtins
 import inspect
 import os
 import types
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from xdsl.dialects import func
@@ -24,10 +23,9 @@ from xdsl.ir import Attribute, SSAValue
 from xdsl.passes import ModulePass
 
 from tsjit.diagnostics import SourceLocation, TsjitError
-from tsjit.dialects import prim
-from tsjit.dialects.types import TensorType, TupleType, is_subtype_of
+from tsjit.dialects.types import TensorType, TupleType
 from tsjit.frontend.annotations import Annotation, TypeParser
-from tsjit.frontend.modules import ModuleInfo, ModuleRegistry, is_module
+from tsjit.frontend.modules import ModuleInfo, ModuleRegistry
 from tsjit.frontend.resolver import Resolver, Scope
 from tsjit.frontend.schema_matching import NO_DEFAULT, Param, Signature
 from tsjit.frontend.source import SourceFile
@@ -88,7 +86,9 @@ class CompilationUnit:
     def register_source(self, source: SourceFile) -> None:
         self.sources[source.filename] = source
 
-    def definition_of(self, function: types.FunctionType, node: ast.AST | None) -> tuple[SourceFile, ast.FunctionDef]:
+    def definition_of(
+        self, function: types.FunctionType, node: ast.AST | None
+    ) -> tuple[SourceFile, ast.FunctionDef]:
         """The def of a Python function: from a file the unit read, else its source file."""
         code = function.__code__
         source = self.sources.get(code.co_filename)
@@ -101,7 +101,10 @@ class CompilationUnit:
                 source = SourceFile(_display_name(function, path), f.read())
             self.sources[code.co_filename] = source
         for candidate in ast.walk(source.tree):
-            if isinstance(candidate, (ast.FunctionDef, ast.AsyncFunctionDef)) and candidate.name == function.__name__:
+            if (
+                isinstance(candidate, (ast.FunctionDef, ast.AsyncFunctionDef))
+                and candidate.name == function.__name__
+            ):
                 lines = {candidate.lineno, *(d.lineno for d in candidate.decorator_list)}
                 if code.co_firstlineno in lines:
                     if isinstance(candidate, ast.AsyncFunctionDef):
@@ -149,7 +152,11 @@ class CompilationUnit:
             annotation_node = node.annotation
             if annotation_node is None and comment_types is not None and i < len(comment_types):
                 annotation_node = comment_types[i]
-            annotation = parser.parse_annotation(annotation_node) if annotation_node is not None else Annotation(TensorType())
+            annotation = (
+                parser.parse_annotation(annotation_node)
+                if annotation_node is not None
+                else Annotation(TensorType())
+            )
             default = defaults.get(node.arg, NO_DEFAULT)
             if default is not NO_DEFAULT:
                 default = _convert_default(source, node, default, annotation)
@@ -159,7 +166,9 @@ class CompilationUnit:
         return FunctionSignature(params, return_type), list(nodes) + list(keyword_only)
 
     # -- compiling ---------------------------------------------------------------------------
-    def compile_function(self, function: object, name: str, node: ast.AST | None, caller: Any = None) -> CompiledFunction:
+    def compile_function(
+        self, function: object, name: str, node: ast.AST | None, caller: Any = None
+    ) -> CompiledFunction:
         if not isinstance(function, types.FunctionType):
             raise TsjitError(f"'{name}' is not a Python function")
         key = function
@@ -193,11 +202,15 @@ class CompilationUnit:
         spec = FunctionSpec(symbol, source, definition, scope, signature, nodes, info, self_name, entry)
         return self.compile_spec(key, spec, node, caller)
 
-    def compile_spec(self, key: object, spec: FunctionSpec, node: ast.AST | None, caller: Any) -> CompiledFunction:
+    def compile_spec(
+        self, key: object, spec: FunctionSpec, node: ast.AST | None, caller: Any
+    ) -> CompiledFunction:
         from tsjit.frontend.emitter import FunctionEmitter
 
         if key in self.in_progress:
-            message = f"recursive calls are not supported in TorchScript ('{spec.definition.name}' calls itself)"
+            message = (
+                f"recursive calls are not supported in TorchScript ('{spec.definition.name}' calls itself)"
+            )
             if caller is not None:
                 raise caller.error(node, message)
             raise spec.source.error(spec.definition, message)
@@ -210,7 +223,9 @@ class CompilationUnit:
             self.in_progress.discard(key)
         self.module.body.block.add_op(function)
         text = f"{spec.symbol}({', '.join(f'{type_str(p.type)} {p.name}' for p in spec.signature.params)}) -> {type_str(emitter.return_type)}"
-        signature = Signature(spec.definition.name, tuple(spec.signature.params), (emitter.return_type,), text=text)
+        signature = Signature(
+            spec.definition.name, tuple(spec.signature.params), (emitter.return_type,), text=text
+        )
         compiled = CompiledFunction(spec.symbol, function, signature, emitter.return_type, spec.is_entry)
         self.compiled[key] = compiled
         return compiled
@@ -284,7 +299,8 @@ class CompilationUnit:
         tuple_type = self.named_tuple_type(cls)
         defaults = getattr(cls, "_field_defaults", {})
         params = tuple(
-            Param(n.data, t, defaults.get(n.data, NO_DEFAULT)) for n, t in zip(tuple_type.names, tuple_type.types)
+            Param(n.data, t, defaults.get(n.data, NO_DEFAULT))
+            for n, t in zip(tuple_type.names, tuple_type.types)
         )
         return NamedTupleConstructor(tuple_type, Signature(cls.__qualname__, params, (tuple_type,)))
 
@@ -342,13 +358,12 @@ def _display_name(function: types.FunctionType, path: str) -> str:
 
 
 def _builtin_scope() -> Scope:
-    import typing
 
     from tsjit.frontend import torch_shim
     from tsjit.frontend.torch_shim import _builtins
 
     return Scope({
-        "torch": torch_shim, "Tensor": torch_shim.Tensor, "List": typing.List,
+        "torch": torch_shim, "Tensor": torch_shim.Tensor, "List": list,
         "BroadcastingList1": _builtins.BroadcastingList1, "BroadcastingList2": _builtins.BroadcastingList2,
         "BroadcastingList3": _builtins.BroadcastingList3,
     })  # fmt: skip
@@ -395,10 +410,17 @@ def _convert_default(source: SourceFile, node: ast.arg, value: object, annotatio
         return float(value)
     if isinstance(t, ListType) and isinstance(value, tuple):
         return list(value)
-    if isinstance(t, ListType) and annotation.broadcast and isinstance(value, (int, float)) and not isinstance(value, bool):
+    if (
+        isinstance(t, ListType)
+        and annotation.broadcast
+        and isinstance(value, (int, float))
+        and not isinstance(value, bool)
+    ):
         return [value] * annotation.broadcast
     if value is not None and not isinstance(value, (bool, int, float, str, list, tuple)):
-        raise source.error(node, f"default value of parameter '{node.arg}' must be a constant, got {type(value).__name__}")
+        raise source.error(
+            node, f"default value of parameter '{node.arg}' must be a constant, got {type(value).__name__}"
+        )
     return value
 
 
@@ -415,7 +437,9 @@ def finish(function: func.FuncOp) -> None:
     erase_dead_scaffolding(function)
     returned = function.body.block.last_op
     assert isinstance(returned, func.ReturnOp)
-    function.function_type = func.FunctionType.from_lists(function.function_type.inputs.data, returned.operand_types)  # pyright: ignore[reportAttributeAccessIssue]
+    function.function_type = func.FunctionType.from_lists(
+        function.function_type.inputs.data, returned.operand_types
+    )  # pyright: ignore[reportAttributeAccessIssue]
 
 
 def cleanup(module: ModuleOp, pipeline: Sequence[str] = CLEANUP_PIPELINE) -> None:
@@ -427,4 +451,3 @@ def cleanup(module: ModuleOp, pipeline: Sequence[str] = CLEANUP_PIPELINE) -> Non
     for name in pipeline:
         pass_class: type[ModulePass] = PASSES[name]()
         pass_class().apply(ctx, module)
-

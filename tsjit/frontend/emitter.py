@@ -24,6 +24,7 @@ from xdsl.dialects.builtin import FunctionType
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from tsjit.diagnostics import TsjitError
 from tsjit.dialects import prim
 from tsjit.dialects.aten import create_op
 from tsjit.dialects.types import (
@@ -44,13 +45,10 @@ from tsjit.dialects.types import (
     unify,
 )
 from tsjit.frontend import builtins
-from tsjit.frontend.annotations import Annotation
 from tsjit.frontend.environment import Frame, meaningful_name
 from tsjit.frontend.schema_matching import (
-    NO_DEFAULT,
     CallArg,
     Matcher,
-    Param,
     Signature,
     UseValue,
     operator_signatures,
@@ -99,13 +97,19 @@ class Refinements:
         return Refinements(self.when_false, self.when_true)
 
     def both(self, other: Refinements) -> Refinements:
-        return Refinements(_union(self.when_true, other.when_true), _intersect(self.when_false, other.when_false))
+        return Refinements(
+            _union(self.when_true, other.when_true), _intersect(self.when_false, other.when_false)
+        )
 
     def either(self, other: Refinements) -> Refinements:
-        return Refinements(_intersect(self.when_true, other.when_true), _union(self.when_false, other.when_false))
+        return Refinements(
+            _intersect(self.when_true, other.when_true), _union(self.when_false, other.when_false)
+        )
 
 
-def _union(a: tuple[tuple[str, Attribute], ...], b: tuple[tuple[str, Attribute], ...]) -> tuple[tuple[str, Attribute], ...]:
+def _union(
+    a: tuple[tuple[str, Attribute], ...], b: tuple[tuple[str, Attribute], ...]
+) -> tuple[tuple[str, Attribute], ...]:
     result = dict(a)
     for name, t in b:
         if name not in result:
@@ -115,7 +119,9 @@ def _union(a: tuple[tuple[str, Attribute], ...], b: tuple[tuple[str, Attribute],
     return tuple(result.items())
 
 
-def _intersect(a: tuple[tuple[str, Attribute], ...], b: tuple[tuple[str, Attribute], ...]) -> tuple[tuple[str, Attribute], ...]:
+def _intersect(
+    a: tuple[tuple[str, Attribute], ...], b: tuple[tuple[str, Attribute], ...]
+) -> tuple[tuple[str, Attribute], ...]:
     other = dict(b)
     return tuple((n, t) for n, t in a if other.get(n) == t)
 
@@ -165,7 +171,9 @@ class FunctionEmitter:
         if self.spec.self_info is not None:
             receiver = arguments.pop(0)
             receiver.name_hint = "self"
-            self.frame.set_sugared_var(None, self.spec.self_name, ModuleValue(receiver, self.spec.self_info), None)
+            self.frame.set_sugared_var(
+                None, self.spec.self_name, ModuleValue(receiver, self.spec.self_info), None
+            )
         for param, argument, node in zip(params, arguments, self.spec.param_nodes):
             if meaningful_name(param.name):
                 argument.name_hint = self.value_name(param.name)
@@ -175,7 +183,9 @@ class FunctionEmitter:
         assert self.merged_return is not None
         placeholder = self.insert(prim.UninitializedOp(self.merged_return))
         self.insert(func.ReturnOp(placeholder.result))
-        function = func.FuncOp(self.spec.symbol, FunctionType.from_lists(input_types, [self.merged_return]), Region(block))
+        function = func.FuncOp(
+            self.spec.symbol, FunctionType.from_lists(input_types, [self.merged_return]), Region(block)
+        )
         function.location = self.source.location(self.definition)  # pyright: ignore[reportAttributeAccessIssue]
         return function
 
@@ -239,7 +249,9 @@ class FunctionEmitter:
         assert self.frame is not None
         self.insert(prim.StoreOp(self.frame.storage_name(name), value), node)
 
-    def list_of(self, elements: Sequence[SSAValue], list_type: ListType, node: ast.AST | None = None) -> SSAValue:
+    def list_of(
+        self, elements: Sequence[SSAValue], list_type: ListType, node: ast.AST | None = None
+    ) -> SSAValue:
         return self.insert(prim.ListConstructOp(list(elements), list_type), node).results[0]
 
     def tuple_of(self, elements: Sequence[SSAValue], node: ast.AST | None = None,
@@ -409,7 +421,9 @@ class FunctionEmitter:
     def emit_assert(self, node: ast.Assert) -> None:
         cond = self.emit_cond_expr(node.test)
         message = node.msg if node.msg is not None else ast.copy_location(ast.Constant(""), node)
-        error = ast.copy_location(ast.Call(ast.copy_location(ast.Name("AssertionError", ast.Load()), node), [message], []), node)
+        error = ast.copy_location(
+            ast.Call(ast.copy_location(ast.Name("AssertionError", ast.Load()), node), [message], []), node
+        )
         failure = ast.copy_location(ast.Raise(error, None), node)
         self.emit_if_else_blocks(node, cond, [], [failure])
 
@@ -443,14 +457,21 @@ class FunctionEmitter:
         for target in node.targets:
             if isinstance(target, ast.Subscript):
                 if isinstance(target.slice, ast.Slice):
-                    raise self.error(target, "del statements only support deletion at a single index, slicing is not supported")
+                    raise self.error(
+                        target,
+                        "del statements only support deletion at a single index, slicing is not supported",
+                    )
                 container = self.emit_expr(target.value)
                 index = self.emit_expr(target.slice)
-                self.builtin_call("aten::Delete", target, [CallArg(container, target), CallArg(index, target)])
+                self.builtin_call(
+                    "aten::Delete", target, [CallArg(container, target), CallArg(index, target)]
+                )
             elif isinstance(target, ast.Name):
                 self.frame.remove_var(target, target.id)
             else:
-                raise self.error(target, "del statements are only supported for deleting list and dict items and variables")
+                raise self.error(
+                    target, "del statements are only supported for deleting list and dict items and variables"
+                )
 
     # -- with -------------------------------------------------------------------------------
     def emit_with(self, node: ast.With) -> None:
@@ -461,7 +482,9 @@ class FunctionEmitter:
             t = context.type
             if not isinstance(t, ClassType):
                 raise self.error(item.context_expr, "With item expression must return an object")
-            if t.qualname.data not in {self.unit.context_manager(n).qualname for n in set(builtins.CONTEXT_MANAGERS.values())}:
+            if t.qualname.data not in {
+                self.unit.context_manager(n).qualname for n in set(builtins.CONTEXT_MANAGERS.values())
+            }:
                 raise self.error(item.context_expr, f"Object of class {t.qualname.data} does not define __enter__ and "
                                                     "__exit__ methods tsjit knows")  # fmt: skip
             enter = self.insert(prim.EnterOp(context, NoneType()), node)
@@ -525,12 +548,12 @@ class FunctionEmitter:
             if save_false.lookup_type(name) is not None or false_exits:
                 mutated.add(name)
             else:
-                self.frame.set_type_error(name, _not_defined(self.source, node, name, "false"))
+                self.frame.set_type_error(name, _not_defined(name, "false"))
         for name in save_false.defined_variables():
             if save_true.lookup_type(name) is not None or true_exits:
                 mutated.add(name)
             else:
-                self.frame.set_type_error(name, _not_defined(self.source, node, name, "true"))
+                self.frame.set_type_error(name, _not_defined(name, "true"))
         for name in sorted(mutated):
             if true_exits and false_exits:
                 continue
@@ -562,7 +585,9 @@ class FunctionEmitter:
         assert terminator is not None
         value = prim.UninitializedOp(type)
         self.rewriter.insert_op(value, InsertPoint.before(terminator))
-        self.rewriter.insert_op(prim.StoreOp(self.frame.storage_name(name), value.result), InsertPoint.before(terminator))
+        self.rewriter.insert_op(
+            prim.StoreOp(self.frame.storage_name(name), value.result), InsertPoint.before(terminator)
+        )
 
     # -- loops ----------------------------------------------------------------------------
     def emit_while(self, node: ast.While) -> None:
@@ -577,7 +602,9 @@ class FunctionEmitter:
             raise self.error(node, "type comments on for loops are not supported")
         self.emit_for_loop(node, node.target, node.iter, lambda: self.emit_statements(node.body))
 
-    def emit_for_loop(self, node: ast.AST, target: ast.expr, iterable_node: ast.expr, emit_body: Callable[[], None]) -> None:
+    def emit_for_loop(
+        self, node: ast.AST, target: ast.expr, iterable_node: ast.expr, emit_body: Callable[[], None]
+    ) -> None:
         iterable = self.emit_sugared(iterable_node, 1).iter(self, iterable_node)
         if iterable.static_len() is None:
             self.emit_loop_common(node, emit_body, iterable, target, None)
@@ -633,7 +660,9 @@ class FunctionEmitter:
         temp = self.new_temp("tmp_assign_")
         self.frame.set_sugared_var(node.value, temp, self.emit_sugared(node.value, 1), None)
         for target in node.targets:
-            self.emit_single_assign(node, target, ast.copy_location(ast.Name(temp, ast.Load()), node.value), None)
+            self.emit_single_assign(
+                node, target, ast.copy_location(ast.Name(temp, ast.Load()), node.value), None
+            )
 
     def emit_ann_assign(self, node: ast.AnnAssign) -> None:
         if node.value is None:
@@ -649,7 +678,9 @@ class FunctionEmitter:
             raise self.error(node, f"invalid type comment '{node.type_comment}'") from None
         return self.unit.type_parser(self.spec.scope, self.source).parse(ast.copy_location(expr, node))
 
-    def emit_single_assign(self, node: ast.stmt, target: ast.expr, value: ast.expr, annotation: Attribute | None) -> None:
+    def emit_single_assign(
+        self, node: ast.stmt, target: ast.expr, value: ast.expr, annotation: Attribute | None
+    ) -> None:
         assert self.frame is not None
         if isinstance(target, ast.Name):
             rhs = self.emit_sugared(value, 1, annotation)
@@ -671,7 +702,9 @@ class FunctionEmitter:
             if isinstance(target, ast.Starred):
                 starred += 1
             elif not isinstance(target, (ast.Name, ast.Subscript, ast.Tuple, ast.List)):
-                raise self.error(target, "lhs of assignment must be a variable, subscript, or starred expression")
+                raise self.error(
+                    target, "lhs of assignment must be a variable, subscript, or starred expression"
+                )
         if starred > 1:
             raise self.error(node, "Only one starred expression is allowed on the lhs")
         if starred and starred == len(targets):
@@ -685,7 +718,9 @@ class FunctionEmitter:
         rhs = self.emit_sugared(value, binders)
         self.assign_tuple(target, rhs, value, binders, starred)
 
-    def assign_tuple(self, target: ast.Tuple | ast.List, rhs: SugaredValue, rhs_node: ast.AST, binders: int, starred: bool) -> None:
+    def assign_tuple(
+        self, target: ast.Tuple | ast.List, rhs: SugaredValue, rhs_node: ast.AST, binders: int, starred: bool
+    ) -> None:
         outputs = rhs.as_tuple(self, rhs_node, None if starred else binders)
         if len(outputs) < binders:
             need = "at least " if starred else ""
@@ -734,7 +769,11 @@ class FunctionEmitter:
                 self.builtin_call("aten::copy_", node, [CallArg(sliced, target), CallArg(value, target)])
             else:
                 indices = self.list_of(tensor_indices, ListType(OptionalType(TensorType())))
-                self.builtin_call("aten::index_put_", node, [CallArg(sliced, target), CallArg(indices, target), CallArg(value, target)])
+                self.builtin_call(
+                    "aten::index_put_",
+                    node,
+                    [CallArg(sliced, target), CallArg(indices, target), CallArg(value, target)],
+                )
             return
         subscripts = _subscripts(target)
         if len(subscripts) != 1 or isinstance(subscripts[0], ast.Slice):
@@ -742,12 +781,19 @@ class FunctionEmitter:
         if isinstance(sliceable.type, TupleType):
             raise self.error(target, f"{type_str(sliceable.type)} does not support subscripted assignment")
         index = self.emit_expr(subscripts[0])
-        args = [CallArg(sliceable, target.value, "self"), CallArg(index, subscripts[0], "idx"), CallArg(rhs, node)]
+        args = [
+            CallArg(sliceable, target.value, "self"),
+            CallArg(index, subscripts[0], "idx"),
+            CallArg(rhs, node),
+        ]
         self.builtin_call("aten::_set_item", node, args)
 
     def value_to_tensor(self, value: SSAValue, like: SSAValue, node: ast.AST) -> SSAValue:
         """`t[i] = 1.0`: a number becomes a tensor of `t`'s dtype and device."""
-        if not isinstance(value.type, (IntType, FloatType, BoolType)) and type(value.type).__name__ != "NumberType":
+        if (
+            not isinstance(value.type, (IntType, FloatType, BoolType))
+            and type(value.type).__name__ != "NumberType"
+        ):
             return value
         dtype = self.builtin_call("prim::dtype", None, [CallArg(like, node)])
         device = self.builtin_call("prim::device", None, [CallArg(like, node)])
@@ -777,7 +823,9 @@ class FunctionEmitter:
 
     def aug_assign_value(self, node: ast.AugAssign, lhs: SSAValue) -> SSAValue:
         if isinstance(lhs.type, ClassType):
-            raise self.error(node, f"Cannot emit inplace op on {type_str(lhs.type)}: it defines no __iadd__-style method")
+            raise self.error(
+                node, f"Cannot emit inplace op on {type_str(lhs.type)}: it defines no __iadd__-style method"
+            )
         rhs = self.emit_expr(node.value)
         operator = self.aug_operator(node, lhs.type)
         return self.builtin_call(operator, node, [CallArg(lhs, node.target), CallArg(rhs, node.value)])
@@ -789,17 +837,29 @@ class FunctionEmitter:
             rhs = self.emit_expr(node.value)
             operator = self.aug_operator(node, sliceable.type)
             if not tensor_indices:
-                self.builtin_call(operator, node, [CallArg(rhs, node.value)], [], CallArg(sliced, target, "self"))
+                self.builtin_call(
+                    operator, node, [CallArg(rhs, node.value)], [], CallArg(sliced, target, "self")
+                )
             else:
                 indices = self.list_of(tensor_indices, ListType(OptionalType(TensorType())))
-                indexed = self.builtin_call("aten::index", node, [CallArg(sliced, target), CallArg(indices, target)])
-                augmented = self.builtin_call(operator, node, [CallArg(rhs, node.value)], [], CallArg(indexed, target, "self"))
-                self.builtin_call("aten::index_put_", node, [CallArg(sliced, target), CallArg(indices, target), CallArg(augmented, target)])
+                indexed = self.builtin_call(
+                    "aten::index", node, [CallArg(sliced, target), CallArg(indices, target)]
+                )
+                augmented = self.builtin_call(
+                    operator, node, [CallArg(rhs, node.value)], [], CallArg(indexed, target, "self")
+                )
+                self.builtin_call(
+                    "aten::index_put_",
+                    node,
+                    [CallArg(sliced, target), CallArg(indices, target), CallArg(augmented, target)],
+                )
             return
         subscripts = _subscripts(target)
         t = sliceable.type
         if len(subscripts) != 1 or isinstance(subscripts[0], ast.Slice):
-            raise self.error(target, f"Sliced expression not yet supported for {type_str(t)} augmented assignment")
+            raise self.error(
+                target, f"Sliced expression not yet supported for {type_str(t)} augmented assignment"
+            )
         if isinstance(t, ListType):
             element = t.element_type
         elif isinstance(t, DictType):
@@ -808,9 +868,17 @@ class FunctionEmitter:
             raise self.error(target, f"{type_str(t)} does not support augmented assignment.")
         index = self.emit_expr(subscripts[0])
         value = self.emit_expr(node.value)
-        item = self.builtin_call("aten::__getitem__", node, [CallArg(sliceable, target.value), CallArg(index, subscripts[0])])
-        augmented = self.builtin_call(self.aug_operator(node, element), node, [CallArg(item, node), CallArg(value, node.value)])
-        self.builtin_call("aten::_set_item", node, [CallArg(sliceable, target.value), CallArg(index, subscripts[0]), CallArg(augmented, node)])
+        item = self.builtin_call(
+            "aten::__getitem__", node, [CallArg(sliceable, target.value), CallArg(index, subscripts[0])]
+        )
+        augmented = self.builtin_call(
+            self.aug_operator(node, element), node, [CallArg(item, node), CallArg(value, node.value)]
+        )
+        self.builtin_call(
+            "aten::_set_item",
+            node,
+            [CallArg(sliceable, target.value), CallArg(index, subscripts[0]), CallArg(augmented, node)],
+        )
 
     # ==================================================================================
     # Expressions
@@ -822,7 +890,9 @@ class FunctionEmitter:
             value = self.unchecked_cast(value, type_hint, node)
         return value
 
-    def emit_sugared(self, node: ast.expr, n_binders: int, type_hint: Attribute | None = None) -> SugaredValue:
+    def emit_sugared(
+        self, node: ast.expr, n_binders: int, type_hint: Attribute | None = None
+    ) -> SugaredValue:
         if isinstance(node, ast.Name):
             return self.get_sugared_var(node.id, node)
         if isinstance(node, ast.Attribute):
@@ -966,13 +1036,17 @@ class FunctionEmitter:
             return SimpleValue(value.len(self, node))
         from tsjit.frontend.sugared_values import BuiltinFunction, MagicMethod
 
-        return MagicMethod("__len__", BuiltinFunction("aten::len")).call(self, node, [CallArg(value.value, node.args[0])], [], 1)
+        return MagicMethod("__len__", BuiltinFunction("aten::len")).call(
+            self, node, [CallArg(value.value, node.args[0])], [], 1
+        )
 
     def form_list(self, node: ast.Call, type_hint: Attribute | None) -> SugaredValue:
         if not node.args and not node.keywords:
             list_type = type_hint if type_hint is not None else ListType(TensorType())
             if not isinstance(list_type, ListType):
-                raise self.error(node, f"Expected list type annotation for list(), found {type_str(list_type)}")
+                raise self.error(
+                    node, f"Expected list type annotation for list(), found {type_str(list_type)}"
+                )
             return SimpleValue(self.list_of([], list_type, node))
         self.check_arity(node, "list", 1)
         iterable = self.emit_sugared(node.args[0], 1)
@@ -987,7 +1061,10 @@ class FunctionEmitter:
         if not node.args:
             dict_type = type_hint if type_hint is not None else DictType(StrType(), TensorType())
             if not isinstance(dict_type, DictType):
-                raise self.error(node, f"Expected a type annotation of Dict for dict constructor dict(), got {type_str(dict_type)}")
+                raise self.error(
+                    node,
+                    f"Expected a type annotation of Dict for dict constructor dict(), got {type_str(dict_type)}",
+                )
             result = self.insert(prim.DictConstructOp([], dict_type), node).results[0]
         else:
             source = self.emit_sugared(node.args[0], 1)
@@ -996,14 +1073,21 @@ class FunctionEmitter:
             else:
                 key = ast.copy_location(ast.Name(self.new_temp("key"), ast.Load()), node)
                 value = ast.copy_location(ast.Name(self.new_temp("value"), ast.Load()), node)
-                target = ast.copy_location(ast.Tuple([ast.Name(key.id, ast.Store()), ast.Name(value.id, ast.Store())], ast.Store()), node)
+                target = ast.copy_location(
+                    ast.Tuple([ast.Name(key.id, ast.Store()), ast.Name(value.id, ast.Store())], ast.Store()),
+                    node,
+                )
                 result = self.emit_comprehension(node, key, value, target, source, [], type_hint)
         for keyword in node.keywords:
             if keyword.arg is None:
                 raise self.error(keyword.value, "**kwargs arguments are not supported in TorchScript")
             k = self.constant(keyword.arg, StrType(), keyword.value)
             v = self.emit_expr(keyword.value)
-            self.builtin_call("aten::_set_item", keyword.value, [CallArg(result, node), CallArg(k, keyword.value), CallArg(v, keyword.value)])
+            self.builtin_call(
+                "aten::_set_item",
+                keyword.value,
+                [CallArg(result, node), CallArg(k, keyword.value), CallArg(v, keyword.value)],
+            )
         return SimpleValue(result)
 
     # -- conditions ---------------------------------------------------------------------------
@@ -1012,10 +1096,12 @@ class FunctionEmitter:
             return value
         try:
             result = self.builtin_call("aten::Bool", node, [CallArg(value, node)])
-        except Exception:
+        except TsjitError:
             raise self.error(node, f"Could not cast value of type {type_str(value.type)} to bool") from None
         if not isinstance(result.type, BoolType):
-            raise self.error(node, f"expected a bool expression for condition but found {type_str(result.type)}")
+            raise self.error(
+                node, f"expected a bool expression for condition but found {type_str(result.type)}"
+            )
         return result
 
     def emit_cond_expr(self, node: ast.expr) -> CondValue:
@@ -1029,7 +1115,11 @@ class FunctionEmitter:
             value = self.builtin_call("aten::__not__", node, [CallArg(inner.value, node.operand)])
             static = None if inner.static_if is None else not inner.static_if
             return CondValue(value, inner.refinements.negate(), static)
-        if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], (ast.Is, ast.IsNot)):
+        if (
+            isinstance(node, ast.Compare)
+            and len(node.ops) == 1
+            and isinstance(node.ops[0], (ast.Is, ast.IsNot))
+        ):
             return self.emit_is(node, node.left, node.comparators[0], isinstance(node.ops[0], ast.Is))
         if isinstance(node, ast.Call):
             callee = self.emit_sugared(node.func, 1) if _is_special_name(node.func) else None
@@ -1121,7 +1211,9 @@ class FunctionEmitter:
         value = self.builtin_call(operator, node, [CallArg(lhs, left), CallArg(rhs, right)])
         return CondValue(value, self.is_none_refinements(left, lhs, right, rhs, is_is))
 
-    def is_none_refinements(self, left: ast.expr, lhs: SSAValue, right: ast.expr, rhs: SSAValue, is_is: bool) -> Refinements:
+    def is_none_refinements(
+        self, left: ast.expr, lhs: SSAValue, right: ast.expr, rhs: SSAValue, is_is: bool
+    ) -> Refinements:
         if _is_none_literal(left) and not _is_none_literal(right):
             return self.is_none_refinements(right, rhs, left, lhs, is_is)
         if not _is_none_literal(right) or not isinstance(left, ast.Name):
@@ -1151,7 +1243,9 @@ class FunctionEmitter:
             return CondValue(self.constant(True, BoolType(), obj), refinements, True)
         if all(not _maybe_instance(t, value.type) for t in types):
             return CondValue(self.constant(False, BoolType(), obj), refinements, False)
-        if isinstance(value.type, OptionalType) and any(is_subtype_of(value.type.element_type, t) for t in types):
+        if isinstance(value.type, OptionalType) and any(
+            is_subtype_of(value.type.element_type, t) for t in types
+        ):
             none = self.constant(None, NoneType(), obj)
             present = self.builtin_call("aten::__isnot__", obj, [CallArg(value, obj), CallArg(none, obj)])
             return CondValue(present, refinements)  # an Optional[T] is a T exactly when it is not None
@@ -1184,7 +1278,9 @@ class FunctionEmitter:
         lhs = self.emit_expr(node.left)
         if isinstance(node.op, ast.Mod) and isinstance(lhs.type, StrType):
             rhs = self.emit_expr(node.right)
-            return self.builtin_call("aten::percentFormat", node, [CallArg(lhs, node.left), CallArg(rhs, node.right)])
+            return self.builtin_call(
+                "aten::percentFormat", node, [CallArg(lhs, node.left), CallArg(rhs, node.right)]
+            )
         operator, magic = builtins.BINARY_OPERATORS[type(node.op)]
         rhs = self.emit_expr(node.right)
         return self.magic_call(node, operator, magic, [CallArg(lhs, node.left), CallArg(rhs, node.right)])
@@ -1192,7 +1288,9 @@ class FunctionEmitter:
     def magic_call(self, node: ast.AST, operator: str, magic: str, args: list[CallArg]) -> SSAValue:
         from tsjit.frontend.sugared_values import BuiltinFunction, MagicMethod
 
-        return MagicMethod(magic, BuiltinFunction(operator)).call(self, node, args, [], 1).as_value(self, node)
+        return (
+            MagicMethod(magic, BuiltinFunction(operator)).call(self, node, args, [], 1).as_value(self, node)
+        )
 
     def emit_compare(self, node: ast.Compare, type_hint: Attribute | None) -> SSAValue:
         if len(node.ops) == 1 and isinstance(node.ops[0], (ast.Is, ast.IsNot)):
@@ -1239,7 +1337,10 @@ class FunctionEmitter:
         values: list[SSAValue] = []
         for element in elements:
             if isinstance(element, ast.Starred):
-                values.extend(e.as_value(self, element) for e in self.emit_sugared(element.value, 1).as_tuple(self, element))
+                values.extend(
+                    e.as_value(self, element)
+                    for e in self.emit_sugared(element.value, 1).as_tuple(self, element)
+                )
             else:
                 values.append(self.emit_expr(element))
         return values
@@ -1287,7 +1388,10 @@ class FunctionEmitter:
             key_type, value_type = StrType(), TensorType()
         else:
             key_type, value_type = keys[0].type, values[0].type
-        for what, expected, items, nodes in (("keys", key_type, keys, node.keys), ("values", value_type, values, node.values)):
+        for what, expected, items, nodes in (
+            ("keys", key_type, keys, node.keys),
+            ("values", value_type, values, node.values),
+        ):
             for item, item_node in zip(items, nodes):
                 if not is_subtype_of(item.type, expected):
                     raise self.error(item_node, f"Dict {what} must contain only a single type, expected: "
@@ -1304,7 +1408,9 @@ class FunctionEmitter:
                 pieces.append(str(part.value).replace("{", "{{").replace("}", "}}"))
             elif isinstance(part, ast.FormattedValue):
                 if part.conversion != -1 or part.format_spec is not None:
-                    raise self.error(part, "f-string conversions and format specs are not supported in TorchScript")
+                    raise self.error(
+                        part, "f-string conversions and format specs are not supported in TorchScript"
+                    )
                 pieces.append("{}")
                 args.append(CallArg(self.emit_expr(part.value), part.value))
         template = self.constant("".join(pieces), StrType(), node)
@@ -1312,11 +1418,15 @@ class FunctionEmitter:
 
     def emit_list_comp(self, node: ast.ListComp, type_hint: Attribute | None) -> SSAValue:
         generator = self.single_generator(node)
-        return self.emit_comprehension(node, node.elt, None, generator.target, generator.iter, generator.ifs, type_hint)
+        return self.emit_comprehension(
+            node, node.elt, None, generator.target, generator.iter, generator.ifs, type_hint
+        )
 
     def emit_dict_comp(self, node: ast.DictComp, type_hint: Attribute | None) -> SSAValue:
         generator = self.single_generator(node)
-        return self.emit_comprehension(node, node.key, node.value, generator.target, generator.iter, generator.ifs, type_hint)
+        return self.emit_comprehension(
+            node, node.key, node.value, generator.target, generator.iter, generator.ifs, type_hint
+        )
 
     def single_generator(self, node: ast.ListComp | ast.DictComp) -> ast.comprehension:
         if len(node.generators) != 1:
@@ -1335,11 +1445,15 @@ class FunctionEmitter:
         if is_dict:
             default: Attribute = DictType(StrType(), TensorType())
             if type_hint is not None and not isinstance(type_hint, DictType):
-                raise self.error(node, f"Expected Dict type annotation for dict comprehension, found {type_str(type_hint)}")
+                raise self.error(
+                    node, f"Expected Dict type annotation for dict comprehension, found {type_str(type_hint)}"
+                )
             container = self.insert(prim.DictConstructOp([], type_hint or default), node)  # pyright: ignore[reportArgumentType]
         else:
             if type_hint is not None and not isinstance(type_hint, ListType):
-                raise self.error(node, f"Expected list type annotation for list comprehension, found {type_str(type_hint)}")
+                raise self.error(
+                    node, f"Expected list type annotation for list comprehension, found {type_str(type_hint)}"
+                )
             container = self.insert(prim.ListConstructOp([], type_hint or ListType(TensorType())), node)  # pyright: ignore[reportArgumentType]
         typed = type_hint is not None
         holder = [container]
@@ -1365,9 +1479,15 @@ class FunctionEmitter:
                 typed = True
             result = holder[0].results[0]
             if out_value is not None:
-                self.builtin_call("aten::_set_item", node, [CallArg(result, node, "self"), CallArg(out, node), CallArg(out_value, node)])
+                self.builtin_call(
+                    "aten::_set_item",
+                    node,
+                    [CallArg(result, node, "self"), CallArg(out, node), CallArg(out_value, node)],
+                )
             else:
-                self.builtin_call("aten::append", node, [CallArg(out, node)], [], CallArg(result, node, "self"))
+                self.builtin_call(
+                    "aten::append", node, [CallArg(out, node)], [], CallArg(result, node, "self")
+                )
             while self.block is not block:
                 self.pop_frame()
             self.point = saved
@@ -1397,7 +1517,9 @@ class FunctionEmitter:
         container = self.emit_sugared(node.value, 1)
         subscripts = _subscripts(node)
         if len(subscripts) != 1:
-            return SimpleValue(self.emit_multidim_slicing(node, container.as_value(self, node.value), subscripts))
+            return SimpleValue(
+                self.emit_multidim_slicing(node, container.as_value(self, node.value), subscripts)
+            )
         index_node = subscripts[0]
         if isinstance(container, (ModuleValue, SugaredTupleValue)) and not isinstance(index_node, ast.Slice):
             return container.getitem(self, node, self.emit_expr(index_node), type_hint)
@@ -1425,7 +1547,9 @@ class FunctionEmitter:
         assert isinstance(position, int)
         adjusted = position + len(elements) if position < 0 else position
         if not 0 <= adjusted < len(elements):
-            raise self.error(node, f"Tuple index out of range. Tuple is length {len(elements)} and index is {position}")
+            raise self.error(
+                node, f"Tuple index out of range. Tuple is length {len(elements)} and index is {position}"
+            )
         if adjusted != position:
             index = self.constant(adjusted, IntType(), node)
         return self.insert(prim.TupleIndexOp(value, index, elements[adjusted]), node).results[0]
@@ -1434,7 +1558,9 @@ class FunctionEmitter:
         dim = self.constant(0, IntType(), node) if isinstance(sliceable.type, TensorType) else None
         return self.emit_slice(node, sliceable, dim, piece)
 
-    def emit_slice(self, node: ast.AST, sliceable: SSAValue, dim: SSAValue | None, piece: ast.Slice) -> SSAValue:
+    def emit_slice(
+        self, node: ast.AST, sliceable: SSAValue, dim: SSAValue | None, piece: ast.Slice
+    ) -> SSAValue:
         start = self.emit_expr(piece.lower) if piece.lower is not None else None
         end = self.emit_expr(piece.upper) if piece.upper is not None else None
         step = self.emit_expr(piece.step) if piece.step is not None else None
@@ -1476,9 +1602,13 @@ class FunctionEmitter:
         begin, stop, _ = slice(bound(start, 0), bound(end, length)).indices(length)
         return self.insert(prim.TupleSliceOp(value, begin, max(begin, stop)), node).results[0]
 
-    def emit_multidim_slicing(self, node: ast.AST, sliceable: SSAValue, subscripts: Sequence[ast.expr]) -> SSAValue:
+    def emit_multidim_slicing(
+        self, node: ast.AST, sliceable: SSAValue, subscripts: Sequence[ast.expr]
+    ) -> SSAValue:
         if not isinstance(sliceable.type, TensorType):
-            raise self.error(node, "Unsupported operation: attempted to use multidimensional indexing on a non-tensor type")
+            raise self.error(
+                node, "Unsupported operation: attempted to use multidimensional indexing on a non-tensor type"
+            )
         sliced, tensor_indices = self.emit_int_and_slice_indexing(node, sliceable, subscripts)
         if not tensor_indices:
             return sliced
@@ -1530,14 +1660,20 @@ class FunctionEmitter:
             index = exprs[i]
             if index is None:
                 if isinstance(expr, ast.Slice):
-                    sliceable = self.emit_slice(node, sliceable, self.constant(dims[i], IntType(), node), expr)
+                    sliceable = self.emit_slice(
+                        node, sliceable, self.constant(dims[i], IntType(), node), expr
+                    )
                 continue
             if isinstance(index.type, NoneType):
                 sliceable = self.builtin_call("aten::unsqueeze", node,
                                               [CallArg(sliceable, node), CallArg(self.constant(dims[i], IntType(), node), node)])  # fmt: skip
             elif isinstance(index.type, IntType):
                 dim_value = self.constant(dims[i], IntType(), node)
-                sliceable = self.builtin_call("aten::select", node, [CallArg(sliceable, node), CallArg(dim_value, node), CallArg(index, expr)])
+                sliceable = self.builtin_call(
+                    "aten::select",
+                    node,
+                    [CallArg(sliceable, node), CallArg(dim_value, node), CallArg(index, expr)],
+                )
             else:
                 while len(tensor_indices) <= dims[i]:
                     tensor_indices.append(None)
@@ -1546,7 +1682,7 @@ class FunctionEmitter:
         return sliceable, filled
 
 
-def _not_defined(source: SourceFile, node: ast.AST, name: str, branch: str) -> Callable[[], str]:
+def _not_defined(name: str, branch: str) -> Callable[[], str]:
     return lambda: f"{name} is not defined in the {branch} branch"
 
 

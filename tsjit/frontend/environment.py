@@ -121,7 +121,12 @@ class Frame:
 
         em = self.emitter
         simple = value.value if isinstance(value, SimpleValue) else None
-        if simple is not None and meaningful_name(name) and simple.name_hint is None and _defined_in(simple, self.block):
+        if (
+            simple is not None
+            and meaningful_name(name)
+            and simple.name_hint is None
+            and _defined_in(simple, self.block)
+        ):
             simple.name_hint = em.value_name(display_name(name))
         if self.is_defined_in_parents(name):
             if annotated_type is not None:
@@ -158,7 +163,10 @@ class Frame:
         removed = False
         frame: Frame | None = self
         while frame is not None:
-            removed = bool(frame.values.pop(name, None) is not None or frame.types.pop(name, None) is not None) or removed
+            removed = (
+                bool(frame.values.pop(name, None) is not None or frame.types.pop(name, None) is not None)
+                or removed
+            )
             frame = frame.parent
         if not removed:
             raise self.emitter.error(node, f"undefined value {name}")
@@ -176,4 +184,3 @@ def _ts(t: Attribute) -> str:
         return to_torchscript_str(t)
     except ValueError:
         return str(t)
-

@@ -73,14 +73,16 @@ def unify_or_union(a: Attribute, b: Attribute) -> Attribute:
 
 
 class _ExitTransformer:
-    def __init__(self, function: func.FuncOp, exit_kind: type[prim.LoopContinuationOp] | type[prim.ReturnStmtOp]):
+    def __init__(self, function: func.FuncOp, exit_kind: type[prim.LoopContinuationOp | prim.ReturnStmtOp]):
         self.graph = function.body.block
         self.exit_kind = exit_kind
         self.rewriter = Rewriter()
         self.unit_values: dict[Attribute, SSAValue] = {}
         start = InsertPoint.at_start(self.graph)
         self.true_value = self._insert(prim.ConstantOp.from_value(True), start)
-        self.false_value = self._insert(prim.ConstantOp.from_value(False), InsertPoint.after(self.true_value.owner))  # pyright: ignore[reportArgumentType]
+        self.false_value = self._insert(
+            prim.ConstantOp.from_value(False), InsertPoint.after(self.true_value.owner)
+        )  # pyright: ignore[reportArgumentType]
         self.throws_value = self.unit(BoolType())
         self.target: Block | None = None
 
@@ -95,7 +97,9 @@ class _ExitTransformer:
         """The one `prim.Uninitialized` of `type` (at the graph's start)."""
         value = self.unit_values.get(type)
         if value is None:
-            value = self.unit_values[type] = self._insert(prim.UninitializedOp(type), InsertPoint.at_start(self.graph))
+            value = self.unit_values[type] = self._insert(
+                prim.UninitializedOp(type), InsertPoint.at_start(self.graph)
+            )
         return value
 
     def status(self, pair: ExitPair) -> Status:
@@ -166,7 +170,9 @@ class _ExitTransformer:
         self.rewriter.insert_op(op, point)
         return op
 
-    def add_if_outputs(self, op: prim.IfOp, then_values: Sequence[SSAValue], else_values: Sequence[SSAValue]) -> prim.IfOp:
+    def add_if_outputs(
+        self, op: prim.IfOp, then_values: Sequence[SSAValue], else_values: Sequence[SSAValue]
+    ) -> prim.IfOp:
         then_yield, else_yield = op.then_region.block.last_op, op.else_region.block.last_op
         assert then_yield is not None and else_yield is not None
         then_yield.operands = [*then_yield.operands, *then_values]

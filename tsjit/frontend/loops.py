@@ -72,9 +72,7 @@ def _canonicalize(op: prim.LoopOp) -> None:
         condition = insert(create_op("aten.__and__", [condition, initial], [BoolType()]), before)
     infinite = insert(prim.ConstantOp.from_value(INT64_MAX), before)
     op.operands = [infinite, condition, *op.carried]
-    first = len(op.results)
     new = extend_loop(op, [zero], [IntType()])
-    del first
     body = new.body.block
     counter = body.args[0]
     iteration = body.insert_arg(IntType(), len(body.args))

@@ -31,7 +31,6 @@ from tsjit.dialects.types import (
     IntType,
     ListType,
     NoneType,
-    OptionalType,
     StrType,
     TensorType,
     TupleType,
@@ -43,21 +42,27 @@ from tsjit.frontend.annotations import MISSING
 from tsjit.frontend.sugared_values import MethodValue, ModuleValue, SimpleValue, SugaredValue
 
 if TYPE_CHECKING:
-    from tsjit.frontend.emitter import FunctionEmitter
     from tsjit.frontend.compilation import CompilationUnit
+    from tsjit.frontend.emitter import FunctionEmitter
 
 CONTAINERS = frozenset({"Sequential", "ModuleList"})
 
 
 def is_module(value: object) -> bool:
     """A shim or PyTorch `nn.Module` instance (both keep the same private tables)."""
-    return all(hasattr(value, t) for t in ("_parameters", "_buffers", "_modules")) and callable(getattr(value, "forward", None))
+    return all(hasattr(value, t) for t in ("_parameters", "_buffers", "_modules")) and callable(
+        getattr(value, "forward", None)
+    )
 
 
 def is_tensor(value: object) -> bool:
     from tsjit.frontend.torch_shim import Tensor
 
-    return isinstance(value, Tensor) or type(value).__name__ in ("Tensor", "Parameter") and hasattr(value, "detach")
+    return (
+        isinstance(value, Tensor)
+        or type(value).__name__ in ("Tensor", "Parameter")
+        and hasattr(value, "detach")
+    )
 
 
 def tensor_array(value: Any) -> Any:
@@ -76,7 +81,10 @@ def library_class(cls: type) -> type:
 
     if cls.__module__.startswith("torch.nn.modules."):
         candidate = getattr(library, cls.__name__, None)
-        if isinstance(candidate, type) and library.TORCH_QUALNAMES.get(cls.__name__) == f"{cls.__module__}.{cls.__name__}":
+        if (
+            isinstance(candidate, type)
+            and library.TORCH_QUALNAMES.get(cls.__name__) == f"{cls.__module__}.{cls.__name__}"
+        ):
             return candidate
     return cls
 
@@ -160,7 +168,9 @@ class ModuleInfo:
 
     @property
     def is_container(self) -> bool:
-        return self.python_name in CONTAINERS and self.python_class.__module__.endswith(("library.modules", "container"))
+        return self.python_name in CONTAINERS and self.python_class.__module__.endswith(
+            ("library.modules", "container")
+        )
 
     # -- attribute access from scripted code -------------------------------------------
     def attribute(self, em: FunctionEmitter, node: ast.AST, receiver: SSAValue, name: str) -> SugaredValue:
@@ -179,18 +189,31 @@ class ModuleInfo:
             return MethodValue(receiver, self, name)
         raise em.error(node, f"Module '{self.python_name}' has no attribute '{name}'")
 
-    def set_attribute(self, em: FunctionEmitter, node: ast.AST, receiver: SSAValue, name: str, value: SSAValue) -> None:
+    def set_attribute(
+        self, em: FunctionEmitter, node: ast.AST, receiver: SSAValue, name: str, value: SSAValue
+    ) -> None:
         if name in self.constants:
             raise em.error(node, f"Cannot assign to constant '{name}' of module '{self.python_name}'")
         expected = self.attributes.get(name)
         if expected is None:
-            raise em.error(node, f"Tried to set nonexistent attribute: {name}. Did you forget to initialize it in __init__()?")
+            raise em.error(
+                node,
+                f"Tried to set nonexistent attribute: {name}. Did you forget to initialize it in __init__()?",
+            )
         if not is_subtype_of(value.type, expected):
-            raise em.error(node, f"Wrong type for attribute assignment. Expected {_ts(expected)} but got {_ts(value.type)}")
+            raise em.error(
+                node,
+                f"Wrong type for attribute assignment. Expected {_ts(expected)} but got {_ts(value.type)}",
+            )
         em.insert(prim.SetAttrOp(receiver, name, value), node)
 
     def has_attribute(self, name: str) -> bool:
-        return name in self.constants or name in self.submodules or name in self.attributes or self.has_method(name)
+        return (
+            name in self.constants
+            or name in self.submodules
+            or name in self.attributes
+            or self.has_method(name)
+        )
 
     def has_method(self, name: str) -> bool:
         function = _class_function(self.python_class, name)
@@ -226,7 +249,11 @@ def _runtime_value(value: object) -> object:
 
 def _class_function(cls: type, name: str) -> Any:
     for klass in cls.__mro__:
-        if klass.__module__ in ("builtins",) or klass.__name__ == "Module" and klass.__module__.endswith(("nn.module", "modules.module")):
+        if (
+            klass.__module__ in ("builtins",)
+            or klass.__name__ == "Module"
+            and klass.__module__.endswith(("nn.module", "modules.module"))
+        ):
             continue
         function = klass.__dict__.get(name)
         if function is not None and callable(function):
@@ -250,7 +277,7 @@ def _state(instance: object) -> Iterator[tuple[str, object]]:
             seen.add(name)
             yield name, value
     for name, value in vars(instance).items():
-        if name.startswith("_") or name in seen or name in getattr(instance, "_modules"):
+        if name.startswith("_") or name in seen or name in instance._modules:
             continue
         yield name, value
 
@@ -285,7 +312,7 @@ class ModuleRegistry:
         info = ModuleInfo(self.unit, instance, cls, base_name)
         constants = _constant_names(type(instance)) | _constant_names(cls)
         hints = _annotations(self.unit, cls)
-        for name, child in getattr(instance, "_modules").items():
+        for name, child in instance._modules.items():
             if child is None:
                 info.attributes[name] = NoneType()
                 continue
@@ -346,7 +373,9 @@ def _annotations(unit: CompilationUnit, cls: type) -> dict[str, Attribute]:
         if not annotations:
             continue
         functions = [f for f in vars(klass).values() if callable(f) and hasattr(f, "__globals__")]
-        scope = Scope(functions[0].__globals__ if functions else vars(sys.modules.get(klass.__module__, typing)))
+        scope = Scope(
+            functions[0].__globals__ if functions else vars(sys.modules.get(klass.__module__, typing))
+        )
         source = SourceFile(f"<class {klass.__qualname__}>", "")
         parser = unit.type_parser(scope, source)
         for name, annotation in annotations.items():

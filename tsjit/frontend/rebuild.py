@@ -37,7 +37,9 @@ def extend_if(op: prim.IfOp, extra_types: Sequence[Attribute]) -> prim.IfOp:
     return with_results(op, [*op.outs.types, *extra_types])
 
 
-def extend_loop(op: prim.LoopOp, extra_initial: Sequence[SSAValue], extra_types: Sequence[Attribute]) -> prim.LoopOp:
+def extend_loop(
+    op: prim.LoopOp, extra_initial: Sequence[SSAValue], extra_types: Sequence[Attribute]
+) -> prim.LoopOp:
     """`op` with more carried values: initial operands and result types (the body's
     arguments and yielded values are the caller's to add)."""
     new = prim.LoopOp(

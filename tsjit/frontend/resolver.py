@@ -35,8 +35,8 @@ from tsjit.frontend.sugared_values import (
 )
 
 if TYPE_CHECKING:
-    from tsjit.frontend.emitter import FunctionEmitter
     from tsjit.frontend.compilation import CompilationUnit
+    from tsjit.frontend.emitter import FunctionEmitter
 
 
 @dataclass
@@ -82,7 +82,9 @@ class Scope:
 
 
 _EXCEPTIONS = frozenset(
-    name for name, value in vars(python_builtins).items() if isinstance(value, type) and issubclass(value, BaseException)
+    name
+    for name, value in vars(python_builtins).items()
+    if isinstance(value, type) and issubclass(value, BaseException)
 )
 
 
@@ -105,7 +107,9 @@ class Resolver:
         self._module_names: dict[int, str] | None = None
 
     # -- TorchScript's own builtins, then the Python scope --------------------------------
-    def global_value(self, em: FunctionEmitter, node: ast.AST, name: str, scope: Scope) -> SugaredValue | None:
+    def global_value(
+        self, em: FunctionEmitter, node: ast.AST, name: str, scope: Scope
+    ) -> SugaredValue | None:
         if (builtin := self.builtin(name)) is not None:
             return builtin
         obj = scope.lookup(name)
@@ -174,10 +178,11 @@ class Resolver:
             return self.class_value(em, node, obj, name)
         if callable(obj):
             return self.callable_value(em, node, obj, name)
-        raise em.error(node, f"python value of type '{type(obj).__name__}' cannot be used as a value in TorchScript")
+        raise em.error(
+            node, f"python value of type '{type(obj).__name__}' cannot be used as a value in TorchScript"
+        )
 
     def class_value(self, em: FunctionEmitter, node: ast.AST, cls: type, name: str) -> SugaredValue:
-        qualified = f"{cls.__module__}.{cls.__qualname__}"
         if issubclass(cls, BaseException):
             if cls.__module__ == "builtins" and cls.__name__ == "AssertionError":
                 return ExceptionValue("AssertionError", "")
@@ -185,7 +190,9 @@ class Resolver:
             return ExceptionValue(cls.__name__, f"{prefix}.{cls.__qualname__}")
         if issubclass(cls, tuple) and hasattr(cls, "_fields"):
             return self.unit.named_tuple_constructor(cls)
-        if cls.__name__ in ("no_grad", "enable_grad") and cls.__module__.startswith(("torch", "tsjit.frontend")):
+        if cls.__name__ in ("no_grad", "enable_grad") and cls.__module__.startswith(
+            ("torch", "tsjit.frontend")
+        ):
             return ContextManagerClass(self.unit.context_manager(cls.__name__))
         raise em.error(node, f"class '{cls.__qualname__}' cannot be used as a value in TorchScript "
                              "(instantiating classes other than NamedTuples is not supported)")  # fmt: skip
@@ -201,17 +208,27 @@ class Resolver:
             return library
         if isinstance(obj, types.FunctionType):
             if getattr(obj, "_tsjit_ignore", False) or getattr(obj, "_torchdynamo_disable", False):
-                raise em.error(node, f"function '{name}' is ignored by TorchScript (@torch.jit.ignore) and cannot be called")
+                raise em.error(
+                    node,
+                    f"function '{name}' is ignored by TorchScript (@torch.jit.ignore) and cannot be called",
+                )
             if module.startswith("torch.") and not module.startswith("torch.nn.functional"):
                 operator = f"aten::{obj.__name__}"
                 if builtin_operator_exists(operator):
                     return BuiltinFunction(operator)
             return FunctionValue(obj, obj.__name__)
-        if module in ("torch", "torch._C._VariableFunctions", "torch._C._nn", "torch.functional") or inspect.isbuiltin(obj):
+        if module in (
+            "torch",
+            "torch._C._VariableFunctions",
+            "torch._C._nn",
+            "torch.functional",
+        ) or inspect.isbuiltin(obj):
             operator = f"aten::{getattr(obj, '__name__', name)}"
             if builtin_operator_exists(operator):
                 return BuiltinFunction(operator)
-        raise em.error(node, f"python value '{name}' of type '{type(obj).__name__}' cannot be called from TorchScript")
+        raise em.error(
+            node, f"python value '{name}' of type '{type(obj).__name__}' cannot be called from TorchScript"
+        )
 
     def library_function(self, full_name: str) -> SugaredValue | None:
         """`torch.nn.functional.softmax` (real or shim): tsjit's TorchScript source."""
@@ -228,7 +245,9 @@ class Resolver:
         return None
 
     # -- namespaces ---------------------------------------------------------------------------
-    def module_attribute(self, em: FunctionEmitter, node: ast.AST, module: PythonModuleValue, name: str) -> SugaredValue:
+    def module_attribute(
+        self, em: FunctionEmitter, node: ast.AST, module: PythonModuleValue, name: str
+    ) -> SugaredValue:
         q = module.qualified_name
         full = f"{q}.{name}"
         if q == "ops":
@@ -258,14 +277,29 @@ class Resolver:
             operator = f"{builtins.OPERATOR_NAMESPACES[q]}::{builtins.NAMESPACE_PREFIXES.get(q, '')}{name}"
             if builtin_operator_exists(operator):
                 return BuiltinFunction(operator)
-        if q == "torch" and name in ("nn", "jit", "_C", "autograd", "functional", "linalg", "special", "fft", "_VF"):
+        if q == "torch" and name in (
+            "nn",
+            "jit",
+            "_C",
+            "autograd",
+            "functional",
+            "linalg",
+            "special",
+            "fft",
+            "_VF",
+        ):
             return PythonModuleValue(full)
-        if q in ("torch._C", "torch.autograd", "torch.nn") and name in ("_nn", "_VariableFunctions", "grad_mode", "functional"):
+        if q in ("torch._C", "torch.autograd", "torch.nn") and name in (
+            "_nn",
+            "_VariableFunctions",
+            "grad_mode",
+            "functional",
+        ):
             return PythonModuleValue(full)
         python_module = module.python_module
-        if python_module is not None and (obj := getattr(python_module, name, MISSING)) is not MISSING:
-            if not (q.startswith("torch") and isinstance(obj, type)):
-                return self.to_sugared(em, node, obj, name)
+        obj = getattr(python_module, name, MISSING) if python_module is not None else MISSING
+        if obj is not MISSING and not (q.startswith("torch") and isinstance(obj, type)):
+            return self.to_sugared(em, node, obj, name)
         raise em.error(node, f"unknown builtin op: {full}")
 
     # -- annotations ----------------------------------------------------------------------------
@@ -283,8 +317,8 @@ class Resolver:
 
 
 _TYPE_NAMES: dict[str, object] = {
-    "int": int, "float": float, "bool": bool, "str": str, "complex": complex, "List": typing.List,
-    "Dict": typing.Dict, "Tuple": typing.Tuple, "Optional": typing.Optional, "Union": typing.Union,
+    "int": int, "float": float, "bool": bool, "str": str, "complex": complex, "List": list,
+    "Dict": dict, "Tuple": tuple, "Optional": typing.Optional, "Union": typing.Union,
     "Any": typing.Any, "Tensor": MISSING, "list": list, "dict": dict, "tuple": tuple,
 }  # fmt: skip
 
@@ -303,4 +337,3 @@ def _dtype_code(obj: object) -> int:
     found = _torch_dtype_code(str(obj).removeprefix("torch."))
     assert found is not None, f"unknown dtype {obj}"
     return found
-

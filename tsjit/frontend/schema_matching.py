@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import ast
 import functools
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -107,7 +108,9 @@ _BLOCKED_OVERLOADS = frozenset({"aten::view.dtype"})
 
 
 def operator_signatures(name: str) -> tuple[Signature, ...]:
-    return tuple(operator_signature(s) for s in schemas_for(name) if s.qualified_name not in _BLOCKED_OVERLOADS)
+    return tuple(
+        operator_signature(s) for s in schemas_for(name) if s.qualified_name not in _BLOCKED_OVERLOADS
+    )
 
 
 # --------------------------------------------------------------------------------------
@@ -148,15 +151,16 @@ class Builder(Protocol):
 
 
 @dataclass
-class Plan:
+class Plan(ABC):
     """How an argument becomes an input: `type` is the input's type, `cost` how far
     it is from the formal (for choosing the most specific overload)."""
 
     type: Attribute
     cost: int = 0
 
-    def emit(self, b: Builder) -> SSAValue:  # pragma: no cover - every plan kind overrides it
-        raise TypeError(f"{type(self).__name__} is not an emittable plan")
+    @abstractmethod
+    def emit(self, b: Builder) -> SSAValue:
+        """Builds the input (conversions included) at the builder's insertion point."""
 
 
 @dataclass
@@ -287,9 +291,9 @@ def match_type_variables(formal: Formal, actual: Attribute, bindings: dict[str, 
         return None
     if kind is TypeKind.GENERIC:
         if formal.name == "Dict" and isinstance(actual, DictType):
-            return match_type_variables(formal.elements[0], actual.key_type, bindings) or match_type_variables(
-                formal.elements[1], actual.value_type, bindings
-            )
+            return match_type_variables(
+                formal.elements[0], actual.key_type, bindings
+            ) or match_type_variables(formal.elements[1], actual.value_type, bindings)
         if formal.name == "Future" and isinstance(actual, FutureType):
             return match_type_variables(formal.element, actual.element_type, bindings)
         return f"cannot match {_ts(actual)} to {formal}"
@@ -365,16 +369,19 @@ class Matcher:
             target = _unwrap_optional(concrete)
             if convertible_to_list(value_type, target) and not is_subtype_of(value_type, target):
                 plan = TupleToList(target, plan.cost, plan)
-            elif isinstance(concrete, TupleType) and not is_subtype_of(value_type, concrete):
-                if len(concrete.types) == len(value_type.types):
-                    converters = [
-                        functools.partial(self._convert_value, c, allow_conversions) for c in concrete.types
-                    ]
-                    element_types = [
-                        self.convert(c, UseValue(e), allow_conversions).type
-                        for c, e in zip(concrete.types, value_type.types)
-                    ]
-                    plan = TupleConvert(TupleType(element_types), plan.cost, plan, converters)  # pyright: ignore[reportArgumentType]
+            elif (
+                isinstance(concrete, TupleType)
+                and not is_subtype_of(value_type, concrete)
+                and len(concrete.types) == len(value_type.types)
+            ):
+                converters = [
+                    functools.partial(self._convert_value, c, allow_conversions) for c in concrete.types
+                ]
+                element_types = [
+                    self.convert(c, UseValue(e), allow_conversions).type
+                    for c, e in zip(concrete.types, value_type.types)
+                ]
+                plan = TupleConvert(TupleType(element_types), plan.cost, plan, converters)  # pyright: ignore[reportArgumentType]
         if allow_conversions:
             plan = self._implicit(concrete, plan)
         return plan
@@ -383,7 +390,11 @@ class Matcher:
         return self.convert(concrete, UseValue(value.type, 0, value), allow_conversions)
 
     def _is_empty_list_literal(self, plan: Plan) -> bool:
-        return isinstance(plan, UseArg) and plan.arg.value is not None and self.builder.is_empty_list_literal(plan.arg.value)
+        return (
+            isinstance(plan, UseArg)
+            and plan.arg.value is not None
+            and self.builder.is_empty_list_literal(plan.arg.value)
+        )
 
     def _implicit(self, concrete: Attribute, plan: Plan) -> Plan:
         t = plan.type
@@ -394,7 +405,11 @@ class Matcher:
                 IntType: "aten::IntImplicit", NumberType: "aten::ScalarImplicit",
             }.get(type(concrete))  # fmt: skip
         elif isinstance(t, NumberType):
-            operator = {FloatType: "aten::Float", ComplexScalarType: "aten::Complex", IntType: "aten::Int"}.get(type(concrete))
+            operator = {
+                FloatType: "aten::Float",
+                ComplexScalarType: "aten::Complex",
+                IntType: "aten::Int",
+            }.get(type(concrete))
         elif isinstance(t, StrType) and isinstance(concrete, DeviceType):
             operator = "aten::device"
         if operator is None:
@@ -402,7 +417,12 @@ class Matcher:
         return Implicit(concrete, plan.cost + 10, plan, operator, self.node)
 
     def match_argument(
-        self, param: Param, plan: Plan, allow_conversions: bool, bindings: dict[str, Attribute], errors: list[str]
+        self,
+        param: Param,
+        plan: Plan,
+        allow_conversions: bool,
+        bindings: dict[str, Attribute],
+        errors: list[str],
     ) -> Plan | None:
         """TorchScript's `tryMatchArgument`."""
         t = plan.type
@@ -411,7 +431,9 @@ class Matcher:
             if isinstance(listed, ListType) and listed.element_type == t:
                 plan = Repeat(ListType(t), plan.cost, plan, param.broadcast)  # pyright: ignore[reportArgumentType]
         if (reason := match_type_variables(param.type, plan.type, bindings)) is not None:
-            errors.append(f"could not match type {_ts(plan.type)} to {formal_str(param.type)} in argument '{param.name}': {reason}")
+            errors.append(
+                f"could not match type {_ts(plan.type)} to {formal_str(param.type)} in argument '{param.name}': {reason}"
+            )
             return None
         concrete = evaluate(param.type, bindings)
         if concrete is None:
@@ -517,7 +539,9 @@ def try_match(
                     element_param = Param("<varargs>", element)
                     elements = []
                     for arg in args[used_args:]:
-                        matched = matcher.match_argument(element_param, UseArg(arg.type, 0, arg), True, bindings, errors)
+                        matched = matcher.match_argument(
+                            element_param, UseArg(arg.type, 0, arg), True, bindings, errors
+                        )
                         if matched is None:
                             return None
                         elements.append(matched)
@@ -610,4 +634,8 @@ def describe_failure(what: str, failure: MatchFailure, arg_types: Sequence[Attri
     shown = [f"{s} ({e[-1] if e else 'does not match'})" for s, e in reasons[:limit]]
     more = len(reasons) - limit
     suffix = f"; and {more} more" if more > 0 else ""
-    return f"arguments for call to {what} are not valid: ({types}) match no overload; candidates: " + "; ".join(shown) + suffix
+    return (
+        f"arguments for call to {what} are not valid: ({types}) match no overload; candidates: "
+        + "; ".join(shown)
+        + suffix
+    )

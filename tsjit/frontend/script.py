@@ -12,8 +12,8 @@ live Python session keep whatever `torch` they were written against.
 """
 
 from __future__ import annotations
-
 import __future__
+
 import builtins as python_builtins
 import os
 import types
@@ -105,7 +105,9 @@ def script(obj: Any, entry: str = "forward") -> ScriptFunction:
     elif isinstance(obj, ScriptFunction):
         return obj
     else:
-        raise TsjitError(f"tsjit.script expects a function, a module or source text, got {type(obj).__name__}")
+        raise TsjitError(
+            f"tsjit.script expects a function, a module or source text, got {type(obj).__name__}"
+        )
     cleanup(unit.module)
     return result
 
@@ -141,7 +143,9 @@ def script_file_text(text: str, filename: str, entry: str | None = None) -> Scri
     return result
 
 
-def script_method_source(instance: Any, text: str, filename: str = "<string>", method: str = "forward") -> ScriptModule:
+def script_method_source(
+    instance: Any, text: str, filename: str = "<string>", method: str = "forward"
+) -> ScriptModule:
     """Compiles `method` from source text as a method of `instance`'s class — e.g. the
     Python printer's `def forward(self, x: Tensor)` of a scripted module; the other defs
     of the text are functions it may call."""
@@ -163,7 +167,9 @@ def script_source(ctx: Context, text: str, filename: str = "<string>", entry: st
     return script_file_text(text, filename, entry).module
 
 
-def _entry(namespace: dict[str, Any], source: SourceFile, entry: str | None) -> tuple[str | None, str | None, str]:
+def _entry(
+    namespace: dict[str, Any], source: SourceFile, entry: str | None
+) -> tuple[str | None, str | None, str]:
     module_classes = [
         name for name, value in namespace.items()
         if isinstance(value, type) and value.__module__ == namespace["__name__"] and _is_module_class(value)
@@ -172,7 +178,10 @@ def _entry(namespace: dict[str, Any], source: SourceFile, entry: str | None) -> 
     if "." in wanted:
         class_name, _, method = wanted.partition(".")
         if class_name not in module_classes:
-            raise TsjitError(f"{source.filename} defines no module class '{class_name}'", SourceLocation(source.filename, 0))
+            raise TsjitError(
+                f"{source.filename} defines no module class '{class_name}'",
+                SourceLocation(source.filename, 0),
+            )
         return None, class_name, method
     value = namespace.get(wanted)
     if isinstance(value, types.FunctionType) and value.__module__ == namespace["__name__"]:
@@ -214,10 +223,14 @@ def shim_modules() -> dict[str, types.ModuleType]:
 
 
 def _shim_import(modules: dict[str, types.ModuleType]) -> Callable[..., Any]:
-    def importer(name: str, globals: Any = None, locals: Any = None, fromlist: Any = (), level: int = 0) -> Any:
+    def importer(
+        name: str, globals: Any = None, locals: Any = None, fromlist: Any = (), level: int = 0
+    ) -> Any:
         if level == 0 and (name == "torch" or name.startswith("torch.")):
             if name not in modules:
-                raise ImportError(f"tsjit's torch shim has no module '{name}' (PyTorch is not used by tsjit's tools)")
+                raise ImportError(
+                    f"tsjit's torch shim has no module '{name}' (PyTorch is not used by tsjit's tools)"
+                )
             return modules[name] if fromlist else modules["torch"]
         return python_builtins.__import__(name, globals, locals, fromlist, level)
 
@@ -234,13 +247,19 @@ def run_user_file(source: SourceFile) -> dict[str, Any]:
     # Annotations stay text, as under `from __future__ import annotations`: TorchScript
     # files name types Python cannot evaluate (`Tensor` unimported, `__torch__.m.C`).
     try:
-        code = compile(source.tree, source.filename, "exec", flags=__future__.annotations.compiler_flag, dont_inherit=True)
+        code = compile(
+            source.tree,
+            source.filename,
+            "exec",
+            flags=__future__.annotations.compiler_flag,
+            dont_inherit=True,
+        )
     except SyntaxError as error:
         line = (error.lineno or 0) + source.line_offset
         raise TsjitError(f"syntax error: {error.msg}", SourceLocation(source.filename, line, error.offset or 0),
                          error.text.rstrip("\n") if error.text else None) from None  # fmt: skip
     try:
-        exec(code, namespace)
+        exec(code, namespace)  # noqa: S102 - scripting a file runs it, as importing it would
     except TsjitError:
         raise
     except Exception as error:  # the user's module-level code: report where it failed

@@ -52,7 +52,9 @@ class SourceFile:
     def source_location(self, node: ast.AST | None) -> SourceLocation | None:
         if node is None or not hasattr(node, "lineno"):
             return None
-        return SourceLocation(self.filename, node.lineno + self.line_offset, node.col_offset + 1 + self.indent)  # pyright: ignore[reportAttributeAccessIssue]
+        return SourceLocation(
+            self.filename, node.lineno + self.line_offset, node.col_offset + 1 + self.indent
+        )  # pyright: ignore[reportAttributeAccessIssue]
 
     def location(self, node: ast.AST) -> FileLineColLoc | None:
         """The op location of `node` (shared attribute per position)."""
@@ -62,7 +64,9 @@ class SourceFile:
         loc = self._locations.get(key)
         if loc is None:
             line, col = key[0] + self.line_offset, key[1] + 1 + self.indent
-            loc = self._locations[key] = FileLineColLoc(StringAttr(self.filename), IntAttr(line), IntAttr(col))
+            loc = self._locations[key] = FileLineColLoc(
+                StringAttr(self.filename), IntAttr(line), IntAttr(col)
+            )
         return loc
 
     def line_text(self, node: ast.AST | None) -> str | None:

@@ -133,7 +133,9 @@ class _ControlFlowLoadStores:
                 continue  # local to the loop body
             assert isinstance(parent_type, Attribute) and isinstance(block_type, Attribute)
             unified = unify(parent_type, block_type)
-            assert unified is not None, f"loop-carried '{name}' changes type from {parent_type} to {block_type}"
+            assert unified is not None, (
+                f"loop-carried '{name}' changes type from {parent_type} to {block_type}"
+            )
             carried.append((name, parent_type, block_type, unified))
         if not carried:
             return op
@@ -196,7 +198,13 @@ def _erase_load_stores(block: Block, parent: _Frame | None) -> None:
                     _erase_load_stores(nested, frame)
 
 
-_SCAFFOLDING = (prim.ConstantOp, prim.UninitializedOp, prim.UncheckedCastOp, prim.TupleConstructOp, prim.TupleUnpackOp)
+_SCAFFOLDING = (
+    prim.ConstantOp,
+    prim.UninitializedOp,
+    prim.UncheckedCastOp,
+    prim.TupleConstructOp,
+    prim.TupleUnpackOp,
+)
 
 
 def erase_dead_scaffolding(function: func.FuncOp) -> None:

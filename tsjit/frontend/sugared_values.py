@@ -32,13 +32,19 @@ from tsjit.dialects.types import (
     unify,
 )
 from tsjit.frontend import builtins
-from tsjit.frontend.schema_matching import CallArg, MatchFailure, Signature, describe_failure, match_signatures
+from tsjit.frontend.schema_matching import (
+    CallArg,
+    MatchFailure,
+    Signature,
+    describe_failure,
+    match_signatures,
+)
 from tsjit.frontend.torch_shim._tensor import DTYPES_BY_NAME
 
 if TYPE_CHECKING:
+    from tsjit.frontend.compilation import CompiledFunction
     from tsjit.frontend.emitter import FunctionEmitter
     from tsjit.frontend.modules import ModuleInfo
-    from tsjit.frontend.compilation import CompiledFunction
 
 
 def type_str(t: Attribute) -> str:
@@ -69,7 +75,9 @@ class SugaredValue:
              n_binders: int) -> SugaredValue:  # fmt: skip
         raise em.error(node, f"cannot call a {self.kind}")
 
-    def as_tuple(self, em: FunctionEmitter, node: ast.AST, size_hint: int | None = None) -> list[SugaredValue]:
+    def as_tuple(
+        self, em: FunctionEmitter, node: ast.AST, size_hint: int | None = None
+    ) -> list[SugaredValue]:
         raise em.error(node, f"{self.kind} cannot be used as a tuple")
 
     def iter(self, em: FunctionEmitter, node: ast.AST) -> SugaredValue:
@@ -108,9 +116,13 @@ class SimpleValue(SugaredValue):
             if name in builtins.TENSOR_CAST_METHODS:
                 return TensorCastValue(DTYPES_BY_NAME[builtins.TENSOR_CAST_METHODS[name]].code, self_arg)
             if name in builtins.TENSOR_PROPERTIES:
-                return SimpleValue(em.builtin_call(builtins.TENSOR_PROPERTIES[name], node, [CallArg(self.value, node)]))
+                return SimpleValue(
+                    em.builtin_call(builtins.TENSOR_PROPERTIES[name], node, [CallArg(self.value, node)])
+                )
         if isinstance(t, DeviceType) and name in builtins.DEVICE_PROPERTIES:
-            return SimpleValue(em.builtin_call(builtins.DEVICE_PROPERTIES[name], node, [CallArg(self.value, node)]))
+            return SimpleValue(
+                em.builtin_call(builtins.DEVICE_PROPERTIES[name], node, [CallArg(self.value, node)])
+            )
         if isinstance(t, TupleType) and name in (names := [n.data for n in t.names]):
             index = names.index(name)
             return SimpleValue(em.tuple_index(self.value, index, node))
@@ -121,7 +133,9 @@ class SimpleValue(SugaredValue):
             return builtin
         raise em.error(node, f"'{type_str(t)}' object has no attribute or method '{name}'")
 
-    def as_tuple(self, em: FunctionEmitter, node: ast.AST, size_hint: int | None = None) -> list[SugaredValue]:
+    def as_tuple(
+        self, em: FunctionEmitter, node: ast.AST, size_hint: int | None = None
+    ) -> list[SugaredValue]:
         t = self.value.type
         if isinstance(t, TupleType):
             return [SimpleValue(v) for v in em.tuple_elements(self.value)]
@@ -151,10 +165,14 @@ class SimpleValue(SugaredValue):
                 type_hint: Attribute | None = None) -> SugaredValue:  # fmt: skip
         t = self.value.type
         if isinstance(t, (ListType, StrType, DictType)):
-            return SimpleValue(em.builtin_call("aten::__getitem__", node, [CallArg(self.value, node), CallArg(index, node)]))
+            return SimpleValue(
+                em.builtin_call("aten::__getitem__", node, [CallArg(self.value, node), CallArg(index, node)])
+            )
         if isinstance(t, TensorType):
             zero = CallArg(None, node, None, 0)
-            return SimpleValue(em.builtin_call("aten::select", node, [CallArg(self.value, node), zero, CallArg(index, node)]))
+            return SimpleValue(
+                em.builtin_call("aten::select", node, [CallArg(self.value, node), zero, CallArg(index, node)])
+            )
         raise em.error(node, f"'{type_str(t)}' object is not subscriptable")
 
     def call(self, em: FunctionEmitter, node: ast.AST, args: list[CallArg], kwargs: list[CallArg],
@@ -185,7 +203,7 @@ class BuiltinFunction(SugaredValue):
     @staticmethod
     def try_create(operator: str, self_arg: CallArg | None) -> BuiltinFunction | None:
         """A bound builtin when some overload's `self` accepts the value's type."""
-        from tsjit.frontend.schema_matching import match_type_variables, evaluate
+        from tsjit.frontend.schema_matching import evaluate, match_type_variables
 
         for schema in schemas_for(operator):
             if self_arg is None:
@@ -296,10 +314,14 @@ class RangeValue(SugaredValue):
 
     kind = "range"
 
-    def __init__(self, em: FunctionEmitter, node: ast.AST, inputs: Sequence[SSAValue], static_len: int | None = None):
+    def __init__(
+        self, em: FunctionEmitter, node: ast.AST, inputs: Sequence[SSAValue], static_len: int | None = None
+    ):
         for i, value in enumerate(inputs):
             if not isinstance(value.type, IntType):
-                raise em.error(node, f"all inputs of range must be ints, found {type_str(value.type)} in argument {i}")
+                raise em.error(
+                    node, f"all inputs of range must be ints, found {type_str(value.type)} in argument {i}"
+                )
         if not inputs:
             raise em.error(node, "range expected at least 1 arguments, got 0")
         if len(inputs) > 3:
@@ -344,7 +366,9 @@ class SugaredTupleValue(SugaredValue):
     def __init__(self, items: Sequence[SugaredValue]):
         self.items = list(items)
 
-    def as_tuple(self, em: FunctionEmitter, node: ast.AST, size_hint: int | None = None) -> list[SugaredValue]:
+    def as_tuple(
+        self, em: FunctionEmitter, node: ast.AST, size_hint: int | None = None
+    ) -> list[SugaredValue]:
         return self.items
 
     def as_value(self, em: FunctionEmitter, node: ast.AST) -> SSAValue:
@@ -365,7 +389,9 @@ class SugaredTupleValue(SugaredValue):
         if not isinstance(position, int) or isinstance(position, bool):
             raise em.error(node, "tuple index must be an integer constant here")
         if not -len(self.items) <= position < len(self.items):
-            raise em.error(node, f"Tuple index out of range. Tuple is length {len(self.items)} and index is {position}")
+            raise em.error(
+                node, f"Tuple index out of range. Tuple is length {len(self.items)} and index is {position}"
+            )
         return self.items[position]
 
 
@@ -429,7 +455,9 @@ class FunctionValue(SugaredValue):
         return SimpleValue(call_compiled(em, callee, node, inputs))
 
 
-def call_compiled(em: FunctionEmitter, callee: CompiledFunction, node: ast.AST, inputs: Sequence[SSAValue]) -> SSAValue:
+def call_compiled(
+    em: FunctionEmitter, callee: CompiledFunction, node: ast.AST, inputs: Sequence[SSAValue]
+) -> SSAValue:
     """`func.call`: arguments of a subtype (an int for an `Optional[int]`) are cast to
     the parameter type, since a call's operand types are the callee's exactly."""
     formal = callee.op.function_type.inputs.data
@@ -467,7 +495,9 @@ class ExceptionValue(SugaredValue):
                 message = em.constant(prefix + text, StrType(), node)
             else:
                 prefix_value = em.constant(prefix, StrType(), node)
-                message = em.builtin_call("aten::add", node, [CallArg(prefix_value, node), CallArg(message, node)])
+                message = em.builtin_call(
+                    "aten::add", node, [CallArg(prefix_value, node), CallArg(message, node)]
+                )
         return ExceptionMessageValue(message, self.qualified_name)
 
 

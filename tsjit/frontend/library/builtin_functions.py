@@ -14,9 +14,11 @@ from dataclasses import dataclass
 from string import Template
 from typing import TYPE_CHECKING
 
+from tsjit.frontend.source import SourceFile
+
 if TYPE_CHECKING:
-    from tsjit.frontend.schema_matching import Signature
     from tsjit.frontend.compilation import CompilationUnit
+    from tsjit.frontend.schema_matching import Signature
 
 SCALAR_OPERATORS = Template("""
 def mul(a : ${Scalar}, b : Tensor) -> Tensor:
@@ -107,26 +109,16 @@ class BuiltinSource:
 
 @functools.cache
 def _definitions() -> tuple[tuple[str, ast.FunctionDef], ...]:
-    from tsjit.frontend.source import SourceFile
-
-    tree = SOURCE.tree
-    del SourceFile
     result = []
-    for node in tree.body:
+    for node in SOURCE.tree.body:
         assert isinstance(node, ast.FunctionDef)
         namespace = "prim" if node.name in _PRIM_PROPERTIES else "aten"
         result.append((f"{namespace}::{node.name}", node))
     return tuple(result)
 
 
-def _make_source():
-    from tsjit.frontend.source import SourceFile
-
-    return SourceFile("<string>", _source())
-
-
-SOURCE = _make_source()
-"""The whole text, parsed once."""
+SOURCE = SourceFile("<string>", _source())
+"""The whole text (parsed on first use)."""
 
 
 @functools.cache
@@ -138,4 +130,8 @@ def builtin_functions_for(unit: CompilationUnit, operator: str) -> list[BuiltinS
     """The TorchScript-source overloads of `operator`, with their signatures."""
     if operator not in operator_names():
         return []
-    return [unit.builtin_source(operator, index, node) for index, (name, node) in enumerate(_definitions()) if name == operator]
+    return [
+        unit.builtin_source(operator, index, node)
+        for index, (name, node) in enumerate(_definitions())
+        if name == operator
+    ]

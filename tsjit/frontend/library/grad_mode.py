@@ -14,7 +14,7 @@ TORCH_QUALNAMES: dict[str, str] = {
 }
 
 
-class no_grad:  # noqa: N801 - torch's spelling
+class no_grad:
     """Disables gradient tracking inside its block (a no-op for tsjit)."""
 
     prev: bool
@@ -33,5 +33,5 @@ class no_grad:  # noqa: N801 - torch's spelling
         return function
 
 
-class enable_grad(no_grad):  # noqa: N801 - torch's spelling
+class enable_grad(no_grad):
     """Enables gradient tracking inside its block (a no-op for tsjit)."""

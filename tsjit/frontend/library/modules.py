@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import math
 from collections import OrderedDict
-from typing import List, Optional
 
 from tsjit.frontend import torch_shim as torch
 from tsjit.frontend.library import functional as F
@@ -53,7 +52,7 @@ class Identity(Module):
 
 
 class Linear(Module):
-    __constants__ = ["in_features", "out_features"]
+    __constants__ = ("in_features", "out_features")
 
     def __init__(self, in_features: int, out_features: int, bias: bool = True, device=None, dtype=None):
         super().__init__()
@@ -73,7 +72,7 @@ class Linear(Module):
 
 
 class ReLU(Module):
-    __constants__ = ["inplace"]
+    __constants__ = ("inplace",)
 
     def __init__(self, inplace: bool = False):
         super().__init__()
@@ -84,7 +83,7 @@ class ReLU(Module):
 
 
 class LeakyReLU(Module):
-    __constants__ = ["inplace", "negative_slope"]
+    __constants__ = ("inplace", "negative_slope")
 
     def __init__(self, negative_slope: float = 1e-2, inplace: bool = False):
         super().__init__()
@@ -96,7 +95,7 @@ class LeakyReLU(Module):
 
 
 class ELU(Module):
-    __constants__ = ["alpha", "inplace"]
+    __constants__ = ("alpha", "inplace")
 
     def __init__(self, alpha: float = 1.0, inplace: bool = False):
         super().__init__()
@@ -108,7 +107,7 @@ class ELU(Module):
 
 
 class GELU(Module):
-    __constants__ = ["approximate"]
+    __constants__ = ("approximate",)
 
     def __init__(self, approximate: str = "none"):
         super().__init__()
@@ -119,7 +118,7 @@ class GELU(Module):
 
 
 class SiLU(Module):
-    __constants__ = ["inplace"]
+    __constants__ = ("inplace",)
 
     def __init__(self, inplace: bool = False):
         super().__init__()
@@ -140,9 +139,9 @@ class Tanh(Module):
 
 
 class Softmax(Module):
-    __constants__ = ["dim"]
+    __constants__ = ("dim",)
 
-    def __init__(self, dim: Optional[int] = None):
+    def __init__(self, dim: int | None = None):
         super().__init__()
         self.dim = dim
 
@@ -151,9 +150,9 @@ class Softmax(Module):
 
 
 class LogSoftmax(Module):
-    __constants__ = ["dim"]
+    __constants__ = ("dim",)
 
-    def __init__(self, dim: Optional[int] = None):
+    def __init__(self, dim: int | None = None):
         super().__init__()
         self.dim = dim
 
@@ -162,7 +161,7 @@ class LogSoftmax(Module):
 
 
 class Dropout(Module):
-    __constants__ = ["p", "inplace"]
+    __constants__ = ("p", "inplace")
 
     def __init__(self, p: float = 0.5, inplace: bool = False):
         super().__init__()
@@ -176,7 +175,7 @@ class Dropout(Module):
 
 
 class LayerNorm(Module):
-    __constants__ = ["normalized_shape", "eps", "elementwise_affine"]
+    __constants__ = ("normalized_shape", "eps", "elementwise_affine")
 
     def __init__(self, normalized_shape, eps: float = 1e-5, elementwise_affine: bool = True, bias: bool = True,
                  device=None, dtype=None):  # fmt: skip
@@ -199,11 +198,11 @@ class LayerNorm(Module):
 
 
 class Embedding(Module):
-    __constants__ = ["num_embeddings", "embedding_dim", "padding_idx", "max_norm", "norm_type",
-                     "scale_grad_by_freq", "sparse"]  # fmt: skip
+    __constants__ = ("num_embeddings", "embedding_dim", "padding_idx", "max_norm", "norm_type",
+                     "scale_grad_by_freq", "sparse")  # fmt: skip
 
-    def __init__(self, num_embeddings: int, embedding_dim: int, padding_idx: Optional[int] = None,
-                 max_norm: Optional[float] = None, norm_type: float = 2.0, scale_grad_by_freq: bool = False,
+    def __init__(self, num_embeddings: int, embedding_dim: int, padding_idx: int | None = None,
+                 max_norm: float | None = None, norm_type: float = 2.0, scale_grad_by_freq: bool = False,
                  sparse: bool = False, _weight=None, _freeze: bool = False, device=None, dtype=None):  # fmt: skip
         super().__init__()
         if padding_idx is not None and padding_idx < 0:
@@ -229,8 +228,8 @@ class Embedding(Module):
 
 
 class _ConvNd(Module):
-    __constants__ = ["stride", "padding", "dilation", "groups", "padding_mode", "in_channels", "out_channels",
-                     "kernel_size"]  # fmt: skip
+    __constants__ = ("stride", "padding", "dilation", "groups", "padding_mode", "in_channels", "out_channels",
+                     "kernel_size")  # fmt: skip
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size: tuple, stride: tuple, padding,
                  dilation: tuple, groups: int, bias: bool, padding_mode: str, dtype=None):  # fmt: skip
@@ -280,7 +279,7 @@ class Conv2d(_ConvNd):
 
 
 class MaxPool2d(Module):
-    __constants__ = ["kernel_size", "stride", "padding", "dilation", "ceil_mode"]
+    __constants__ = ("kernel_size", "stride", "padding", "dilation", "ceil_mode")
 
     def __init__(self, kernel_size, stride=None, padding=0, dilation=1, return_indices: bool = False,
                  ceil_mode: bool = False):  # fmt: skip
@@ -298,10 +297,10 @@ class MaxPool2d(Module):
 
 
 class AvgPool2d(Module):
-    __constants__ = ["kernel_size", "stride", "padding", "ceil_mode", "count_include_pad"]
+    __constants__ = ("kernel_size", "stride", "padding", "ceil_mode", "count_include_pad")
 
     def __init__(self, kernel_size, stride=None, padding=0, ceil_mode: bool = False, count_include_pad: bool = True,
-                 divisor_override: Optional[int] = None):  # fmt: skip
+                 divisor_override: int | None = None):  # fmt: skip
         super().__init__()
         self.kernel_size = _pair(kernel_size)
         self.stride = _pair(stride if stride is not None else kernel_size)
@@ -316,7 +315,7 @@ class AvgPool2d(Module):
 
 
 class AdaptiveAvgPool2d(Module):
-    __constants__ = ["output_size"]
+    __constants__ = ("output_size",)
 
     def __init__(self, output_size):
         super().__init__()
@@ -327,7 +326,7 @@ class AdaptiveAvgPool2d(Module):
 
 
 class _BatchNorm(Module):
-    __constants__ = ["track_running_stats", "momentum", "eps", "num_features", "affine"]
+    __constants__ = ("track_running_stats", "momentum", "eps", "num_features", "affine")
 
     def __init__(self, num_features: int, eps: float = 1e-5, momentum: float = 0.1, affine: bool = True,
                  track_running_stats: bool = True, device=None, dtype=None):  # fmt: skip
@@ -367,7 +366,7 @@ class BatchNorm2d(_BatchNorm):
 
 
 class Flatten(Module):
-    __constants__ = ["start_dim", "end_dim"]
+    __constants__ = ("start_dim", "end_dim")
 
     def __init__(self, start_dim: int = 1, end_dim: int = -1):
         super().__init__()
@@ -412,7 +411,7 @@ class Sequential(Module):
 class ModuleList(Module):
     """A list of submodules; scripting unrolls loops over it."""
 
-    def __init__(self, modules: Optional[List[Module]] = None):
+    def __init__(self, modules: list[Module] | None = None):
         super().__init__()
         for module in modules or ():
             self.append(module)

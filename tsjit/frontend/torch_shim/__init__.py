@@ -49,7 +49,9 @@ def _sizes(size: Sequence[object]) -> tuple[int, ...]:
     return tuple(size)  # pyright: ignore[reportReturnType]
 
 
-def tensor(data: object, dtype: dtype | None = None, device: object = None, requires_grad: bool = False) -> Tensor:
+def tensor(
+    data: object, dtype: dtype | None = None, device: object = None, requires_grad: bool = False
+) -> Tensor:
     if dtype is None:
         array = np.asarray(data.array if isinstance(data, Tensor) else data)
         if array.dtype.kind == "f":
@@ -81,7 +83,11 @@ def empty(*size: object, dtype: dtype | None = None, **_: object) -> Tensor:
 
 def full(size: Sequence[int], fill_value: float, dtype: dtype | None = None, **_: object) -> Tensor:
     if dtype is None:
-        dtype = _int64 if isinstance(fill_value, builtins.int) and not isinstance(fill_value, builtins.bool) else _float32
+        dtype = (
+            _int64
+            if isinstance(fill_value, builtins.int) and not isinstance(fill_value, builtins.bool)
+            else _float32
+        )
     return Tensor(np.full(tuple(size), fill_value, dtype.numpy))
 
 
@@ -89,7 +95,9 @@ def eye(n: int, m: int | None = None, dtype: dtype | None = None, **_: object) -
     return Tensor(np.eye(n, m, dtype=to_dtype(dtype).numpy))
 
 
-def arange(start: float, end: float | None = None, step: float = 1, dtype: dtype | None = None, **_: object) -> Tensor:
+def arange(
+    start: float, end: float | None = None, step: float = 1, dtype: dtype | None = None, **_: object
+) -> Tensor:
     if end is None:
         start, end = 0, start
     integral = all(isinstance(v, builtins.int) for v in (start, end, step))
@@ -108,7 +116,9 @@ def randn(*size: object, dtype: dtype | None = None, **_: object) -> Tensor:
     return Tensor(generator().standard_normal(_sizes(size)).astype(to_dtype(dtype).numpy))
 
 
-def randint(low: int, high: int | None = None, size: Sequence[int] = (), dtype: dtype | None = None, **_: object) -> Tensor:
+def randint(
+    low: int, high: int | None = None, size: Sequence[int] = (), dtype: dtype | None = None, **_: object
+) -> Tensor:
     if high is None:
         low, high = 0, low
     return Tensor(generator().integers(low, high, tuple(size)).astype(to_dtype(dtype, _int64).numpy))
@@ -144,7 +154,6 @@ inf = math.inf
 nan = math.nan
 
 
-
 def __getattr__(name: str) -> TorchBuiltin:
     """`torch.cat` and every other operator: resolved by the frontend, not run here."""
     from tsjit.dialects.schema import has_operator
@@ -154,9 +163,9 @@ def __getattr__(name: str) -> TorchBuiltin:
     raise AttributeError(f"module 'torch' has no attribute '{name}'")
 
 
-from tsjit.frontend.torch_shim import _builtins as _jit_internal  # noqa: E402,F401
-from tsjit.frontend.torch_shim import jit, nn  # noqa: E402  (they import Tensor from here)
-from tsjit.frontend.torch_shim.nn import functional  # noqa: E402,F401
+from tsjit.frontend.torch_shim import _builtins as _jit_internal  # noqa: F401
+from tsjit.frontend.torch_shim import jit, nn
+from tsjit.frontend.torch_shim.nn import functional  # noqa: F401
 
 __all__ = [
     "Size", "Tensor", "arange", "as_tensor", "device", "dtype", "empty", "enable_grad", "eye", "from_numpy",

@@ -4,7 +4,7 @@ and the annotation helpers of `torch._jit_internal`."""
 
 from __future__ import annotations
 
-from typing import Any, List
+from typing import Any
 
 
 class TorchBuiltin:
@@ -32,7 +32,7 @@ class BroadcastingList:
         self.size = size
 
     def __getitem__(self, element: Any) -> Any:
-        return List[element]
+        return list[element]
 
     def __repr__(self) -> str:
         return f"BroadcastingList{self.size}"

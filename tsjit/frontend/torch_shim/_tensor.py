@@ -15,7 +15,7 @@ import numpy as np
 from tsjit.dialects.types import DTYPES
 
 
-class dtype:  # noqa: N801 - torch's spelling
+class dtype:
     """A tensor element type (`torch.float32`); `code` is TorchScript's ScalarType int."""
 
     def __init__(self, torch_name: str, code: int, numpy_dtype: np.dtype):
@@ -36,7 +36,9 @@ _NUMPY_OF = {
     "float16": np.float16, "float32": np.float32, "float64": np.float64, "complex64": np.complex64,
     "complex128": np.complex128, "bool": np.bool_, "bfloat16": np.float32,
 }  # fmt: skip
-DTYPES_BY_NAME: dict[str, dtype] = {d.torch_name: dtype(d.torch_name, d.code, np.dtype(_NUMPY_OF[d.torch_name])) for d in DTYPES}
+DTYPES_BY_NAME: dict[str, dtype] = {
+    d.torch_name: dtype(d.torch_name, d.code, np.dtype(_NUMPY_OF[d.torch_name])) for d in DTYPES
+}
 """Every dtype by its torch name; `ALIASES` adds torch's second names."""
 ALIASES = {
     "float": "float32", "double": "float64", "half": "float16", "long": "int64", "int": "int32",
@@ -56,7 +58,7 @@ def to_dtype(value: dtype | None, fallback: dtype | None = None) -> dtype:
     return value
 
 
-class device:  # noqa: N801 - torch's spelling
+class device:
     """`torch.device("cpu")`: tsjit runs on the CPU only."""
 
     def __init__(self, kind: str = "cpu", index: int | None = None):
@@ -66,7 +68,11 @@ class device:  # noqa: N801 - torch's spelling
         self.index = int(number) if number else index
 
     def __repr__(self) -> str:
-        return f"device(type='{self.type}')" if self.index is None else f"device(type='{self.type}', index={self.index})"
+        return (
+            f"device(type='{self.type}')"
+            if self.index is None
+            else f"device(type='{self.type}', index={self.index})"
+        )
 
     def __str__(self) -> str:
         return self.type if self.index is None else f"{self.type}:{self.index}"

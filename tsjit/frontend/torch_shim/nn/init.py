@@ -34,7 +34,9 @@ def constant_(tensor: Tensor, value: float) -> Tensor:
     return tensor.fill_(value)
 
 
-def kaiming_uniform_(tensor: Tensor, a: float = 0.0, mode: str = "fan_in", nonlinearity: str = "leaky_relu") -> Tensor:
+def kaiming_uniform_(
+    tensor: Tensor, a: float = 0.0, mode: str = "fan_in", nonlinearity: str = "leaky_relu"
+) -> Tensor:
     fan_in, fan_out = _fan_in_and_fan_out(tensor)
     gain = math.sqrt(2.0 / (1 + a * a))
     bound = math.sqrt(3.0) * gain / math.sqrt(fan_in if mode == "fan_in" else fan_out)

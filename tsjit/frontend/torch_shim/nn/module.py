@@ -31,7 +31,11 @@ class Module:
 
     # -- state -------------------------------------------------------------------------
     def __setattr__(self, name: str, value: Any) -> None:
-        params, buffers, modules = self.__dict__.get("_parameters"), self.__dict__.get("_buffers"), self.__dict__.get("_modules")
+        params, buffers, modules = (
+            self.__dict__.get("_parameters"),
+            self.__dict__.get("_buffers"),
+            self.__dict__.get("_modules"),
+        )
         if params is None:
             raise AttributeError("cannot assign to a module before Module.__init__() is called")
         for table in (params, buffers, modules):
