@@ -249,7 +249,3 @@ class DeadCodeEliminationPass(TsjitPass):
     def run(self, ctx: Context, op: ModuleOp) -> None:
         for graph in self.graphs(op):
             eliminate_dead_code(graph)
-
-
-__all__ = ["DeadCodeEliminationPass", "eliminate_dead_code"]
-

@@ -143,7 +143,9 @@ class AppendToListConstruct(RewritePattern):
             return
         listed, element = op.operands
         construct = listed.owner
-        if not isinstance(construct, ListConstructOp) or not self.db.move_before_topologically_valid(construct, op):
+        if not isinstance(construct, ListConstructOp) or not self.db.move_before_topologically_valid(
+            construct, op
+        ):
             return
         grown = ListConstructOp([*construct.elements, element], construct.result.type)
         grown.location = construct.location

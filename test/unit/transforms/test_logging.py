@@ -99,7 +99,9 @@ def test_nothing_is_logged_unless_asked(capsys: pytest.CaptureFixture[str]):
     assert capsys.readouterr().err == ""
 
 
-def test_levels_by_module_stem_or_pass_name(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]):
+def test_levels_by_module_stem_or_pass_name(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+):
     monkeypatch.setenv("TSJIT_LOG_LEVEL", "erase-exp")
     EraseExpPass().apply(Context(), module())
     err = capsys.readouterr().err
@@ -114,7 +116,9 @@ def test_levels_by_module_stem_or_pass_name(monkeypatch: pytest.MonkeyPatch, cap
     assert lines[4] == "[DUMP test_logging] After erase-exp:"
 
 
-def test_tsjit_variables_win_over_pytorch_ones(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]):
+def test_tsjit_variables_win_over_pytorch_ones(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+):
     monkeypatch.setenv("PYTORCH_JIT_LOG_LEVEL", "erase_exp")
     EraseExpPass().apply(Context(), module())
     assert "[DUMP test_logging]" in capsys.readouterr().err
@@ -157,7 +161,9 @@ def test_the_collector_pauses_during_a_pass_only():
     assert seen == [False] and gc.isenabled()
 
 
-def test_run_pass_dumps_xdsl_passes_and_tells_observers(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]):
+def test_run_pass_dumps_xdsl_passes_and_tells_observers(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+):
     monkeypatch.setenv("TSJIT_LOG_LEVEL", "dce:erase_exp")
     seen: list[str] = []
     m = module()

@@ -141,7 +141,10 @@ wildcards: the op reads it and keeps no reference, or hands it to the caller, wh
 analysis accounts for as a graph output (PyTorch's `functionalNonEscapingListUse` and
 `functionalNonEscapingTupleUse`)."""
 
-RUNNING_STATS_WRITERS: dict[str, str] = {"aten::batch_norm": "training", "aten::instance_norm": "use_input_stats"}
+RUNNING_STATS_WRITERS: dict[str, str] = {
+    "aten::batch_norm": "training",
+    "aten::instance_norm": "use_input_stats",
+}
 """Operators that update `running_mean`/`running_var` unless the named flag is a
 constant False; their schemas do not say so."""
 
@@ -345,20 +348,26 @@ class AliasDb:
         lines.append("writes:")
         for op, written in self._own_writes.items():
             if written:
-                lines.append(f"  {op.name}{''.join(' %' + r.name_hint for r in op.results if r.name_hint)}: {spell(written)}")
+                lines.append(
+                    f"  {op.name}{''.join(' %' + r.name_hint for r in op.results if r.name_hint)}: {spell(written)}"
+                )
         return "\n".join(lines)
 
     # ----------------------------------------------------------------------------------
     # Moving ops
     # ----------------------------------------------------------------------------------
 
-    def move_after_topologically_valid(self, op: Operation, point: Operation, *, dry_run: bool = False) -> bool:
+    def move_after_topologically_valid(
+        self, op: Operation, point: Operation, *, dry_run: bool = False
+    ) -> bool:
         """Moves `op` right after `point` (same block), together with whatever must
         move with it; False, and nothing moved, when data dependencies or read/write
         hazards on aliasing memory forbid it."""
         return self._try_move(op, point, after=True, dry_run=dry_run)
 
-    def move_before_topologically_valid(self, op: Operation, point: Operation, *, dry_run: bool = False) -> bool:
+    def move_before_topologically_valid(
+        self, op: Operation, point: Operation, *, dry_run: bool = False
+    ) -> bool:
         """Moves `op` right before `point`; see `move_after_topologically_valid`."""
         return self._try_move(op, point, after=False, dry_run=dry_run)
 
@@ -618,9 +627,7 @@ class AliasDb:
         excepted); with none left, it is fresh memory."""
         if not is_mutable_type(value.type):
             return
-        elements = [
-            self._element_of(s) for s in sources if is_mutable_type(s.type) and not _never_aliases(s)
-        ]
+        elements = [self._element_of(s) for s in sources if is_mutable_type(s.type) and not _never_aliases(s)]
         if elements:
             self._elements[value] = self._dag.join(elements)
         else:
@@ -762,7 +769,11 @@ def _nested_ops(op: Operation) -> Iterable[Operation]:
 
 def _only_used_precisely(kind: str, container: SSAValue) -> bool:
     users = PRECISE_CONTAINER_USES.get(kind)
-    return users is not None and container.first_use is not None and all(u.operation.name in users for u in container.uses)
+    return (
+        users is not None
+        and container.first_use is not None
+        and all(u.operation.name in users for u in container.uses)
+    )
 
 
 def _comes_before(a: Operation, b: Operation) -> bool:
@@ -833,7 +844,9 @@ class _WorkingSet:
             return True
         if op_writes and not (op_writes.isdisjoint(self.writes) and op_writes.isdisjoint(self.mover_writes)):
             return True
-        return bool(op_reads) and not (op_reads.isdisjoint(self.writes) and op_reads.isdisjoint(self.mover_writes))
+        return bool(op_reads) and not (
+            op_reads.isdisjoint(self.writes) and op_reads.isdisjoint(self.mover_writes)
+        )
 
     def _users_in_block(self, op: Operation) -> set[Operation]:
         """Users of `op`'s results, as the ops of this block that contain them."""
