@@ -1,11 +1,11 @@
 """Programs in: the script frontend (TorchScript-syntax Python to tsjit IR).
 
-The entry points import the frontend on first use, so that tools which do not script
-anything start fast:
+`tsjit.frontend.script.script(fn_or_module_or_source)` is the public entry
+(`ScriptFunction` / `ScriptModule`). The doors below import the frontend on first use,
+so that tools which do not script anything start fast:
 
-    tsjit.frontend.script(fn_or_module_or_source)      -> ScriptFunction / ScriptModule
-    tsjit.frontend.script_source(ctx, text, filename)  -> ModuleOp (read_program's `.py` door)
-    tsjit.frontend.read_script(ctx, text, filename, options)   (ts-translate --script)
+    script_source(ctx, text, filename)          -> ModuleOp   (read_program's `.py` door)
+    read_script(ctx, text, filename, options)   -> ModuleOp   (ts-translate --script)
 """
 
 from __future__ import annotations
@@ -15,15 +15,6 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from xdsl.context import Context
     from xdsl.dialects.builtin import ModuleOp
-
-    from tsjit.frontend.script import ScriptFunction
-
-
-def script(obj: Any, entry: str = "forward") -> ScriptFunction:
-    """See `tsjit.frontend.script.script`."""
-    from tsjit.frontend.script import script as compile_script
-
-    return compile_script(obj, entry)
 
 
 def script_source(ctx: Context, text: str, filename: str = "<string>", entry: str | None = None) -> ModuleOp:

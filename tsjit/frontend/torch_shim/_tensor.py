@@ -97,7 +97,9 @@ class Tensor:
     def __init__(self, data: object = (), dtype: dtype | None = None, requires_grad: bool = False):
         if isinstance(data, Tensor):
             array = data.array
-        else:
+        elif isinstance(data, np.ndarray):
+            array = data
+        else:  # Python numbers and lists: floats are torch's default dtype
             array = np.asarray(data)
             if dtype is None and array.dtype.kind == "f":
                 array = array.astype(_default_dtype.numpy)

@@ -1,0 +1,88 @@
+"""The torch shim: enough of `torch` for a TorchScript file to import and build its
+modules without PyTorch."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tsjit.dialects.types import DTYPE_BY_TORCH_NAME
+from tsjit.frontend import torch_shim as torch
+from tsjit.frontend.script import run_user_file
+from tsjit.frontend.source import SourceFile
+
+
+def test_dtypes_carry_torchscript_scalar_type_codes():
+    assert torch.float32.code == DTYPE_BY_TORCH_NAME["float32"].code == 6
+    assert torch.long is torch.int64 and torch.long.code == 4
+    assert torch.float is torch.float32 and torch.double is torch.float64
+    assert torch.bool.numpy == np.dtype(bool)
+
+
+def test_factories_follow_torch_default_dtypes():
+    assert torch.zeros(2, 3).dtype is torch.float32
+    assert torch.zeros((2, 3)).shape == (2, 3)
+    assert torch.arange(5).dtype is torch.int64
+    assert torch.arange(0.0, 1.0, 0.25).dtype is torch.float32
+    assert torch.full((2,), 7).dtype is torch.int64
+    assert torch.tensor([1.0, 2.0]).dtype is torch.float32
+    assert torch.ones(3, dtype=torch.float64).array.dtype == np.float64
+
+
+def test_modules_track_parameters_buffers_and_submodules():
+    class Block(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lin = torch.nn.Linear(4, 2)
+            self.register_buffer("steps", torch.zeros(1))
+            self.gain = 3.0
+
+    block = Block()
+    assert [name for name, _ in block.named_parameters()] == ["lin.weight", "lin.bias"]
+    assert [name for name, _ in block.named_buffers()] == ["steps"]
+    assert [name for name, _ in block.named_modules()] == ["", "lin"]
+    assert block.lin.weight.shape == (2, 4)
+    assert block.gain == 3.0
+    assert not block.eval().lin.training
+
+
+def test_layer_initialisation_stays_in_torch_bounds():
+    layer = torch.nn.Linear(16, 8)
+    bound = 1 / np.sqrt(16)
+    assert np.all(np.abs(layer.bias.array) <= bound)
+    assert np.all(np.abs(layer.weight.array) <= bound)
+
+
+def test_a_linear_without_bias_has_a_none_parameter():
+    layer = torch.nn.Linear(2, 2, bias=False)
+    assert layer.bias is None
+    assert [name for name, _ in layer.named_parameters()] == ["weight"]
+
+
+def test_operators_only_run_in_scripted_code():
+    with pytest.raises(TypeError, match=r"torch\.relu is a TorchScript operator \(aten::relu\)"):
+        torch.relu(torch.ones(2))
+    with pytest.raises(AttributeError):
+        torch.no_such_function  # noqa: B018 - the attribute access is what fails
+
+
+def test_files_import_torch_and_its_submodules_from_the_shim():
+    source = SourceFile(
+        "uses_torch.py",
+        "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\nfrom torch import Tensor, cat\n"
+        "from torch.nn import Linear\n",
+    )
+    namespace = run_user_file(source)
+    assert namespace["torch"] is torch
+    assert namespace["nn"] is torch.nn
+    assert namespace["F"] is torch.nn.functional
+    assert namespace["Tensor"] is torch.Tensor
+    assert namespace["cat"].operator == "aten::cat"
+    assert namespace["Linear"] is torch.nn.Linear
+    assert namespace["__name__"] == "uses_torch"
+
+
+def test_no_grad_is_a_context_manager_and_a_decorator():
+    with torch.no_grad():
+        pass
+    assert torch.no_grad()(len) is len
