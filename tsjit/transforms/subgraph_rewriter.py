@@ -29,7 +29,6 @@ matched again, so a rule may produce its own pattern's ops.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -56,7 +55,6 @@ class SubgraphRule:
 
     pattern: func.FuncOp
     replacement: func.FuncOp
-    name: str = "rule"
 
     @staticmethod
     def from_text(pattern: str, replacement: str, filename: str = "<rule>") -> SubgraphRule:
@@ -73,7 +71,7 @@ class SubgraphRule:
             for section, name in ((pattern, "pattern"), (replacement, "replacement"))
         ]
         where = SourceLocation(filename, pattern.line)
-        rule = SubgraphRule(graphs[0], graphs[1], f"{os.path.basename(filename)}:{pattern.line}")
+        rule = SubgraphRule(graphs[0], graphs[1])
         rule.check(where)
         return rule
 
@@ -106,8 +104,7 @@ class SubgraphRule:
 
 
 def _only_function(module: ModuleOp) -> func.FuncOp:
-    functions = [op for op in module.ops if isinstance(op, func.FuncOp)]
-    return functions[0]
+    return next(op for op in module.ops if isinstance(op, func.FuncOp))
 
 
 def _terminator(block: Block) -> Operation:
@@ -173,7 +170,8 @@ def load_rules(path: str) -> list[SubgraphRule]:
 
 @dataclass
 class Match:
-    """Pattern values bound to graph values, pattern ops to graph ops."""
+    """Pattern values bound to graph values, pattern ops to graph ops (one to one).
+    Two pattern inputs may bind one value: the pattern computes the same with both."""
 
     values: dict[SSAValue, SSAValue] = field(default_factory=dict)
     ops: dict[Operation, Operation] = field(default_factory=dict)
@@ -183,7 +181,7 @@ class Match:
         if bound is not None:
             return bound is graph
         if isinstance(pattern, BlockArgument):
-            if not is_subtype_of(graph.type, pattern.type) or graph in self.values.values():
+            if not is_subtype_of(graph.type, pattern.type):
                 return False
             self.values[pattern] = graph
             return True
@@ -228,7 +226,7 @@ class ReplaceSubgraph(RewritePattern):
             return
         match = Match()
         outputs = _terminator(self.rule.pattern.body.block).operands
-        if not match.op(anchor, op) or not all(match.value(p, p_graph) for p, p_graph in self._outputs(match, outputs)):
+        if not match.op(anchor, op) or not self.bind_outputs(match, outputs):
             return
         pattern_ops = [p for p in self.rule.pattern.body.block.ops if p in match.ops]
         matched = [match.ops[p] for p in pattern_ops]
@@ -255,20 +253,17 @@ class ReplaceSubgraph(RewritePattern):
                 rewriter.erase(graph_op)
 
     @staticmethod
-    def _outputs(match: Match, outputs: Sequence[SSAValue]) -> list[tuple[SSAValue, SSAValue]]:
-        """Outputs other than the anchor's must be reached from it: pair each with the
-        value it is bound to (unbound ones fail the match)."""
-        pairs = []
+    def bind_outputs(match: Match, outputs: Sequence[SSAValue]) -> bool:
+        """Binds the pattern's outputs to the results of the ops they matched; False if
+        an output's op was not reached from the anchor."""
         for output in outputs:
-            bound = match.values.get(output)
-            if bound is None:
-                owner = output.owner
-                graph_op = match.ops.get(owner) if isinstance(owner, Operation) else None
-                if graph_op is None:
-                    return [(output, output)]  # never bound: no match
-                bound = graph_op.results[output.index]  # pyright: ignore[reportAttributeAccessIssue]
-            pairs.append((output, bound))
-        return pairs
+            if output in match.values:
+                continue
+            graph_op = match.ops.get(output.owner) if isinstance(output.owner, Operation) else None
+            if graph_op is None:
+                return False
+            match.values[output] = graph_op.results[output.index]  # pyright: ignore[reportAttributeAccessIssue]
+        return True
 
     def is_replaceable(self, anchor: Operation, matched: list[Operation], outputs: list[SSAValue]) -> bool:
         """One block; intermediate values unused outside the match; no op in between

@@ -1,4 +1,5 @@
 // RUN: ts-opt %s --split-input-file -p 'rewrite-subgraphs{rules="%S/../../../docs/examples/mul_add.rules"}' | filecheck %s
+// RUN: ts-opt %s --split-input-file -p 'rewrite-subgraphs{rules="%S/Inputs/two_outputs.rules"}' | filecheck %s --check-prefix=TWO
 // RUN: not ts-opt %s -p 'rewrite-subgraphs{rules="%S/Inputs/unpaired.rules"}' 2>&1 | filecheck %s --check-prefix=UNPAIRED
 // RUN: not ts-opt %s -p 'rewrite-subgraphs{rules="%S/Inputs/malformed.rules"}' 2>&1 | filecheck %s --check-prefix=MALFORMED
 // RUN: not ts-opt %s -p 'rewrite-subgraphs{rules="%S/Inputs/missing.rules"}' 2>&1 | filecheck %s --check-prefix=MISSING
@@ -18,6 +19,36 @@ func.func @matches(%x : !ts.tensor, %y : !ts.tensor, %z : !ts.tensor) -> (!ts.te
   %q = aten.relu %r : (!ts.tensor) -> !ts.tensor
   %w = aten.mul %q, %fone : (!ts.tensor, !ts.float) -> !ts.tensor
   func.return %r, %w : !ts.tensor, !ts.tensor
+}
+
+// -----
+
+// Two pattern inputs may match one value.
+// CHECK-LABEL: func.func @same_value_twice
+// CHECK-NEXT:    %one = prim.Constant 1 : !ts.int
+// CHECK-NEXT:    %r = aten.addcmul %z, %x, %x, %one
+// CHECK-NEXT:    func.return %r
+func.func @same_value_twice(%x : !ts.tensor, %z : !ts.tensor) -> !ts.tensor {
+  %one = prim.Constant 1 : !ts.int
+  %m = aten.mul %x, %x : (!ts.tensor, !ts.tensor) -> !ts.tensor
+  %r = aten.add %m, %z, %one : (!ts.tensor, !ts.tensor, !ts.int) -> !ts.tensor
+  func.return %r : !ts.tensor
+}
+
+// -----
+
+// A pattern with two outputs replaces both values.
+// TWO-LABEL: func.func @two_outputs
+// TWO-NEXT:    %[[X:.*]] = aten.exp %a : (!ts.tensor) -> !ts.tensor
+// TWO-NEXT:    %e = aten.reciprocal %[[X]] : (!ts.tensor) -> !ts.tensor
+// TWO-NEXT:    %n = aten.neg %a : (!ts.tensor) -> !ts.tensor
+// TWO-NEXT:    %s = aten.mul %e, %n : (!ts.tensor, !ts.tensor) -> !ts.tensor
+// TWO-NEXT:    func.return %s : !ts.tensor
+func.func @two_outputs(%a : !ts.tensor) -> !ts.tensor {
+  %n = aten.neg %a : (!ts.tensor) -> !ts.tensor
+  %e = aten.exp %n : (!ts.tensor) -> !ts.tensor
+  %s = aten.mul %e, %n : (!ts.tensor, !ts.tensor) -> !ts.tensor
+  func.return %s : !ts.tensor
 }
 
 // -----
