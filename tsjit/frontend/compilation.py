@@ -284,6 +284,7 @@ class CompilationUnit:
         types_: list[Attribute] = []
         for field_name in cls._fields:  # pyright: ignore[reportAttributeAccessIssue]
             annotation = annotations.get(field_name)
+            annotation = getattr(annotation, "__forward_arg__", annotation)  # typing.ForwardRef("float")
             if annotation is None:
                 types_.append(TensorType())
             elif isinstance(annotation, str):

@@ -77,6 +77,8 @@ def _assert(condition : Tensor, message : str):
   assert bool(condition), message
 def _assert(condition : bool, message : str):
   assert condition, message
+def __contains__(self: str, key: str):
+  return self.find(key, 0, len(self)) != -1
 """
 
 _PRIM_PROPERTIES = frozenset({"ndim", "T", "H", "shape"})
