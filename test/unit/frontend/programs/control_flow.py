@@ -1,3 +1,4 @@
+# ruff: noqa - a TorchScript program in the style PyTorch users write (typing.List, Optional, ...)
 import torch
 from typing import List, Dict, Optional, Tuple
 
