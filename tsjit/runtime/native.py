@@ -1,0 +1,525 @@
+"""Native code in the interpreter: fused groups and scalar functions run as LLVM kernels.
+
+    forward = LLVMExecutor(module, "forward")          # or make_executor(..., backend="llvm")
+    y = forward(x, h)
+
+`LLVMExecutor` is the GraphExecutor of the `llvm` backend: after its pipeline
+(`executor-default` unless told otherwise) it fuses pointwise ops, outlines each
+`prim.FusionGroup` into a function `<graph>.fusion<k>` called from the graph, and runs
+the graph in the interpreter with those functions, and every function of numbers only,
+replaced by native code (`NativeProgram`). `AutoExecutor` (`auto`) does the same where
+it pays: groups of two or more ops, scalar functions with loops, and each kernel
+compiled only when its group runs a second time, so code that runs once never waits
+for LLVM.
+
+A group's kernel (`convert_aten_to_loops.fusion_kernel`) is shape-generic; a
+`FusedGroup` plans each distinct combination of input shapes, strides and dtypes once
+(broadcast shape, result shapes, the strides each memref is given, which layout variant
+to call) and then calls with the pointers in hand: about 3 µs per call in all. Results
+are new arrays; a large one (≥ `REUSE_BYTES`) reuses the array of the previous call
+when nothing else holds it any more, since fresh pages cost more than the kernel at
+16M elements (`../shared/notes/performance.md`). Anything a kernel cannot do on the
+values it gets (shapes that do not broadcast, a chunk that does not divide, a dtype the
+types did not promise) runs the group in the interpreter instead, which raises what
+TorchScript would; so does a scalar function whose native code raised.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import sys
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+import numpy as np
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass, PassPipeline
+from xdsl.rewriter import Rewriter
+
+from tsjit.dialects.prim import FusionGroupOp, LoopOp, YieldOp
+from tsjit.dialects.types import TupleType
+from tsjit.runtime.executor import GraphExecutor, Pipeline, argument_spec, refine_inputs
+from tsjit.runtime.interpreter import Code, Program
+from tsjit.runtime.llvm_jit import LLVMEngine, array_address
+from tsjit.transforms.lowering.convert_aten_to_loops import (
+    FLAT,
+    GroupSignature,
+    KernelLayout,
+    fusion_kernel,
+    fusion_kernel_name,
+    group_signature,
+    is_scalar_function,
+    scalar_function,
+)
+from tsjit.transforms.lowering.elementwise_table import Kind
+
+REUSE_BYTES = 1 << 22
+"""Results from this size on reuse the previous call's array when it is free again."""
+
+
+@cache
+def default_engine() -> LLVMEngine:
+    """The process's kernel cache: identical kernels compile once, whoever asks."""
+    return LLVMEngine()
+
+
+# --------------------------------------------------------------------------------------
+# Executors
+# --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NativePolicy:
+    """What runs natively: groups of at least `min_ops` elementwise ops, scalar
+    functions (`loops_only`: only those with a loop), kernels compiled on a group's
+    `compile_after`-th call."""
+
+    min_ops: int = 1
+    loops_only: bool = False
+    compile_after: int = 1
+
+
+class LLVMExecutor(GraphExecutor):
+    """The GraphExecutor with fused groups and scalar functions as native code."""
+
+    policy = NativePolicy()
+
+    def __init__(
+        self,
+        module: ModuleOp,
+        entry: str = "forward",
+        pipeline: Pipeline = (),
+        engine: LLVMEngine | None = None,
+    ):
+        super().__init__(module, entry, pipeline or "executor-default")
+        self.engine = engine or default_engine()
+        self.programs: list[NativeProgram] = []
+
+    def _specialize(self, args: Sequence[Any]) -> tuple[ModuleOp, Code]:
+        spec = argument_spec(args)
+        with self._lock:
+            if (entry := self._cache.get(spec)) is not None:
+                return entry
+            from tsjit.context import make_context
+            from tsjit.transforms.fuse_pointwise import FusePointwisePass
+
+            module = self.module.clone()
+            function = next(
+                op for op in module.ops if isinstance(op, func.FuncOp) and op.sym_name.data == self.entry
+            )
+            if not function.is_declaration and len(spec) == len(function.body.block.args):
+                refine_inputs(function, spec)
+            passes: list[ModulePass] = [*self._passes, FusePointwisePass(min_ops=self.policy.min_ops)]
+            PassPipeline(tuple(passes)).apply(make_context(), module)
+            program = NativeProgram(module, self.engine, self.policy)
+            self.programs.append(program)
+            entry = self._cache[spec] = (module, program.function(self.entry))
+            return entry
+
+    def statistics(self) -> dict[str, int]:
+        """Native calls, interpreter fallbacks and kernels compiled, over every
+        specialization so far."""
+        totals = {"kernel_calls": 0, "fallbacks": 0, "kernels": 0, "scalar_calls": 0}
+        for program in self.programs:
+            for native in program.natives.values():
+                for key, count in native.statistics().items():
+                    totals[key] += count
+        return totals
+
+
+class AutoExecutor(LLVMExecutor):
+    """Native code where it pays off (see the module docstring)."""
+
+    policy = NativePolicy(min_ops=2, loops_only=True, compile_after=2)
+
+
+# --------------------------------------------------------------------------------------
+# The program: interpreter plus native functions
+# --------------------------------------------------------------------------------------
+
+
+class NativeProgram(Program):
+    """A Program whose fusion groups (outlined into functions) and scalar functions
+    run natively; every other function is interpreted as usual."""
+
+    def __init__(self, module: ModuleOp, engine: LLVMEngine, policy: NativePolicy):
+        self.natives: dict[str, FusedGroup | NativeFunction] = {}
+        groups = outline_fusion_groups(module)
+        super().__init__(module)
+        for name, group in groups.items():
+            self.natives[name] = FusedGroup(group, engine, policy.compile_after, self.interpreted(name))
+        for op in module.ops:
+            if isinstance(op, func.FuncOp) and op.sym_name.data not in groups and is_scalar_function(op):
+                if policy.loops_only and not any(isinstance(o, LoopOp) for o in op.walk()):
+                    continue
+                self.natives[op.sym_name.data] = NativeFunction(
+                    op, engine, self.interpreted(op.sym_name.data)
+                )
+
+    def function(self, name: str) -> Any:
+        """The native function `name` when there is one, else its interpreted code."""
+        native = self.natives.get(name)
+        return native if native is not None else super().function(name)
+
+    def interpreted(self, name: str) -> Callable[[], Code]:
+        """The interpreted code of `name`, compiled on first use (fallbacks are rare)."""
+        return lambda: Program.function(self, name)
+
+
+def outline_fusion_groups(module: ModuleOp) -> dict[str, FusionGroupOp]:
+    """Moves the body of each FusionGroup into a function `<graph>.fusion<k>` that the
+    graph calls instead; returns a copy of each group by function name."""
+    groups: dict[str, FusionGroupOp] = {}
+    for graph in [op for op in module.ops if isinstance(op, func.FuncOp) and not op.is_declaration]:
+        for index, group in enumerate([op for op in graph.walk() if isinstance(op, FusionGroupOp)]):
+            name = fusion_kernel_name(graph.sym_name.data, index)
+            groups[name] = group.clone()
+            inputs = [v.type for v in group.inputs]
+            outputs = [r.type for r in group.outs]
+            body = Rewriter.move_region_contents_to_new_regions(group.body)
+            terminator = body.block.last_op
+            assert isinstance(terminator, YieldOp)
+            Rewriter.replace_op(terminator, func.ReturnOp(*terminator.operands))
+            module.body.block.add_op(func.FuncOp(name, (inputs, outputs), body))
+            call = func.CallOp(name, list(group.inputs), outputs)
+            Rewriter.replace_op(group, call)
+    return groups
+
+
+# --------------------------------------------------------------------------------------
+# Scalar functions
+# --------------------------------------------------------------------------------------
+
+
+class NativeFunction:
+    """A function of numbers compiled whole. Its native code returns whether the
+    TorchScript code would have raised; then the interpreter reruns the call to raise
+    exactly that (the function has no side effects to repeat)."""
+
+    def __init__(self, function: func.FuncOp, engine: LLVMEngine, interpreted: Callable[[], Code]):
+        name = function.sym_name.data
+        lowered = scalar_function(function)
+        self._kernel = engine.compile(ModuleOp([lowered]))[name]
+        self._interpreted = interpreted
+        outputs = function.function_type.outputs.data
+        self._shape = "none" if not outputs else "tuple" if isinstance(outputs[0], TupleType) else "value"
+        self.calls = 0
+        self.fallbacks = 0
+
+    def __call__(self, *args: Any) -> Any:
+        return self.invoke(*args)
+
+    def invoke(self, *args: Any) -> Any:
+        self.calls += 1
+        try:
+            returned = self._kernel(*args)
+        except (TypeError, ctypes.ArgumentError):  # an argument ctypes cannot pass as declared
+            returned = (True,)
+        if self._shape == "none":
+            returned = (returned,)
+        if returned[0]:
+            self.fallbacks += 1
+            return self._interpreted().invoke(*args)
+        if self._shape == "value":
+            return returned[1]
+        return tuple(returned[1:]) if self._shape == "tuple" else None
+
+    def run(self, args: Sequence[Any]) -> Any:
+        return self.invoke(*args)
+
+    def statistics(self) -> dict[str, int]:
+        return {"scalar_calls": self.calls, "fallbacks": self.fallbacks}
+
+
+# --------------------------------------------------------------------------------------
+# Fused groups
+# --------------------------------------------------------------------------------------
+
+
+def numpy_dtype(kind: Kind) -> np.dtype:
+    return _NUMPY_DTYPES[(str(kind.type), kind.unsigned)]
+
+
+_NUMPY_DTYPES = {
+    ("f16", False): np.dtype(np.float16),
+    ("f32", False): np.dtype(np.float32),
+    ("f64", False): np.dtype(np.float64),
+    ("i1", False): np.dtype(np.bool_),
+    ("i8", False): np.dtype(np.int8),
+    ("i8", True): np.dtype(np.uint8),
+    ("i16", False): np.dtype(np.int16),
+    ("i32", False): np.dtype(np.int32),
+    ("i64", False): np.dtype(np.int64),
+}
+
+
+class Unplannable(Exception):
+    """Values a kernel cannot take; the group runs in the interpreter."""
+
+
+class FusedGroup:
+    """One FusionGroup's kernels and its call plans (see the module docstring)."""
+
+    def __init__(
+        self, group: FusionGroupOp, engine: LLVMEngine, compile_after: int, interpreted: Callable[[], Code]
+    ):
+        self.group = group
+        self.signature = group_signature(group)
+        self.engine = engine
+        self.compile_after = compile_after
+        self._interpreted = interpreted
+        self._plans: dict[tuple[Any, ...], CallPlan | None] = {}
+        self._kernels: dict[KernelLayout, Callable[..., Any]] = {}
+        self._lock = threading.Lock()
+        self._tensor_inputs = sorted({t.input for t in self.signature.tensors})
+        self._single = len(group.outs) == 1
+        self.runs = 0
+        self.calls = 0
+        self.fallbacks = 0
+
+    def __call__(self, *args: Any) -> Any:
+        return self.invoke(*args)
+
+    def run(self, args: Sequence[Any]) -> Any:
+        return self.invoke(*args)
+
+    def invoke(self, *args: Any) -> Any:
+        try:
+            key = tuple([(a.shape, a.strides, a.dtype) for a in (args[i] for i in self._tensor_inputs)])
+        except AttributeError:  # not an array where the types promised a tensor
+            key = None
+        plan = self._plans.get(key, _MISSING) if key is not None else None
+        if plan is _MISSING:
+            self.runs += 1
+            if self.runs < self.compile_after:
+                return self.fallback(args)
+            plan = self._plans[key] = self.plan(args)  # pyright: ignore[reportArgumentType]
+        if plan is None:
+            return self.fallback(args)
+        try:
+            outputs = plan(args)
+        except ctypes.ArgumentError:  # a scalar of another type than the IR said
+            return self.fallback(args)
+        self.calls += 1
+        return outputs[0] if self._single else tuple(outputs)
+
+    def fallback(self, args: Sequence[Any]) -> Any:
+        self.fallbacks += 1
+        return self._interpreted().invoke(*args)
+
+    def statistics(self) -> dict[str, int]:
+        return {"kernel_calls": self.calls, "fallbacks": self.fallbacks, "kernels": len(self._kernels)}
+
+    def kernel(self, layout: KernelLayout) -> Callable[..., Any]:
+        """The raw native entry of the kernel in `layout`, compiled on first use."""
+        with self._lock:
+            raw = self._kernels.get(layout)
+            if raw is None:
+                name = "fused"
+                module = ModuleOp([fusion_kernel(self.group, name, layout)])
+                raw = self._kernels[layout] = self.engine.compile(module)[name].raw
+            return raw
+
+    def plan(self, args: Sequence[Any]) -> CallPlan | None:
+        try:
+            return plan_call(self.signature, args, self.kernel)
+        except Unplannable:
+            return None
+
+
+_MISSING: Any = object()
+
+
+@dataclass
+class CallPlan:
+    """A kernel call for one combination of shapes, strides and dtypes: the native
+    argument list with the pointer and scalar slots to fill, and the results to make."""
+
+    raw: Callable[..., Any]
+    template: list[int]
+    inputs: list[tuple[int, int]]  # (slot, group input) pointers of tensors
+    scalars: list[tuple[int, int]]  # (slot, group input) scalar values
+    outputs: list[tuple[int, tuple[int, ...], np.dtype, int]]  # (slot, shape, dtype, result)
+    result_count: int
+    reused: list[np.ndarray | None] = field(default_factory=list)
+
+    def __call__(self, args: Sequence[Any]) -> list[np.ndarray]:
+        natives = self.template.copy()
+        for slot, position in self.inputs:
+            natives[slot] = array_address(args[position])
+        for slot, position in self.scalars:
+            natives[slot] = args[position]
+        results: list[Any] = [None] * self.result_count
+        for k, (slot, shape, dtype, result) in enumerate(self.outputs):
+            array = self.reused[k]
+            if array is None or sys.getrefcount(array) > 3:  # held by someone else since
+                array = np.empty(shape, dtype)
+                if array.nbytes >= REUSE_BYTES:
+                    self.reused[k] = array
+            natives[slot] = array_address(array)
+            results[result] = array
+        self.raw(*natives)
+        return results
+
+
+def plan_call(
+    signature: GroupSignature, args: Sequence[Any], kernel: Callable[[KernelLayout], Callable[..., Any]]
+) -> CallPlan:
+    """Works out a call of `signature`'s kernel on `args` (see `FusedGroup`); raises
+    Unplannable for values the kernel cannot take."""
+    rank = signature.rank
+    arrays: dict[int, np.ndarray] = {}
+    for param in signature.tensors:
+        array = args[param.input]
+        if (
+            type(array) is not np.ndarray
+            or array.dtype != numpy_dtype(param.kind)
+            or array.ndim != param.rank
+        ):
+            raise Unplannable
+        if any(s % array.itemsize for s in array.strides):
+            raise Unplannable
+        arrays[param.input] = array
+    for param in signature.scalars:
+        if not isinstance(args[param.input], int | float | bool):
+            raise Unplannable
+
+    atom_shapes: dict[Any, tuple[int, ...]] = {}
+    chunked_shapes: list[tuple[int, ...]] = []
+    for param in signature.tensors:
+        if param.chunking is None:
+            atom_shapes[("input", param.input)] = _aligned(arrays[param.input].shape, rank)
+    for j, chunking in enumerate(signature.chunkings):
+        whole = _broadcast([_aligned(arrays[i].shape, rank) for i in chunking.inputs])
+        if whole[chunking.dim] % chunking.chunks:
+            raise Unplannable
+        chunked_shapes.append(whole)
+        atom_shapes[("chunk", j)] = _replace(whole, chunking.dim, whole[chunking.dim] // chunking.chunks)
+    iteration = _broadcast(list(atom_shapes.values()), rank)
+    for j, chunking in enumerate(signature.chunkings):
+        if atom_shapes[("chunk", j)][chunking.dim] != iteration[chunking.dim]:
+            raise Unplannable  # pieces broadcast along the chunked dim: not an in-place read
+
+    memrefs: list[tuple[tuple[int, ...], tuple[int, ...]]] = []  # (sizes, strides) per memref
+    for param in signature.tensors:
+        if param.chunking is None:
+            target = iteration
+        else:
+            chunking = signature.chunkings[param.chunking]
+            target = _replace(iteration, chunking.dim, iteration[chunking.dim] * chunking.chunks)
+        memrefs.append((target, _broadcast_strides(arrays[param.input], target)))
+    outputs: list[tuple[tuple[int, ...], np.dtype, tuple[int, ...]]] = []  # (shape, dtype, strides)
+    full_outputs = True
+    for output in signature.outputs:
+        dtype = numpy_dtype(output.kind)
+        if output.cat is not None:
+            parts, dim = output.cat
+            if any(
+                _broadcast([atom_shapes[a] for a in atoms], rank) != iteration for atoms in output.part_atoms
+            ):
+                raise Unplannable  # parts of unequal shapes: the interpreter reports it
+            shape = _replace(iteration, dim, iteration[dim] * parts)
+            full_outputs = False
+            memrefs.append((shape, _contiguous_strides(shape)))
+        else:
+            full = _broadcast([atom_shapes[a] for a in output.atoms], rank)
+            full_outputs = full_outputs and full == iteration
+            shape = full[rank - output.rank :]
+            strides = tuple(0 if f != n else s for f, n, s in zip(full, iteration, _contiguous_strides(full)))
+            memrefs.append((iteration, strides))
+        outputs.append((shape, dtype, memrefs[-1][1]))
+
+    flat = (
+        full_outputs
+        and not signature.chunkings
+        and all(
+            arrays[p.input].shape == iteration and arrays[p.input].flags.c_contiguous
+            for p in signature.tensors
+        )
+    )
+    if flat or rank == 0:
+        layout = FLAT
+        iteration_sizes = [int(np.prod(iteration))]
+        memref_natives = [[int(np.prod(iteration))] for _ in memrefs]
+    else:
+        layout = KernelLayout(False, tuple(_inner_class(strides[-1]) for _, strides in memrefs))
+        iteration_sizes = list(iteration)
+        memref_natives = [
+            [*sizes, *(s for s, static in zip(strides, _static_strides(layout, k, rank)) if static is None)]
+            for k, (sizes, strides) in enumerate(memrefs)
+        ]
+    raw = kernel(layout)
+
+    template: list[Any] = list(iteration_sizes)
+    input_slots, scalar_slots, output_slots = [], [], []
+    for param, natives in zip(signature.tensors, memref_natives, strict=False):
+        input_slots.append((len(template), param.input))
+        template += [0, *natives]
+    for param in signature.scalars:
+        scalar_slots.append((len(template), param.input))
+        template.append(0)
+    for output, natives, (shape, dtype, _) in zip(
+        signature.outputs, memref_natives[len(signature.tensors) :], outputs, strict=True
+    ):
+        output_slots.append((len(template), shape, dtype, output.result))
+        template += [0, *natives]
+    plan = CallPlan(raw, template, input_slots, scalar_slots, output_slots, len(signature.outputs))
+    plan.reused = [None] * len(output_slots)
+    return plan
+
+
+def _static_strides(layout: KernelLayout, position: int, rank: int) -> list[int | None]:
+    strides: list[int | None] = [None] * rank
+    strides[-1] = layout.inner_strides[position]
+    return strides
+
+
+def _inner_class(stride: int) -> int | None:
+    return stride if stride in (0, 1) else None
+
+
+def _aligned(shape: tuple[int, ...], rank: int) -> tuple[int, ...]:
+    return (1,) * (rank - len(shape)) + tuple(shape)
+
+
+def _replace(shape: tuple[int, ...], dim: int, size: int) -> tuple[int, ...]:
+    return (*shape[:dim], size, *shape[dim + 1 :])
+
+
+def _broadcast(shapes: list[tuple[int, ...]], rank: int | None = None) -> tuple[int, ...]:
+    try:
+        result = np.broadcast_shapes(*shapes) if shapes else ()
+    except ValueError:
+        raise Unplannable from None
+    return _aligned(result, rank) if rank is not None else result
+
+
+def _broadcast_strides(array: np.ndarray, target: tuple[int, ...]) -> tuple[int, ...]:
+    """Element strides presenting `array` at shape `target` (zero where it broadcasts)."""
+    shape = _aligned(array.shape, len(target))
+    strides = (0,) * (len(target) - array.ndim) + tuple(s // array.itemsize for s in array.strides)
+    return tuple(0 if n != t else s for n, t, s in zip(shape, target, strides, strict=True))
+
+
+def _contiguous_strides(shape: tuple[int, ...]) -> tuple[int, ...]:
+    strides, running = [], 1
+    for size in reversed(shape):
+        strides.insert(0, running if size != 1 else 0)
+        running *= size
+    return tuple(strides)
+
+
+__all__ = [
+    "AutoExecutor",
+    "FusedGroup",
+    "LLVMExecutor",
+    "NativeFunction",
+    "NativePolicy",
+    "NativeProgram",
+    "default_engine",
+    "outline_fusion_groups",
+]
