@@ -31,6 +31,7 @@ from tsjit.dialects.types import (
     TensorType,
     TupleType,
     UnionType,
+    to_torchscript_str,
 )
 
 MISSING = object()
@@ -124,6 +125,14 @@ class TypeParser:
         if len(items) != 1:
             raise self.fail(expr, f"{ast.unparse(expr.value)} takes 1 type argument, got {len(items)}")
         return self.parse(items[0])
+
+
+def type_str(t: Attribute) -> str:
+    """A type as TorchScript spells it in messages (`List[int]` is `int[]`)."""
+    try:
+        return to_torchscript_str(t)
+    except ValueError:
+        return str(t)
 
 
 def python_type(obj: object) -> Attribute | None:

@@ -24,12 +24,12 @@ from xdsl.passes import ModulePass
 
 from tsjit.diagnostics import SourceLocation, TsjitError
 from tsjit.dialects.types import TensorType, TupleType
-from tsjit.frontend.annotations import Annotation, TypeParser
+from tsjit.frontend.annotations import Annotation, TypeParser, type_str
 from tsjit.frontend.modules import ModuleInfo, ModuleRegistry
 from tsjit.frontend.resolver import Resolver, Scope
 from tsjit.frontend.schema_matching import NO_DEFAULT, Param, Signature
 from tsjit.frontend.source import SourceFile
-from tsjit.frontend.sugared_values import NamedTupleConstructor, type_str
+from tsjit.frontend.sugared_values import NamedTupleConstructor
 
 
 @dataclass

@@ -45,6 +45,7 @@ from tsjit.dialects.types import (
     unify,
 )
 from tsjit.frontend import builtins
+from tsjit.frontend.annotations import type_str
 from tsjit.frontend.environment import Frame, meaningful_name
 from tsjit.frontend.schema_matching import (
     CallArg,
@@ -55,9 +56,12 @@ from tsjit.frontend.schema_matching import (
 )
 from tsjit.frontend.source import SourceFile
 from tsjit.frontend.sugared_values import (
+    BuiltinFunction,
+    ClassReference,
     ExceptionMessageValue,
     ExceptionValue,
     IterableTree,
+    MagicMethod,
     ModuleValue,
     RangeValue,
     SimpleValue,
@@ -65,7 +69,6 @@ from tsjit.frontend.sugared_values import (
     SugaredTupleValue,
     SugaredValue,
     match_or_fail,
-    type_str,
 )
 
 if TYPE_CHECKING:
@@ -986,8 +989,6 @@ class FunctionEmitter:
 
     def form_new(self, node: ast.Call, type_hint: Attribute | None) -> SugaredValue:
         """`C.__new__(C)`: an uninitialized object of class C."""
-        from tsjit.frontend.sugared_values import ClassReference
-
         self.check_arity(node, "__new__", 1)
         cls = self.emit_sugared(node.args[0], 1)
         if not isinstance(cls, ClassReference):
@@ -1034,8 +1035,6 @@ class FunctionEmitter:
         value = self.emit_sugared(node.args[0], 1)
         if isinstance(value, (ModuleValue, SugaredTupleValue)) or not isinstance(value, SimpleValue):
             return SimpleValue(value.len(self, node))
-        from tsjit.frontend.sugared_values import BuiltinFunction, MagicMethod
-
         return MagicMethod("__len__", BuiltinFunction("aten::len")).call(
             self, node, [CallArg(value.value, node.args[0])], [], 1
         )
@@ -1286,8 +1285,6 @@ class FunctionEmitter:
         return self.magic_call(node, operator, magic, [CallArg(lhs, node.left), CallArg(rhs, node.right)])
 
     def magic_call(self, node: ast.AST, operator: str, magic: str, args: list[CallArg]) -> SSAValue:
-        from tsjit.frontend.sugared_values import BuiltinFunction, MagicMethod
-
         return (
             MagicMethod(magic, BuiltinFunction(operator)).call(self, node, args, [], 1).as_value(self, node)
         )

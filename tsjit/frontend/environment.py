@@ -16,11 +16,12 @@ from typing import TYPE_CHECKING
 
 from xdsl.ir import Attribute, Block, SSAValue
 
-from tsjit.dialects.types import ListType, is_subtype_of, to_torchscript_str, unshaped
+from tsjit.dialects.types import ListType, is_subtype_of, unshaped
+from tsjit.frontend.annotations import type_str
+from tsjit.frontend.sugared_values import SimpleValue, SugaredValue
 
 if TYPE_CHECKING:
     from tsjit.frontend.emitter import FunctionEmitter
-    from tsjit.frontend.sugared_values import SugaredValue
 
 
 def meaningful_name(name: str) -> bool:
@@ -58,8 +59,6 @@ class Frame:
 
     # -- lookup -------------------------------------------------------------------------
     def find_in_this_frame(self, name: str, node: ast.AST | None) -> SugaredValue | None:
-        from tsjit.frontend.sugared_values import SimpleValue
-
         if name in self.values:
             return self.values[name]
         if name in self.types:
@@ -111,14 +110,10 @@ class Frame:
 
     # -- assignment ---------------------------------------------------------------------
     def set_var(self, node: ast.AST | None, name: str, value: SSAValue) -> None:
-        from tsjit.frontend.sugared_values import SimpleValue
-
         self.set_sugared_var(node, name, SimpleValue(value), None)
 
     def set_sugared_var(self, node: ast.AST | None, name: str, value: SugaredValue,
                         annotated_type: Attribute | None) -> None:  # fmt: skip
-        from tsjit.frontend.sugared_values import SimpleValue
-
         em = self.emitter
         simple = value.value if isinstance(value, SimpleValue) else None
         if (
@@ -142,16 +137,16 @@ class Frame:
             simple = em.convert_to_type(node, unshaped(parent_type), simple)
             if not is_subtype_of(simple.type, unshaped(parent_type)):
                 message = (
-                    f"Variable '{name}' previously has type {_ts(parent_type)} but is now being assigned to a value "
-                    f"of type {_ts(simple.type)}"
+                    f"Variable '{name}' previously has type {type_str(parent_type)} but is now being assigned to a value "
+                    f"of type {type_str(simple.type)}"
                 )
                 if isinstance(parent_type, ListType) and isinstance(simple.type, ListType):
                     message += "; empty lists default to List[Tensor]: annotate the assignment to create an empty list of another type"
                 raise em.error(node, message)
         if simple is not None:
             if annotated_type is not None and not is_subtype_of(simple.type, annotated_type):
-                raise em.error(node, f"Variable '{name}' is annotated with type {_ts(annotated_type)} but is being "
-                                     f"assigned to a value of type {_ts(simple.type)}")  # fmt: skip
+                raise em.error(node, f"Variable '{name}' is annotated with type {type_str(annotated_type)} but is being "
+                                     f"assigned to a value of type {type_str(simple.type)}")  # fmt: skip
             em.store(name, simple, node)
             self.types[name] = annotated_type if annotated_type is not None else simple.type
             self.values.pop(name, None)
@@ -177,10 +172,3 @@ def _defined_in(value: SSAValue, block: Block) -> bool:
     if isinstance(owner, Block):
         return owner is block
     return owner.parent_block() is block
-
-
-def _ts(t: Attribute) -> str:
-    try:
-        return to_torchscript_str(t)
-    except ValueError:
-        return str(t)

@@ -35,10 +35,9 @@ from tsjit.dialects.types import (
     TensorType,
     TupleType,
     is_subtype_of,
-    to_torchscript_str,
     unify,
 )
-from tsjit.frontend.annotations import MISSING
+from tsjit.frontend.annotations import MISSING, type_str
 from tsjit.frontend.sugared_values import MethodValue, ModuleValue, SimpleValue, SugaredValue
 
 if TYPE_CHECKING:
@@ -203,7 +202,7 @@ class ModuleInfo:
         if not is_subtype_of(value.type, expected):
             raise em.error(
                 node,
-                f"Wrong type for attribute assignment. Expected {_ts(expected)} but got {_ts(value.type)}",
+                f"Wrong type for attribute assignment. Expected {type_str(expected)} but got {type_str(value.type)}",
             )
         em.insert(prim.SetAttrOp(receiver, name, value), node)
 
@@ -392,10 +391,3 @@ def _annotations(unit: CompilationUnit, cls: type) -> dict[str, Attribute]:
                 continue
             declared[name] = parser.parse(expr)
     return declared
-
-
-def _ts(t: Attribute) -> str:
-    try:
-        return to_torchscript_str(t)
-    except ValueError:
-        return str(t)

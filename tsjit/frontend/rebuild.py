@@ -51,8 +51,3 @@ def extend_loop(
     )
     _replace(op, new)
     return new
-
-
-def set_block_outputs(terminator: Operation, values: Sequence[SSAValue]) -> None:
-    """Replaces the values a block yields (or a function returns)."""
-    terminator.operands = list(values)

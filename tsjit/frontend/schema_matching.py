@@ -46,10 +46,10 @@ from tsjit.dialects.types import (
     TensorType,
     TupleType,
     is_subtype_of,
-    to_torchscript_str,
     unify,
     unshaped,
 )
+from tsjit.frontend.annotations import type_str
 
 NO_DEFAULT = object()
 
@@ -262,7 +262,7 @@ def match_type_variables(formal: Formal, actual: Attribute, bindings: dict[str, 
             return None
         unified = unify(bound, actual)
         if unified is None:
-            return f"type variable '{formal.name}' previously matched to type {_ts(bound)} is matched to type {_ts(actual)}"
+            return f"type variable '{formal.name}' previously matched to type {type_str(bound)} is matched to type {type_str(actual)}"
         bindings[formal.name] = unified
         return None
     if kind is TypeKind.LIST:
@@ -275,7 +275,7 @@ def match_type_variables(formal: Formal, actual: Attribute, bindings: dict[str, 
                 if element is None:
                     return "cannot match a tuple of different element types to a list"
             return match_type_variables(formal.element, element, bindings)
-        return f"cannot match {_ts(actual)} to a list"
+        return f"cannot match {type_str(actual)} to a list"
     if kind is TypeKind.OPTIONAL:
         if isinstance(actual, OptionalType):
             return match_type_variables(formal.element, actual.element_type, bindings)
@@ -284,7 +284,7 @@ def match_type_variables(formal: Formal, actual: Attribute, bindings: dict[str, 
         return match_type_variables(formal.element, actual, bindings)
     if kind is TypeKind.TUPLE:
         if not isinstance(actual, TupleType) or len(actual.types) != len(formal.elements):
-            return f"cannot match {_ts(actual)} to a tuple of {len(formal.elements)} elements"
+            return f"cannot match {type_str(actual)} to a tuple of {len(formal.elements)} elements"
         for f, a in zip(formal.elements, actual.types):
             if (reason := match_type_variables(f, a, bindings)) is not None:
                 return reason
@@ -296,7 +296,7 @@ def match_type_variables(formal: Formal, actual: Attribute, bindings: dict[str, 
             ) or match_type_variables(formal.elements[1], actual.value_type, bindings)
         if formal.name == "Future" and isinstance(actual, FutureType):
             return match_type_variables(formal.element, actual.element_type, bindings)
-        return f"cannot match {_ts(actual)} to {formal}"
+        return f"cannot match {type_str(actual)} to {formal}"
     return None
 
 
@@ -309,15 +309,8 @@ def evaluate(formal: Formal, bindings: dict[str, Attribute]) -> Attribute | None
     return formal.substitute(bindings)
 
 
-def _ts(t: Attribute) -> str:
-    try:
-        return to_torchscript_str(t)
-    except ValueError:
-        return str(t)
-
-
 def formal_str(formal: Formal) -> str:
-    return str(formal) if isinstance(formal, SchemaType) else _ts(formal)
+    return str(formal) if isinstance(formal, SchemaType) else type_str(formal)
 
 
 # --------------------------------------------------------------------------------------
@@ -432,20 +425,20 @@ class Matcher:
                 plan = Repeat(ListType(t), plan.cost, plan, param.broadcast)  # pyright: ignore[reportArgumentType]
         if (reason := match_type_variables(param.type, plan.type, bindings)) is not None:
             errors.append(
-                f"could not match type {_ts(plan.type)} to {formal_str(param.type)} in argument '{param.name}': {reason}"
+                f"could not match type {type_str(plan.type)} to {formal_str(param.type)} in argument '{param.name}': {reason}"
             )
             return None
         concrete = evaluate(param.type, bindings)
         if concrete is None:
             errors.append(
-                f"type variables in type {formal_str(param.type)} could not be inferred from actual type {_ts(plan.type)}"
+                f"type variables in type {formal_str(param.type)} could not be inferred from actual type {type_str(plan.type)}"
             )
             return None
         converted = self.convert(concrete, plan, allow_conversions)
         if not is_subtype_of(converted.type, concrete):
             errors.append(
-                f"expected a value of type '{_ts(concrete)}' for argument '{param.name}' but instead found type "
-                f"'{_ts(converted.type)}'"
+                f"expected a value of type '{type_str(concrete)}' for argument '{param.name}' but instead found type "
+                f"'{type_str(converted.type)}'"
             )
             return None
         converted.cost += specificity_cost(plan.type, concrete)
@@ -625,7 +618,7 @@ def match_signatures(
 
 def describe_failure(what: str, failure: MatchFailure, arg_types: Sequence[Attribute], limit: int = 4) -> str:
     """One line: the call's argument types and why each candidate refused them."""
-    types = ", ".join(_ts(t) for t in arg_types)
+    types = ", ".join(type_str(t) for t in arg_types)
     if len(failure.reasons) == 1:
         signature, errors = failure.reasons[0]
         reason = errors[-1] if errors else "arguments do not match"

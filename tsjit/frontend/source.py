@@ -8,7 +8,6 @@ PyTorch's graph comments print 0-based columns, one less.
 from __future__ import annotations
 
 import ast
-import textwrap
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -27,14 +26,6 @@ class SourceFile:
     line_offset: int = 0
     indent: int = 0
     _locations: dict[tuple[int, int], FileLineColLoc] = field(default_factory=dict, repr=False)
-
-    @staticmethod
-    def of_excerpt(filename: str, text: str, first_line: int) -> SourceFile:
-        """An indented excerpt (a method's source) starting at `first_line` (1-based)."""
-        dedented = textwrap.dedent(text)
-        first = text.splitlines()[0] if text else ""
-        indent = len(first) - len(first.lstrip())
-        return SourceFile(filename, dedented, first_line - 1, indent)
 
     @cached_property
     def lines(self) -> list[str]:

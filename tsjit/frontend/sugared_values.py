@@ -28,10 +28,9 @@ from tsjit.dialects.types import (
     TensorType,
     TupleType,
     is_subtype_of,
-    to_torchscript_str,
-    unify,
 )
 from tsjit.frontend import builtins
+from tsjit.frontend.annotations import type_str
 from tsjit.frontend.schema_matching import (
     CallArg,
     MatchFailure,
@@ -45,13 +44,6 @@ if TYPE_CHECKING:
     from tsjit.frontend.compilation import CompiledFunction
     from tsjit.frontend.emitter import FunctionEmitter
     from tsjit.frontend.modules import ModuleInfo
-
-
-def type_str(t: Attribute) -> str:
-    try:
-        return to_torchscript_str(t)
-    except ValueError:
-        return str(t)
 
 
 class SugaredValue:
@@ -647,10 +639,6 @@ class MethodValue(SugaredValue):
 
 def builtin_operator_exists(name: str) -> bool:
     return has_operator(name) or name in _builtin_function_names()
-
-
-def unify_types(a: Attribute, b: Attribute) -> Attribute | None:
-    return unify(a, b)
 
 
 def match_or_fail(em: FunctionEmitter, signatures: Sequence[Signature], node: ast.AST, args: list[CallArg],
