@@ -35,17 +35,21 @@ from tsjit.transforms.pass_logging import TsjitPass, allow_rewrite, log_update
 class _Liveness:
     """The marking phase: live values, the memory they reach, and live ops."""
 
-    def __init__(self, db: AliasDb):
+    def __init__(self, db: AliasDb, graph: FuncOp):
         self.db = db
         self.live_values: set[SSAValue] = set()
         self.live_memory: set[int] = set()
         self.marked: set[Operation] = set()
+        self.effectful = {
+            op for op in graph.body.walk() if db.has_side_effects(op) or db.writes_to_wildcard(op)
+        }
+        """Ops live whatever the values: side effects, or writes the caller can see."""
 
     def mark_block(self, block: Block) -> bool:
         """Marks what is live in `block`; True when anything new was marked."""
         changed = False
         for op in block.ops:
-            if self.db.has_side_effects(op) or self.db.writes_to_wildcard(op):
+            if op in self.effectful:
                 changed |= self.mark(op)
         terminator = block.last_op
         if terminator is not None:
@@ -124,7 +128,7 @@ class _Liveness:
 
 def eliminate_dead_code(graph: FuncOp) -> bool:
     """Removes the dead code of one graph; True when anything was removed."""
-    liveness = _Liveness(AliasDb(graph))
+    liveness = _Liveness(AliasDb(graph), graph)
     liveness.mark_block(graph.body.block)
     return _Sweeper(liveness).sweep(graph.body.block)
 

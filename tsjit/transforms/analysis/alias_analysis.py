@@ -26,6 +26,7 @@ import enum
 import functools
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Block, Operation, SSAValue
@@ -196,6 +197,32 @@ def _contained_types(key: Attribute) -> tuple[Attribute, ...]:
     if isinstance(key, TupleType):
         return tuple(key.types)
     return ()
+
+
+@dataclass(frozen=True)
+class _SchemaTraits:
+    """What the analysis asks of an overload beyond its annotations, worked out once."""
+
+    side_effecting: bool
+    nondeterministic: bool
+    running_stats_flag: str | None
+
+
+_TRAITS: dict[int, tuple[FunctionSchema, _SchemaTraits]] = {}
+"""By schema identity: schemas come from the table, one object each, and hashing one
+walks all its arguments."""
+
+
+def _traits_of(schema: FunctionSchema) -> _SchemaTraits:
+    known = _TRAITS.get(id(schema))
+    if known is None or known[0] is not schema:
+        traits = _SchemaTraits(
+            side_effecting=schema_effect(schema) is None,
+            nondeterministic=is_nondeterministic(schema),
+            running_stats_flag=RUNNING_STATS_WRITERS.get(schema.name),
+        )
+        known = _TRAITS[id(schema)] = (schema, traits)
+    return known[1]
 
 
 def is_mutable_type(t: Attribute) -> bool:
@@ -412,7 +439,7 @@ class AliasDb:
             rule, schema = self._rule_of_unlisted(op)
         if rule in SIDE_EFFECTING_RULES or op.name in SIDE_EFFECTING_OPS:
             self._side_effecting.add(op)
-        elif schema is not None and schema_effect(schema) is None:
+        elif schema is not None and _traits_of(schema).side_effecting:
             self._side_effecting.add(op)  # aten::warn, aten::save, aten::manual_seed...
         if schema is not None:
             self._analyze_schema(op, schema)
@@ -447,9 +474,10 @@ class AliasDb:
                 self._record_write(op, value)
             if info.is_wildcard_after:
                 self._set_wildcard(value)
-        if (flag := RUNNING_STATS_WRITERS.get(schema.name)) is not None:
-            self._record_running_stats_writes(op, schema, flag)
-        if is_nondeterministic(schema) and not self._deterministic_here(op, schema):
+        traits = _traits_of(schema)
+        if traits.running_stats_flag is not None:
+            self._record_running_stats_writes(op, schema, traits.running_stats_flag)
+        if traits.nondeterministic and not self._deterministic_here(op, schema):
             self._nondeterministic.add(op)
         for i, result in enumerate(op.results):
             if not is_mutable_type(result.type):
