@@ -164,12 +164,19 @@ def parse_types(parser: Parser) -> list[Attribute]:
     return parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_type)
 
 
-def print_bindings(printer: Printer, arguments: Sequence[SSAValue], values: Sequence[SSAValue]) -> None:
-    """`(%arg = %value : T, ...)`: block arguments and the operands bound to them."""
+def print_bindings(
+    printer: Printer, arguments: Sequence[SSAValue], values: Sequence[SSAValue], argument_types: bool = True
+) -> None:
+    """`(%arg = %value : T, ...)`: block arguments and the operands bound to them;
+    `%arg : A = %value : T` when the argument's type is not the operand's (unless the
+    op spells the argument types elsewhere, as Loop does with its result types)."""
 
     def binding(pair: tuple[SSAValue, SSAValue]) -> None:
         argument, value = pair
         printer.print_operand(argument)
+        if argument_types and argument.type != value.type:
+            printer.print_string(" : ")
+            printer.print_attribute(argument.type)
         printer.print_string(" = ")
         printer.print_operand(value)
         printer.print_string(" : ")
@@ -179,13 +186,16 @@ def print_bindings(printer: Printer, arguments: Sequence[SSAValue], values: Sequ
         printer.print_list(zip(arguments, values), binding)
 
 
-def parse_bindings(parser: Parser) -> list[tuple[Parser.UnresolvedArgument, SSAValue]]:
-    def binding() -> tuple[Parser.UnresolvedArgument, SSAValue]:
+def parse_bindings(parser: Parser) -> list[tuple[Parser.UnresolvedArgument, SSAValue, Attribute | None]]:
+    """Reads `print_bindings`' syntax: (argument, operand, the argument's own type if given)."""
+
+    def binding() -> tuple[Parser.UnresolvedArgument, SSAValue, Attribute | None]:
         argument = parser.parse_argument(expect_type=False)
+        own_type = parser.parse_type() if parser.parse_optional_punctuation(":") else None
         parser.parse_punctuation("=")
         value = parser.parse_unresolved_operand()
         parser.parse_punctuation(":")
-        return argument, parser.resolve_operand(value, parser.parse_type())
+        return argument, parser.resolve_operand(value, parser.parse_type()), own_type
 
     return parser.parse_comma_separated_list(parser.Delimiter.PAREN, binding)
 
@@ -402,7 +412,7 @@ class LoopOp(IRDLOperation):
         printer.print_string(")")
         if self.carried:
             printer.print_string(" carried")
-            print_bindings(printer, arguments, self.carried)
+            print_bindings(printer, arguments, self.carried, argument_types=False)
             printer.print_string(" -> ")
             print_types(printer, self.outs.types)
         printer.print_string(" ")
@@ -427,9 +437,9 @@ class LoopOp(IRDLOperation):
             if len(result_types) != len(bindings):
                 expected = plural(len(bindings), "result type")
                 parser.raise_error(f"expected {expected}, one per carried value", position, parser.pos)
-        arguments = [counter, *(argument.resolve(t) for (argument, _), t in zip(bindings, result_types))]
+        arguments = [counter, *(argument.resolve(t) for (argument, _, _), t in zip(bindings, result_types))]
         body = parser.parse_region(arguments)
-        op = cls(max_trip_count, initial_condition, [initial for _, initial in bindings], result_types, body)
+        op = cls(max_trip_count, initial_condition, [initial for _, initial, _ in bindings], result_types, body)
         op.attributes.update(parser.parse_optional_attr_dict())
         return op
 
@@ -1126,8 +1136,8 @@ class SubgraphOp(IRDLOperation):
     def parse(cls, parser: Parser) -> Self:
         bindings = parse_bindings(parser)
         result_types = parse_types(parser) if parser.parse_optional_punctuation("->") else []
-        body = parser.parse_region([argument.resolve(input.type) for argument, input in bindings])
-        op = cls([input for _, input in bindings], result_types, body)
+        body = parser.parse_region([argument.resolve(own or input.type) for argument, input, own in bindings])
+        op = cls([input for _, input, _ in bindings], result_types, body)
         op.attributes.update(parser.parse_optional_attr_dict())
         return op
 
@@ -1137,7 +1147,8 @@ class SubgraphOp(IRDLOperation):
             inputs = plural(len(self.inputs), "input")
             fail(self, f"body takes {plural(len(args), 'argument')} but the op has {inputs}")
         for i, (input, arg) in enumerate(zip(self.inputs, args)):
-            if input.type != arg.type:
+            # the subgraph may see its inputs refined or generalised (profiled graphs)
+            if not (is_subtype_of(input.type, arg.type) or is_subtype_of(arg.type, input.type)):
                 fail(self, f"input {i} has type {input.type} but body argument {i} has type {arg.type}")
         results = f"the op has {plural(len(self.outs), 'result')}"
         verify_yield(self, self.body, "body", self.outs.types, results)

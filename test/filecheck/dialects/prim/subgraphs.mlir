@@ -47,3 +47,21 @@ func.func @subgraphs(%cx : !ts.tensor<f32, [?, ?]>, %gates : !ts.tensor<f32, [?,
 // CHECK-GENERIC-NEXT:      "prim.Yield"() : () -> ()
 // CHECK-GENERIC-NEXT:    }) : () -> ()
 // CHECK-GENERIC-NEXT:    %last = "prim.ConstantChunk"(%d) <{chunks = 1 : i64, dim = -1 : i64}> : (!ts.tensor<f32, [?, ?]>) -> !ts.tensor<f32, [?, ?]>
+
+// -----
+
+// A subgraph may see its inputs with refined types, as in PyTorch's profiled graphs.
+func.func @refined_inputs(%x : !ts.tensor) -> !ts.tensor {
+  %r = prim.DifferentiableGraph(%a : !ts.tensor<f32, [2]> = %x : !ts.tensor) -> (!ts.tensor) {
+    prim.Yield %a : !ts.tensor<f32, [2]>
+  }
+  func.return %r : !ts.tensor
+}
+
+// CHECK-LABEL: func.func @refined_inputs(%x: !ts.tensor) -> !ts.tensor {
+// CHECK-NEXT:    %r = prim.DifferentiableGraph(%a : !ts.tensor<f32, [2]> = %x : !ts.tensor) -> (!ts.tensor) {
+// CHECK-NEXT:      prim.Yield %a : !ts.tensor<f32, [2]>
+// CHECK-NEXT:    }
+
+// CHECK-GENERIC-LABEL: "func.func"() <{sym_name = "refined_inputs"
+// CHECK-GENERIC:         ^bb0(%a: !ts.tensor<f32, [2]>):

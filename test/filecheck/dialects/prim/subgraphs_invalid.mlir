@@ -11,10 +11,10 @@
 
 %x = "test.op"() : () -> !ts.tensor
 %r = "prim.DifferentiableGraph"(%x) ({
-^bb0(%a : !ts.tensor<f32>):
-  prim.Yield %a : !ts.tensor<f32>
-}) : (!ts.tensor) -> !ts.tensor
-// CHECK: error: 'prim.DifferentiableGraph' op input 0 has type !ts.tensor but body argument 0 has type !ts.tensor<f32>
+^bb0(%a : !ts.int):
+  prim.Yield %a : !ts.int
+}) : (!ts.tensor) -> !ts.int
+// CHECK: error: 'prim.DifferentiableGraph' op input 0 has type !ts.tensor but body argument 0 has type !ts.int
 
 // -----
 
