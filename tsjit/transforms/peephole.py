@@ -22,6 +22,7 @@ are generated from the schema table and have none, hence this pass.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -61,13 +62,21 @@ from tsjit.transforms.shape_propagation import can_stand_in
 
 def operands_of(op: Operation, overloads: tuple[str, ...] | None = None) -> Operands | None:
     """The op's operands by schema name, when it resolves to a schema (and, if given,
-    one of `overloads`, qualified names such as `aten::add.Scalar`)."""
+    one of `overloads`, qualified names such as `aten::add.Scalar`). The operator name
+    is checked first: resolving an overload costs far more."""
     if not isinstance(op, OperatorOp):
+        return None
+    if overloads is not None and op.OPERATOR not in _operators(overloads):
         return None
     schema = schema_of(op)
     if schema is None or (overloads is not None and schema.qualified_name not in overloads):
         return None
     return Operands(op, schema, lambda v: v.type)
+
+
+@functools.cache
+def _operators(overloads: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(overload.partition(".")[0] for overload in overloads)
 
 
 def forward(op: Operation, value: SSAValue | None, rewriter: PatternRewriter) -> None:
@@ -283,8 +292,10 @@ class RemoveNoOpConversion(RewritePattern):
     `aten.type_as(x, y)` with equal known dtypes → x: PyTorch returns x itself."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        if getattr(type(op), "OPERATOR", None) not in ("aten::to", "aten::type_as"):
+            return
         q = operands_of(op)
-        if q is None or q.schema.name not in ("aten::to", "aten::type_as"):
+        if q is None:
             return
         source = q.tensor("self")
         if source is None or source.element_type is None:
