@@ -192,3 +192,40 @@ func.func @callee(%y : !ts.tensor) -> !ts.tensor {
   %s = aten.sin %y : (!ts.tensor) -> !ts.tensor
   func.return %s : !ts.tensor
 }
+
+// -----
+
+// Convolutions and poolings slide windows over the spatial dims (the sizes PyTorch
+// computes: stride, padding, dilation, ceil_mode, `same` padding).
+// CHECK-LABEL: func.func @windows
+// CHECK:         %conv = aten.conv2d {{.*}} -> !ts.tensor<f32, [2, 5, 5, 5]>
+// CHECK-NEXT:    %same = aten.conv2d {{.*}} -> !ts.tensor<f32, [2, 5, 10, 9]>
+// CHECK-NEXT:    %ceil = aten.max_pool2d {{.*}} -> !ts.tensor<f32, [2, 3, 4, 3]>
+// CHECK-NEXT:    %floor = aten.max_pool2d {{.*}} -> !ts.tensor<f32, [2, 3, 3, 3]>
+// CHECK-NEXT:    %avg = aten.avg_pool2d {{.*}} -> !ts.tensor<f32, [2, 3, 6, 9]>
+// CHECK-NEXT:    %adaptive = aten.adaptive_avg_pool2d {{.*}} -> !ts.tensor<f32, [2, 3, 4, 4]>
+func.func @windows(%x : !ts.tensor<f32, [2, 3, 10, 9]>, %w : !ts.tensor<f32, [5, 3, 3, 2]>) -> (!ts.tensor, !ts.tensor, !ts.tensor, !ts.tensor, !ts.tensor, !ts.tensor) {
+  %none = prim.Constant : !ts.none
+  %one = prim.Constant 1 : !ts.int
+  %two = prim.Constant 2 : !ts.int
+  %three = prim.Constant 3 : !ts.int
+  %four = prim.Constant 4 : !ts.int
+  %true = prim.Constant true : !ts.bool
+  %false = prim.Constant false : !ts.bool
+  %same_mode = prim.Constant "same" : !ts.str
+  %twos = prim.ListConstruct %two, %two : (!ts.int, !ts.int) -> !ts.list<!ts.int>
+  %ones = prim.ListConstruct %one, %one : (!ts.int, !ts.int) -> !ts.list<!ts.int>
+  %threes = prim.ListConstruct %three, %three : (!ts.int, !ts.int) -> !ts.list<!ts.int>
+  %empty = prim.ListConstruct : () -> !ts.list<!ts.int>
+  %zeros = prim.Constant [0, 0] : !ts.list<!ts.int>
+  %kernel = prim.ListConstruct %two, %three : (!ts.int, !ts.int) -> !ts.list<!ts.int>
+  %stride = prim.ListConstruct %two, %one : (!ts.int, !ts.int) -> !ts.list<!ts.int>
+  %fours = prim.ListConstruct %four, %four : (!ts.int, !ts.int) -> !ts.list<!ts.int>
+  %conv = aten.conv2d %x, %w, %none, %twos, %ones, %ones, %one : (!ts.tensor<f32, [2, 3, 10, 9]>, !ts.tensor<f32, [5, 3, 3, 2]>, !ts.none, !ts.list<!ts.int>, !ts.list<!ts.int>, !ts.list<!ts.int>, !ts.int) -> !ts.tensor
+  %same = aten.conv2d %x, %w, %none, %ones, %same_mode, %ones, %one : (!ts.tensor<f32, [2, 3, 10, 9]>, !ts.tensor<f32, [5, 3, 3, 2]>, !ts.none, !ts.list<!ts.int>, !ts.str, !ts.list<!ts.int>, !ts.int) -> !ts.tensor
+  %ceil = aten.max_pool2d %x, %threes, %empty, %zeros, %ones, %true : (!ts.tensor<f32, [2, 3, 10, 9]>, !ts.list<!ts.int>, !ts.list<!ts.int>, !ts.list<!ts.int>, !ts.list<!ts.int>, !ts.bool) -> !ts.tensor
+  %floor = aten.max_pool2d %x, %threes, %empty, %zeros, %ones, %false : (!ts.tensor<f32, [2, 3, 10, 9]>, !ts.list<!ts.int>, !ts.list<!ts.int>, !ts.list<!ts.int>, !ts.list<!ts.int>, !ts.bool) -> !ts.tensor
+  %avg = aten.avg_pool2d %x, %kernel, %stride, %ones, %false, %true, %none : (!ts.tensor<f32, [2, 3, 10, 9]>, !ts.list<!ts.int>, !ts.list<!ts.int>, !ts.list<!ts.int>, !ts.bool, !ts.bool, !ts.none) -> !ts.tensor
+  %adaptive = aten.adaptive_avg_pool2d %x, %fours : (!ts.tensor<f32, [2, 3, 10, 9]>, !ts.list<!ts.int>) -> !ts.tensor
+  func.return %conv, %same, %ceil, %floor, %avg, %adaptive : !ts.tensor, !ts.tensor, !ts.tensor, !ts.tensor, !ts.tensor, !ts.tensor
+}

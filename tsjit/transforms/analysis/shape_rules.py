@@ -713,6 +713,85 @@ def embedding_rule(q: Operands) -> Result:
     return [tensor_type(dtype_of(weight), sizes, weight.device_name, weight.grad)]
 
 
+@dataclass(frozen=True)
+class Windowed:
+    """Convolutions and poolings over the last `spatial` dims: each output size is
+    `(size + 2 padding - dilation (kernel - 1) - 1) / stride + 1`, rounded down (up
+    with `ceil_mode`, as long as the last window starts inside the input)."""
+
+    spatial: int
+    convolution: bool = False
+
+    def __call__(self, q: Operands) -> Result:
+        source = q.tensor("input" if self.convolution else "self")
+        if source is None:
+            return [None]
+        operands = [source]
+        if self.convolution:
+            weight = q.tensor("weight")
+            operands += [t for t in (weight, q.tensor("bias")) if t is not None]
+            kernel = weight.shape[2:] if weight is not None and weight.shape is not None else None
+            channels = weight.shape[0] if weight is not None and weight.shape else None
+        else:
+            kernel = self.spread(q.ints("kernel_size"))
+            channels = None
+        dtype = promote(operands)
+        return [tensor_type(dtype, self.sizes(q, source.shape, kernel, channels), common_device(operands), any_grad(operands, dtype))]
+
+    def spread(self, values: tuple[int | None, ...] | None) -> tuple[int | None, ...] | None:
+        """`int[2]` arguments given as one int stand for that int in every dim."""
+        if values is not None and len(values) == 1:
+            return values * self.spatial
+        return values if values is not None and len(values) == self.spatial else None
+
+    def sizes(
+        self, q: Operands, shape: Sizes | None, kernel: Sizes | None, channels: int | None
+    ) -> Sizes | None:
+        if shape is None or len(shape) < self.spatial + 1:
+            return None
+        leading = shape[: len(shape) - self.spatial]
+        if self.convolution:
+            leading = (*leading[:-1], channels)
+        unknown = (*leading, *(None,) * self.spatial)
+        padding_mode = q.constant("padding")
+        if kernel is None or None in kernel:
+            return unknown
+        if padding_mode == "same":
+            return (*leading, *shape[-self.spatial :])
+        padding = (0,) * self.spatial if padding_mode == "valid" else self.spread(q.ints("padding"))
+        given_stride = q.ints("stride")
+        stride = kernel if given_stride == () else self.spread(given_stride)  # `[]`: the kernel size
+        dilation = self.spread(q.ints("dilation")) if q.has("dilation") else (1,) * self.spatial
+        ceil = q.constant("ceil_mode") if q.has("ceil_mode") else False
+        if padding is None or stride is None or dilation is None or not isinstance(ceil, bool):
+            return unknown
+        return (*leading, *(window_count(*dims, ceil) for dims in zip(shape[-self.spatial :], kernel, stride, padding, dilation)))
+
+
+def window_count(size: int | None, kernel: int | None, stride: int | None, padding: int | None, dilation: int | None, ceil: bool) -> int | None:
+    """How many windows fit along one dim (PyTorch's `pooling_output_shape`)."""
+    if None in (size, kernel, stride, padding, dilation) or not stride:
+        return None
+    span = size + 2 * padding - dilation * (kernel - 1) - 1  # pyright: ignore[reportOperatorIssue]
+    count = (span + (stride - 1 if ceil else 0)) // stride + 1  # pyright: ignore[reportOperatorIssue]
+    if ceil and (count - 1) * stride >= size + padding:  # pyright: ignore[reportOperatorIssue]
+        count -= 1
+    return max(count, 0)
+
+
+def adaptive_pool_rule(q: Operands) -> Result:
+    """Adaptive pooling: the last dims become `output_size` (max pooling also returns
+    the Long indices)."""
+    source, output = q.tensor("self"), q.ints("output_size")
+    if source is None:
+        return [None]
+    sizes = None
+    if source.shape is not None and output is not None and len(source.shape) >= len(output):
+        sizes = (*source.shape[: len(source.shape) - len(output)], *output)
+    values = tensor_type(dtype_of(source), sizes, source.device_name, source.grad)
+    return [values, tensor_type(LONG, sizes, source.device_name, False)][: len(q.op.results)]
+
+
 def conversion_rule(q: Operands) -> Result:
     """aten::to in its overloads, and type_as: self's sizes, the target's dtype/device."""
     source = q.tensor("self")
@@ -837,6 +916,9 @@ RULES: dict[str, Rule] = {
     "aten::dot": matmul_rule("self", "tensor"),
     "aten::addmm": matmul_rule("mat1", "mat2", bias="self"),
     "aten::linear": linear_rule,
+    **{f"aten::conv{n}d": Windowed(n, convolution=True) for n in (1, 2, 3)},
+    **{f"aten::{kind}_pool{n}d": Windowed(n) for kind in ("max", "avg") for n in (1, 2, 3)},
+    **{f"aten::adaptive_{kind}_pool{n}d": adaptive_pool_rule for kind in ("avg", "max") for n in (1, 2, 3)},
     "aten::embedding": embedding_rule,
     "aten::to": conversion_rule,
     "aten::type_as": conversion_rule,
