@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import ModuleOp, NoneAttr
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
@@ -53,8 +53,9 @@ from tsjit.dialects.prim import (
     YieldOp,
     constant_attr,
 )
-from tsjit.dialects.types import DeviceType, DictType, ListType, NoneType, TensorType
+from tsjit.dialects.types import DeviceType, DictType, ListType, TensorType
 from tsjit.transforms.analysis.alias_analysis import AliasDb
+from tsjit.transforms.constant_pooling import constant_key
 from tsjit.transforms.pass_logging import TsjitPass
 from tsjit.transforms.shape_propagation import stand_in
 
@@ -80,6 +81,14 @@ def _is(a: object, b: object) -> bool:
     return a is b
 
 
+def _tuple_construct(op: Operation, *items: Any) -> tuple[Any, ...]:
+    """Named tuples stay constructed: a constant would lose their class and field names."""
+    assert isinstance(op, TupleConstructOp)
+    if not isinstance(op.result.type.qualname, NoneAttr):
+        raise Unfoldable
+    return items
+
+
 def _list_unpack(op: Operation, items: list[Any]) -> tuple[Any, ...]:
     if len(items) != len(op.results):
         raise Unfoldable  # the run-time error is the op's to raise
@@ -94,7 +103,7 @@ def _tuple_slice(op: Operation, items: tuple[Any, ...]) -> tuple[Any, ...]:
 Evaluator = Callable[..., Any]
 
 OP_EVALUATORS: dict[type[Operation], Callable[..., Any]] = {
-    TupleConstructOp: lambda op, *items: tuple(items),
+    TupleConstructOp: _tuple_construct,
     TupleUnpackOp: lambda op, items: tuple(items),
     TupleIndexOp: lambda op, items, index: items[index],
     TupleSliceOp: _tuple_slice,
@@ -150,16 +159,12 @@ def constant_operands(op: Operation) -> list[ConstantOp] | None:
 def run_on_constants(evaluate: Evaluator, constants: Sequence[ConstantOp], results: int) -> tuple[Any, ...] | None:
     """The op's results on these constants; None when it raises (then it raises at run
     time too, and must stay)."""
-    from tsjit.runtime.errors import TorchScriptError
-
     try:
         with np.errstate(all="ignore"):
             value = evaluate(*(runtime_value(c) for c in constants))
-    except (Unfoldable, TorchScriptError):
+    except Exception:  # Unfoldable, a TorchScriptError, or a kernel failing otherwise
         return None
-    except Exception:  # a kernel failing in another way fails at run time too: leave the op
-        return None
-    return (value,) if results == 1 else tuple(value) if results else ()
+    return (value,) if results == 1 else tuple(value)
 
 
 def materialize(value: object, type: Attribute, max_tensor_elements: int) -> ConstantOp | None:
@@ -180,7 +185,7 @@ class _TooLarge(Exception):
 
 def _plain(value: object, max_tensor_elements: int) -> object:
     """Run-time values as `constant_attr` takes them: numpy scalars as Python numbers,
-    devices as strings, named tuples as tuples."""
+    devices as strings."""
     from tsjit.runtime.values import Device
 
     if isinstance(value, np.ndarray):
@@ -222,18 +227,18 @@ class FoldConstantOp(RewritePattern):
         values = run_on_constants(evaluate, constants, len(op.results))
         if values is None or len(values) != len(op.results):
             return
-        folded = [materialize(v, r.type, self.max_tensor_elements) for v, r in zip(values, op.results)]
-        if any(c is None for c in folded):
-            return
-        for constant in folded:
-            assert constant is not None
+        folded: list[ConstantOp] = []
+        for value, result in zip(values, op.results):
+            constant = materialize(value, result.type, self.max_tensor_elements)
+            if constant is None:
+                return
             constant.location = op.location
-        rewriter.insert([c for c in folded if c is not None])
+            folded.append(constant)
+        rewriter.insert(folded)
         for result, constant in zip(op.results, folded):
-            assert constant is not None
             self.aliases.replace_value(result, constant.result)
         self.aliases.forget_op(op)
-        rewriter.replace(op, [], [c.result for c in folded if c is not None])
+        rewriter.replace(op, [], [c.result for c in folded])
 
     def is_safe(self, op: Operation) -> bool:
         """PyTorch's `supportedNode`: no effects, deterministic, nothing written in the
@@ -378,13 +383,10 @@ def _yield(block: Block) -> YieldOp:
 
 
 def _equal_constants(a: SSAValue, b: SSAValue) -> bool:
-    """Constants of one type with one value (PyTorch's EqualNode on constants)."""
+    """Constants of one type with one value (PyTorch's EqualNode on constants), floats
+    compared by bit pattern."""
     first, second = a.owner, b.owner
-    if not isinstance(first, ConstantOp) or not isinstance(second, ConstantOp):
-        return False
-    if first.result.type != second.result.type:
-        return False
-    return isinstance(first.result.type, NoneType) or first.value == second.value
+    return isinstance(first, ConstantOp) and isinstance(second, ConstantOp) and constant_key(first) == constant_key(second)
 
 
 @dataclass(frozen=True)
