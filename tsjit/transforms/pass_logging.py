@@ -326,3 +326,11 @@ def run_pass(pass_: ModulePass, ctx: Context, module: ModuleOp) -> None:
             dump_module(log, pass_.name, module)
     for observer in _OBSERVERS.get():
         observer(pass_, module)
+
+
+def dump_after(pass_: ModulePass, module: ModuleOp) -> None:
+    """The dump `run_pass` makes, for drivers that apply a pass of xDSL's themselves
+    (a tsjit pass has dumped already)."""
+    if not isinstance(pass_, TsjitPass):
+        with pass_scope(pass_) as log:
+            dump_module(log, pass_.name, module)

@@ -21,6 +21,7 @@ from tsjit.transforms.pass_logging import (
     LogLevel,
     TsjitPass,
     allow_rewrite,
+    dump_after,
     log_debug,
     observe_passes,
     parse_log_levels,
@@ -175,3 +176,15 @@ def test_run_pass_dumps_xdsl_passes_and_tells_observers(
     err = capsys.readouterr().err
     assert "[DUMP dead_code_elimination] After dce:" in err
     assert err.count("[DUMP test_logging] After erase-exp:") == 2
+
+
+def test_drivers_dump_after_xdsl_passes_they_apply(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+):
+    monkeypatch.setenv("TSJIT_LOG_LEVEL", "dce:erase-exp")
+    m = module()
+    dump_after(DeadCodeElimination(), m)
+    dump_after(EraseExpPass(), m)  # dumps itself when it runs
+    err = capsys.readouterr().err
+    assert err.startswith("[DUMP dead_code_elimination] After dce:\n")
+    assert "erase-exp" not in err
