@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
 
@@ -95,7 +95,7 @@ class FlattenTupleIfOutput(RewritePattern):
             if not isinstance(result.type, TupleType):
                 continue
             constructs = [_only_use_construct(y.values[position]) for y in yields]
-            if None in constructs:
+            if any(c is None for c in constructs):
                 continue
             flat = IfOp(
                 op.cond,
@@ -158,8 +158,8 @@ def erase_if_unused(op: Operation, rewriter: PatternRewriter) -> None:
         rewriter.erase(op)
 
 
-def _terminator(block: object) -> YieldOp:
-    terminator = block.last_op  # pyright: ignore[reportAttributeAccessIssue]
+def _terminator(block: Block) -> YieldOp:
+    terminator = block.last_op
     assert isinstance(terminator, YieldOp)
     return terminator
 
