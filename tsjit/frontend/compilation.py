@@ -81,6 +81,7 @@ class CompilationUnit:
         self.sources: dict[str, SourceFile] = {}
         self.builtins: dict[int, Any] = {}
         self.named_tuples: dict[type, TupleType] = {}
+        self.overload_choices: dict[tuple[object, ...], tuple[int, bool]] = {}  # see match_signatures
 
     # -- sources ---------------------------------------------------------------------------
     def register_source(self, source: SourceFile) -> None:

@@ -595,10 +595,22 @@ def match_signatures(
     args: Sequence[CallArg],
     kwargs: Sequence[CallArg],
     self_arg: CallArg | None = None,
+    choices: dict[tuple[object, ...], tuple[int, bool]] | None = None,
 ) -> tuple[int, Matched]:
     """The index and match of the signature a call selects: without implicit conversions
     first, then with them (one candidate: with them straight away), the most specific
-    among those that match in a pass. Raises MatchFailure."""
+    among those that match in a pass. Raises MatchFailure.
+
+    The choice depends only on the arguments' types (and which are unannotated `[]`
+    literals); with a `choices` memo (kept as long as the signatures live) a call like
+    one seen before tries the chosen signature only."""
+    key = _choice_key(signatures, args, kwargs, self_arg, matcher.builder)
+    known = choices.get(key) if choices is not None else None
+    if known is not None:
+        index, allow_conversions = known
+        matched = try_match(matcher, signatures[index], args, kwargs, self_arg, allow_conversions, [])
+        assert matched is not None, "a remembered overload choice no longer matches"
+        return index, matched
     passes = (True,) if len(signatures) == 1 else (False, True)
     reasons: list[tuple[Signature, list[str]]] = []
     for allow_conversions in passes:
@@ -612,8 +624,29 @@ def match_signatures(
             elif best is None or matched.cost < best[1].cost:
                 best = (index, matched)
         if best is not None:
+            if choices is not None:
+                choices[key] = (best[0], allow_conversions)
             return best
     raise MatchFailure(reasons)
+
+
+def _choice_key(
+    signatures: Sequence[Signature],
+    args: Sequence[CallArg],
+    kwargs: Sequence[CallArg],
+    self_arg: CallArg | None,
+    builder: Builder,
+) -> tuple[object, ...]:
+    def describe(arg: CallArg) -> tuple[object, ...]:
+        empty_literal = arg.value is not None and builder.is_empty_list_literal(arg.value)
+        return (arg.name, arg.type, empty_literal)
+
+    return (
+        tuple(map(id, signatures)),  # signatures are made once per overload and kept
+        tuple(describe(a) for a in args),
+        tuple(describe(a) for a in kwargs),
+        None if self_arg is None else describe(self_arg),
+    )
 
 
 def describe_failure(what: str, failure: MatchFailure, arg_types: Sequence[Attribute], limit: int = 4) -> str:

@@ -645,7 +645,9 @@ def match_or_fail(em: FunctionEmitter, signatures: Sequence[Signature], node: as
                   kwargs: list[CallArg], self_arg: CallArg | None, what: str):  # fmt: skip
     """The chosen signature's index and match; a located error listing the candidates."""
     try:
-        return match_signatures(em.matcher(node), signatures, args, kwargs, self_arg)
+        return match_signatures(
+            em.matcher(node), signatures, args, kwargs, self_arg, em.unit.overload_choices
+        )
     except MatchFailure as failure:
         types = [a.type for a in ([self_arg] if self_arg is not None else []) + list(args)]
         raise em.error(node, describe_failure(what, failure, types)) from None
