@@ -105,17 +105,17 @@ class InPlaceToFunctional(RewritePattern):
         for argument in functional.arguments[len(operands) :]:
             if argument.default not in defaults:
                 constant = ConstantOp.from_value(argument.default)
-                rewriter.insert_op(constant, InsertPoint.before(op))
+                rewriter.insert(constant, InsertPoint.before(op))
                 defaults[argument.default] = constant.result
             operands.append(defaults[argument.default])
         new = create_op(functional.name.replace("::", "."), operands, [mutated.type], op.location)
-        rewriter.insert_op(new, InsertPoint.before(op))
+        rewriter.insert(new, InsertPoint.before(op))
         result = new.results[0]
         result.name_hint = written.name_hint or mutated.name_hint
         rewriter.replace_uses_with_if(mutated, result, lambda use: use.operation not in (op, new))
         self.db.replace_value(mutated, result)
         self.db.forget_op(op)
-        rewriter.replace_op(op, [], [result])
+        rewriter.replace(op, [], [result])
 
     @staticmethod
     def keeps_dtype(op: Operation, functional: FunctionSchema) -> bool:
@@ -150,12 +150,12 @@ class AppendToListConstruct(RewritePattern):
         grown = ListConstructOp([*construct.elements, element], construct.result.type)
         grown.location = construct.location
         grown.result.name_hint = listed.name_hint
-        rewriter.insert_op(grown, InsertPoint.before(op))
+        rewriter.insert(grown, InsertPoint.before(op))
         self.db.replace_value(listed, grown.result)
         self.db.forget_op(op)
         rewriter.replace_all_uses_with(listed, grown.result)
-        rewriter.replace_op(op, [], [grown.result])
-        rewriter.erase_op(construct)
+        rewriter.replace(op, [], [grown.result])
+        rewriter.erase(construct)
 
 
 def _make_atomic(db: AliasDb, mutated: SSAValue, mutation: Operation) -> bool:
