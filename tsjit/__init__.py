@@ -1,0 +1,49 @@
+"""tsjit: a TorchScript JIT compiler on xDSL.
+
+    import tsjit
+    fn = tsjit.script(my_function)        # TorchScript-syntax Python -> tsjit IR, runnable
+    fn(x, y); print(fn.graph); print(fn.code)
+    module = tsjit.load("graph.txt")      # PyTorch graph text, MLIR or .py -> a module of IR
+    run = tsjit.compile(module, entry="forward", backend="interp")
+    run(x, y)
+
+The names are imported on first use, so `import tsjit` costs nothing more than Python's
+own start-up; tools that need only one part pay only for it.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from xdsl.dialects.builtin import ModuleOp
+
+__all__ = ["script", "load", "compile"]
+
+
+def load(path: str) -> ModuleOp:
+    """Reads a program file (MLIR, PyTorch graph text or TorchScript-syntax Python) into a
+    verified module of tsjit IR."""
+    from tsjit.context import make_context
+    from tsjit.formats import read_program
+    from tsjit.formats.mlir import verify
+
+    with open(path, encoding="utf-8") as f:
+        module = read_program(make_context(), f.read(), path)
+    verify(module)
+    return module
+
+
+def compile(module: ModuleOp, entry: str = "forward", backend: str = "interp", pipeline: Any = ()) -> Any:  # noqa: A001
+    """A callable running `entry` of `module` through the GraphExecutor of `backend`
+    (specialising on argument types and optimizing with `pipeline` on first call)."""
+    from tsjit.runtime.executor import make_executor
+
+    return make_executor(module, entry, backend, pipeline)
+
+
+def __getattr__(name: str) -> Any:
+    if name == "script":
+        return import_module("tsjit.frontend.script").script
+    raise AttributeError(f"module 'tsjit' has no attribute '{name}'")

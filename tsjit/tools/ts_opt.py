@@ -56,7 +56,7 @@ class TsOptMain(xDSLOptMain):
         return super().get_input_stream()
 
     def register_all_frontends(self) -> None:
-        for extension in ("mlir", "txt", "graph", "ts"):
+        for extension in ("mlir", "txt", "graph", "ts", "py"):
             self.available_frontends[extension] = self._read
 
     def _read(self, chunk: object) -> ModuleOp:  # kept for xDSL's extension check

@@ -143,3 +143,13 @@ def test_padding():
 def test_pixel_shuffle():
     result = op("aten::pixel_shuffle")(np.arange(8, dtype=f32).reshape(1, 8, 1, 1), 2)
     assert result.shape == (1, 2, 2, 2) and result.reshape(-1).tolist() == list(range(8))
+
+
+def test_embedding_renorm_rescales_only_picked_rows_over_the_bound():
+    weight = np.array([[3.0, 4.0], [0.3, 0.4], [6.0, 8.0]], dtype=np.float32)
+    out = lookup("aten::embedding_renorm_")(weight, np.array([0, 1, 0]), 1.0, 2.0)
+    assert out is weight  # in place
+    # row 0 has norm 5 > 1: scaled by 1 / (5 + 1e-7); row 1 (norm 0.5) and row 2 (not picked) stay
+    np.testing.assert_allclose(weight[0], [0.6, 0.8], rtol=1e-6)
+    np.testing.assert_array_equal(weight[1], np.array([0.3, 0.4], dtype=np.float32))
+    np.testing.assert_array_equal(weight[2], np.array([6.0, 8.0], dtype=np.float32))

@@ -316,6 +316,20 @@ def embedding(
     return weight[indices]
 
 
+@kernel("aten::embedding_renorm_")
+def embedding_renorm_(self: ndarray, indices: ndarray, max_norm: float, norm_type: float) -> ndarray:
+    """Rescales, in place, the rows `indices` picks whose p-norm exceeds `max_norm`
+    (PyTorch's `embedding_renorm_`, with its 1e-7 guard)."""
+    rows = np.unique(indices.reshape(-1))
+    if rows.size and (rows[0] < 0 or rows[-1] >= self.shape[0]):
+        raise TorchScriptError("index out of range in self")
+    picked = self[rows]
+    norms = np.linalg.norm(picked.astype(np.float64), ord=norm_type, axis=1)
+    scale = np.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0)
+    self[rows] = (picked * scale[:, None]).astype(self.dtype)
+    return self
+
+
 @kernel("aten::one_hot")
 def one_hot(self: ndarray, num_classes: int = -1) -> ndarray:
     if self.dtype != np.int64:
