@@ -30,7 +30,7 @@ import ctypes
 import sys
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
@@ -334,36 +334,53 @@ class FusedGroup:
 _MISSING: Any = object()
 
 
-@dataclass
-class CallPlan:
-    """A kernel call for one combination of shapes, strides and dtypes: the native
-    argument list with the pointer and scalar slots to fill, and the results to make."""
+CallPlan = Callable[[Sequence[Any]], list[np.ndarray]]
+"""A kernel call for one combination of shapes, strides and dtypes, as straight-line
+Python: the constant native arguments in place, pointers and scalars read from the
+group's arguments, results allocated (or reused) with their shapes known."""
 
-    raw: Callable[..., Any]
-    template: list[int]
-    inputs: list[tuple[int, int]]  # (slot, group input) pointers of tensors
-    scalars: list[tuple[int, int]]  # (slot, group input) scalar values
-    outputs: list[tuple[int, tuple[int, ...], np.dtype, int]]  # (slot, shape, dtype, result)
-    result_count: int
-    reused: list[np.ndarray | None] = field(default_factory=list)
 
-    def __call__(self, args: Sequence[Any]) -> list[np.ndarray]:
-        natives = self.template.copy()
-        for slot, position in self.inputs:
-            natives[slot] = array_address(args[position])
-        for slot, position in self.scalars:
-            natives[slot] = args[position]
-        results: list[Any] = [None] * self.result_count
-        for k, (slot, shape, dtype, result) in enumerate(self.outputs):
-            array = self.reused[k]
-            if array is None or sys.getrefcount(array) > 3:  # held by someone else since
-                array = np.empty(shape, dtype)
-                if array.nbytes >= REUSE_BYTES:
-                    self.reused[k] = array
-            natives[slot] = array_address(array)
-            results[result] = array
-        self.raw(*natives)
-        return results
+def _generate_call(
+    raw: Callable[..., Any],
+    template: list[int],
+    inputs: list[tuple[int, int]],
+    scalars: list[tuple[int, int]],
+    outputs: list[tuple[int, tuple[int, ...], np.dtype, int]],
+    result_count: int,
+) -> CallPlan:
+    """The call: `inputs` and `scalars` are (native slot, group input), `outputs` are
+    (native slot, shape, dtype, group result). A generated function costs half of a
+    loop over these lists, which matters for kernels on small tensors."""
+    namespace: dict[str, Any] = {
+        "raw": raw,
+        "empty": np.empty,
+        "address": array_address,
+        "refcount": sys.getrefcount,
+        "reused": [None] * len(outputs),
+    }
+    natives = [repr(v) for v in template]
+    for slot, position in inputs:
+        natives[slot] = f"address(args[{position}])"
+    for slot, position in scalars:
+        natives[slot] = f"args[{position}]"
+    lines: list[str] = []
+    results = ["None"] * result_count
+    for k, (slot, shape, dtype, result) in enumerate(outputs):
+        namespace[f"d{k}"] = dtype
+        if int(np.prod(shape)) * dtype.itemsize >= REUSE_BYTES:  # reuse it once only `reused` holds it
+            lines += [
+                f"o{k} = reused[{k}]",
+                f"if o{k} is None or refcount(o{k}) > 3:",
+                f"    o{k} = reused[{k}] = empty({shape!r}, d{k})",
+            ]
+        else:
+            lines.append(f"o{k} = empty({shape!r}, d{k})")
+        natives[slot] = f"address(o{k})"
+        results[result] = f"o{k}"
+    lines += [f"raw({', '.join(natives)})", f"return [{', '.join(results)}]"]
+    source = "def call(args):\n" + "".join(f"    {line}\n" for line in lines)
+    exec(compile(source, "<fused group call>", "exec"), namespace)  # noqa: S102 -- generated from the plan
+    return namespace["call"]
 
 
 def plan_call(
@@ -467,9 +484,7 @@ def plan_call(
     ):
         output_slots.append((len(template), shape, dtype, output.result))
         template += [0, *natives]
-    plan = CallPlan(raw, template, input_slots, scalar_slots, output_slots, len(signature.outputs))
-    plan.reused = [None] * len(output_slots)
-    return plan
+    return _generate_call(raw, template, input_slots, scalar_slots, output_slots, len(signature.outputs))
 
 
 def _static_strides(layout: KernelLayout, position: int, rank: int) -> list[int | None]:

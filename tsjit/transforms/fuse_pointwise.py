@@ -87,7 +87,7 @@ def is_fusible_elementwise(op: Operation) -> bool:
     values = [op.operands[i] for i in call.operands]
     if any(isinstance(v.type, TensorType) and not _known_tensor(v.type) for v in values):
         return False
-    if call.rule.compute.value == "operand" and kind_of(values[0].type) == call.result:
+    if call.rule.conversion and kind_of(values[0].type) == call.result:
         return False  # `x.to(x.dtype)` is `x` itself: fusing it would copy an alias
     return _emits(op, call, values)
 

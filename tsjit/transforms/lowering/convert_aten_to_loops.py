@@ -186,6 +186,7 @@ def group_signature(group: FusionGroupOp) -> GroupSignature:
 @dataclass
 class _SignatureReader:
     group: FusionGroupOp
+    rank: int = 0
     atoms: dict[SSAValue, frozenset[Atom]] = field(default_factory=dict)
     tensors: list[TensorParam] = field(default_factory=list)
     chunkings: list[Chunking] = field(default_factory=list)
@@ -195,16 +196,10 @@ class _SignatureReader:
 
     def read(self) -> GroupSignature:
         body = self.group.body.block
-        rank = max(
-            (
-                v.type.rank
-                for op in body.ops
-                for v in (*op.operands, *op.results)
-                if isinstance(v.type, TensorType)
-            ),
-            default=0,
-        )  # pyright: ignore[reportArgumentType]
-        self.rank = rank
+        tensor_results = [
+            r.type.rank for op in body.ops for r in op.results if isinstance(r.type, TensorType)
+        ]
+        self.rank = max(tensor_results, default=0)  # pyright: ignore[reportArgumentType]
         scalars = []
         for position, arg in enumerate(body.args):
             kind = kind_of(arg.type)
@@ -212,19 +207,24 @@ class _SignatureReader:
                 raise self.fail(f"input {position} has type {arg.type}, which kernels cannot read")
             if not isinstance(arg.type, TensorType):
                 scalars.append(ScalarParam(position, kind))
-            elif any(not _is_chunk_use(use.operation) for use in arg.uses):
-                self.tensors.append(TensorParam(position, kind, arg.type.rank))  # pyright: ignore[reportArgumentType]
-                self.atoms[arg] = frozenset({("input", position)})
         outputs: dict[int, OutputParam] = {}
         for op in body.ops:
             self.visit(op, outputs)
         return GroupSignature(
-            rank,
+            self.rank,
             tuple(self.tensors),
             tuple(scalars),
             tuple(self.chunkings),
             tuple(outputs[k] for k in sorted(outputs)),
         )
+
+    def atoms_of(self, value: SSAValue) -> frozenset[Atom]:
+        """The atoms of a value an op reads; a tensor input read as itself becomes a
+        plain kernel parameter on its first read."""
+        if value not in self.atoms and isinstance(value.owner, Block) and isinstance(value.type, TensorType):
+            self.tensors.append(TensorParam(value.index, kind_of(value.type), value.type.rank))  # pyright: ignore[reportArgumentType, reportAttributeAccessIssue]
+            self.atoms[value] = frozenset({("input", value.index)})  # pyright: ignore[reportAttributeAccessIssue]
+        return self.atoms.get(value, frozenset())
 
     def visit(self, op: Operation, outputs: dict[int, OutputParam]) -> None:
         if isinstance(op, ConstantChunkOp):
@@ -240,9 +240,11 @@ class _SignatureReader:
         ):
             return  # parts of chunk and cat structures, and constants
         else:
-            self.atoms[op.results[0]] = frozenset().union(
-                *(self.atoms.get(v, frozenset()) for v in op.operands)
-            )
+            call = match_elementwise(op, _constant_value)
+            if call is None:
+                raise self.fail(f"'{op.name}' cannot run in a fused kernel", op)
+            values = [op.operands[i] for i in call.operands]
+            self.atoms[op.results[0]] = frozenset().union(*(self.atoms_of(v) for v in values))
 
     def chunk(self, op: ConstantChunkOp) -> None:
         inputs, _ = chunk_source(op)
@@ -275,7 +277,7 @@ class _SignatureReader:
         rank = op.results[0].type.rank  # pyright: ignore[reportAttributeAccessIssue]
         if rank != self.rank:
             raise self.fail("a cat must span the group's iteration space", op)
-        parts = tuple(self.atoms.get(v, frozenset()) for v in elements.operands)
+        parts = tuple(self.atoms_of(v) for v in elements.operands)
         kind = kind_of(op.results[0].type)
         assert kind is not None
         for k in yielded:
@@ -287,7 +289,7 @@ class _SignatureReader:
         kind = kind_of(value.type)
         if kind is None or not isinstance(value.type, TensorType):
             raise self.fail(f"result {k} has type {value.type}, which kernels cannot write")
-        return OutputParam(k, kind, value.type.rank, self.atoms.get(value, frozenset()), cat)  # pyright: ignore[reportArgumentType]
+        return OutputParam(k, kind, value.type.rank, self.atoms_of(value), cat)  # pyright: ignore[reportArgumentType]
 
 
 def chunk_source(op: ConstantChunkOp) -> tuple[tuple[int, ...], int]:
@@ -312,13 +314,6 @@ def chunk_source(op: ConstantChunkOp) -> tuple[tuple[int, ...], int]:
         )
     positions = tuple(v.index for v in elements.operands)  # pyright: ignore[reportAttributeAccessIssue]
     return positions, positions[source.index]  # pyright: ignore[reportAttributeAccessIssue]
-
-
-def _is_chunk_use(op: Operation) -> bool:
-    return isinstance(op, ConstantChunkOp) or (
-        isinstance(op, ListConstructOp)
-        and any(use.operation.name == "aten.broadcast_tensors" for use in op.result.uses)
-    )
 
 
 # --------------------------------------------------------------------------------------

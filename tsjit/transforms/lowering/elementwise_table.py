@@ -13,11 +13,11 @@ result to the op's result type. Both consumers, fused tensor kernels and scalar 
 (`convert_aten_to_loops`), lower through it.
 
 The semantics are PyTorch's: `relu`, `clamp`, `maximum` propagate NaN; integer `//` and
-`%` round toward negative infinity; float to integer conversion truncates (through i64,
+`%` round toward negative infinity; float to integer conversion truncates (through i32,
 so that 300.0 to uint8 wraps to 44 as in PyTorch); half precision computes in f32.
-Integer division by a divisor that may be zero raises in TorchScript, so rules report
-(`may_fail`) which operands must be known non-zero for tensor kernels, and scalar
-functions test them (`ScalarEmitter.on_failure`).
+Integer division by a divisor that may be zero raises in TorchScript: tensor kernels
+take non-zero literal divisors only (the emitter refuses the others, so the op is not
+fused), and scalar functions test the divisor (`ScalarEmitter.on_failure`).
 """
 
 from __future__ import annotations
@@ -43,6 +43,7 @@ from xdsl.dialects.builtin import (
     f32,
     f64,
     i1,
+    i32,
     i64,
 )
 from xdsl.dialects.utils.fast_math import FastMathFlag
@@ -78,7 +79,7 @@ class Kind:
         return F32 if isinstance(self.type, Float16Type | BFloat16Type) else self
 
 
-F32, F64, I64, BOOL = Kind(f32), Kind(f64), Kind(i64), Kind(i1)
+F32, F64, I32, I64, BOOL = Kind(f32), Kind(f64), Kind(i32), Kind(i64), Kind(i1)
 
 
 def kind_of(type: Attribute) -> Kind | None:
@@ -346,7 +347,7 @@ def _literal(value: SSAValue) -> float | int | None:
 
 def convert(e: ScalarEmitter, value: SSAValue, source: Kind, target: Kind) -> SSAValue:
     """`value` of kind `source` as kind `target`, as PyTorch converts: float to integer
-    truncates (through i64), anything to bool tests `!= 0` (NaN is true), bool and
+    truncates (through i32 for narrower types, which then wrap), anything to bool tests `!= 0` (NaN is true), bool and
     unsigned integers extend with zeros."""
     if source == target:
         return value
@@ -363,8 +364,10 @@ def convert(e: ScalarEmitter, value: SSAValue, source: Kind, target: Kind) -> SS
         if e.on_failure is not None:  # TorchScript's int(x) raises where an int64 cannot hold x
             in_range = e.at(source).cmp("lt", e.at(source).abs(value), e.constant(2.0**63, source))
             e.on_failure(e.xor(in_range, e.constant(True, BOOL)))
-        whole = e.emit(arith.FPToSIOp(value, i64))
-        return convert(e, whole, I64, target)
+        if _width(target) >= 32:  # as C++ converts on x86: NaN and overflow give INT_MIN
+            return e.emit(arith.FPToSIOp(value, t))
+        whole = e.emit(arith.FPToSIOp(value, i32))  # narrower integers wrap: 300.0 to uint8 is 44
+        return convert(e, whole, I32, target)
     if _width(target) == _width(source):
         return value
     if _width(target) < _width(source):
@@ -398,7 +401,7 @@ class Elementwise:
     Python values are passed by name, and `ignored` ones. `conditions` are value
     positions converted to bool whatever `compute` says (where's condition,
     masked_fill's mask); `accepts(statics)` rules out argument values the body cannot
-    compute."""
+    compute. A `conversion` returns its operand itself (a view) when the kinds agree."""
 
     body: Body
     compute: Compute = Compute.RESULT
@@ -406,6 +409,7 @@ class Elementwise:
     ignored: tuple[str, ...] = ()
     conditions: tuple[int, ...] = ()
     accepts: Callable[[dict[str, Any]], bool] = lambda statics: True
+    conversion: bool = False
 
 
 def _unary(fn: Callable[[ScalarEmitter, SSAValue], SSAValue]) -> Elementwise:
@@ -430,12 +434,11 @@ def _div(e: ScalarEmitter, a: SSAValue, b: SSAValue, rounding_mode: str | None =
 
 
 def _gelu(e: ScalarEmitter, x: SSAValue, approximate: str = "none") -> SSAValue:
-    if approximate == "tanh":  # 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³)))
-        inner = e.mul(
-            e.constant(math.sqrt(2 / math.pi)),
-            e.add(x, e.mul(e.constant(0.044715), e.power(x, e.constant(3)))),
-        )
-        return e.mul(e.mul(e.constant(0.5), x), e.add(e.one(), e.tanh(inner)))
+    if approximate == "tanh":  # 0.5·x·(1 + tanh(u)) = x·sigmoid(2u), u = √(2/π)·(x + 0.044715·x³):
+        # one exp instead of tanh, and exact where tanh saturates (0 at -10, NaN at -inf)
+        cube = e.mul(e.constant(0.044715), e.power(x, e.constant(3)))
+        twice_u = e.mul(e.constant(2 * math.sqrt(2 / math.pi)), e.add(x, cube))
+        return e.div(x, e.add(e.one(), e.exp(e.neg(twice_u))))
     erf = e.math(mathd.ErfOp, e.mul(x, e.constant(1 / math.sqrt(2))))
     return e.mul(e.mul(e.constant(0.5), x), e.add(e.one(), erf))
 
@@ -604,8 +607,8 @@ ELEMENTWISE: dict[str, Elementwise] = {
     "aten::where": Elementwise(lambda e, c, a, b: e.select(c, a, b), conditions=(0,)),
     "aten::masked_fill": Elementwise(lambda e, x, mask, v: e.select(mask, v, x), conditions=(1,)),
     # conversions: the operand as it is, converted to the result type on the way out
-    "aten::to": Elementwise(lambda e, x: x, Compute.OPERAND, ignored=_CONVERSION_ARGUMENTS),
-    "aten::type_as": Elementwise(lambda e, x: x, Compute.OPERAND, ignored=("other",)),
+    "aten::to": Elementwise(lambda e, x: x, Compute.OPERAND, ignored=_CONVERSION_ARGUMENTS, conversion=True),
+    "aten::type_as": Elementwise(lambda e, x: x, Compute.OPERAND, ignored=("other",), conversion=True),
     "aten::Int": Elementwise(lambda e, x: x, Compute.OPERAND),
     "aten::Float": Elementwise(lambda e, x: x, Compute.OPERAND),
     "aten::Bool": Elementwise(lambda e, x: x, Compute.OPERAND),
