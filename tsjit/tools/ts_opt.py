@@ -105,15 +105,28 @@ class TsOptMain(xDSLOptMain):
 
     def _after_pass(self, previous: ModulePass | None, module: ModuleOp, following: ModulePass | None) -> None:
         from tsjit.formats.mlir import verify
+        from tsjit.transforms.pass_logging import dump_after
 
         if previous is None:
             return  # the input was verified when it was read
+        dump_after(previous, module)  # TSJIT_LOG_LEVEL dumps for xDSL's own passes too
         if not self.args.disable_verify:
             verify(module)
         if self.args.print_ir_after_all:
-            out = StringIO()
-            Printer(stream=out, print_generic_format=self.args.print_op_generic).print_op(module)
-            print(f"// -----// IR Dump After {previous.name} //----- //\n{out.getvalue()}\n", file=sys.stderr)
+            self._print_after(previous, module)
+
+    def _print_after(self, step: ModulePass, module: ModuleOp) -> None:
+        out = StringIO()
+        Printer(stream=out, print_generic_format=self.args.print_op_generic).print_op(module)
+        print(f"// -----// IR Dump After {step.name} //----- //\n{out.getvalue()}\n", file=sys.stderr)
+
+    def apply_passes(self, prog: ModuleOp) -> None:
+        from tsjit.transforms.pass_logging import observe_passes
+
+        if not self.args.print_ir_after_all:
+            return super().apply_passes(prog)
+        with observe_passes(self._print_after):  # the steps of named pipelines, too
+            super().apply_passes(prog)
 
     def run(self) -> None:
         from tsjit.formats import read_program
