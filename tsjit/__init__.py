@@ -35,12 +35,13 @@ def load(path: str) -> ModuleOp:
     return module
 
 
-def compile(module: ModuleOp, entry: str = "forward", backend: str = "interp", pipeline: Any = ()) -> Any:  # noqa: A001
-    """A callable running `entry` of `module` through the GraphExecutor of `backend`
-    (specialising on argument types and optimizing with `pipeline` on first call)."""
-    from tsjit.runtime.executor import make_executor
+def compile(module: ModuleOp, entry: str = "forward", backend: str = "interp", pipeline: Any = None) -> Any:  # noqa: A001
+    """A callable running `entry` of `module` through the GraphExecutor of `backend`,
+    which specialises on argument types and optimizes with `pipeline` (by default the
+    executor's, `executor-default`; `()` for none) on each new argument spec."""
+    from tsjit.runtime.executor import DEFAULT_PIPELINE, make_executor
 
-    return make_executor(module, entry, backend, pipeline)
+    return make_executor(module, entry, backend, DEFAULT_PIPELINE if pipeline is None else pipeline)
 
 
 def __getattr__(name: str) -> Any:

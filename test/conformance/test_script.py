@@ -76,7 +76,7 @@ def run_io(module: ModuleOp, case: Path) -> list[str]:
     """The failed runs of the case's io.json (one line each)."""
     io = json.loads((case / "io.json").read_text(encoding="utf-8"))
     entry = io.get("entry", "forward")
-    executor = GraphExecutor(module, entry)
+    executor = GraphExecutor(module, entry, pipeline=())  # the graph as written
     receiver = module_receiver(module, entry, None, case / "source.py")
     call = executor if receiver is None else (lambda *inputs: executor(receiver, *inputs))
     return [result.line for result in check_runs(call, io) if not result.ok]

@@ -83,11 +83,17 @@ def _tensor_spec(dtype: np.dtype, rank: int) -> TensorSpec:
     return spec
 
 
+DEFAULT_PIPELINE = "executor-default"
+"""What a GraphExecutor runs on a specialised graph unless told otherwise: the cleanup
+pipeline, shape propagation, unrolling, remove-mutation and a final cleanup
+(`tsjit/transforms/pipelines.py`); `()` runs the graph as it is."""
+
+
 class GraphExecutor:
     """Runs the function `entry` of `module` through the interpreter, with code
     optimized per ArgumentSpec; `module` itself is never modified."""
 
-    def __init__(self, module: ModuleOp, entry: str = "forward", pipeline: Pipeline = ()):
+    def __init__(self, module: ModuleOp, entry: str = "forward", pipeline: Pipeline = DEFAULT_PIPELINE):
         self.module = module
         self.entry = entry
         self.pipeline = pipeline
@@ -184,7 +190,7 @@ BACKENDS: dict[str, str] = {
 
 
 def make_executor(
-    module: ModuleOp, entry: str = "forward", backend: str = "interp", pipeline: Pipeline = ()
+    module: ModuleOp, entry: str = "forward", backend: str = "interp", pipeline: Pipeline = DEFAULT_PIPELINE
 ) -> Callable[..., Any]:
     """The executor of `backend` for `entry`; a clear error for an unknown backend or
     one whose module this tsjit does not have yet."""

@@ -42,10 +42,11 @@ def run_tool(argv: list[str] | None) -> None:
     io = _read_json(check) if check else None
     entry = args.entry or (io.get("entry") if io else None) or "forward"
 
-    from tsjit.runtime.executor import make_executor
+    from tsjit.runtime.executor import DEFAULT_PIPELINE, make_executor
 
     module = load_program(graph_path)
-    executor = make_executor(module, entry, args.backend, args.passes or ())
+    pipeline = DEFAULT_PIPELINE if args.passes is None else args.passes  # -p '' runs the graph as is
+    executor = make_executor(module, entry, args.backend, pipeline)
     receiver = module_receiver(module, entry, args.module, graph_path)
     call = executor if receiver is None else (lambda *inputs: executor(receiver, *inputs))
 
@@ -76,7 +77,7 @@ def _arguments() -> argparse.ArgumentParser:
     parser.add_argument("--check", metavar="IO.json", help="run every recorded run and compare")
     parser.add_argument("--module", metavar="MODULE.json", help="module (default: module.json beside FILE)")
     parser.add_argument("--backend", choices=list(BACKENDS), default="interp")
-    parser.add_argument("-p", "--passes", metavar="PIPELINE", help="optimization pipeline, as for ts-opt")
+    parser.add_argument("-p", "--passes", metavar="PIPELINE", help="optimization pipeline, as for ts-opt (default: executor-default; '' for none)")
     return parser
 
 
