@@ -442,7 +442,8 @@ class _LoopBody:
         if piece:
             if (piece, dim) not in self.offsets:
                 index = self.e.at(Kind(INDEX))
-                self.offsets[(piece, dim)] = index.add(indices[dim], index.mul(self.sizes[dim], piece))
+                step = self.sizes[dim] if piece == 1 else index.mul(self.sizes[dim], piece)
+                self.offsets[(piece, dim)] = index.add(indices[dim], step)
             indices[dim] = self.offsets[(piece, dim)]
         return indices
 
@@ -684,14 +685,12 @@ VARIANTS = ("flat", "contiguous", "strided")
 
 
 def kernel_layout(variant: str, memrefs: int) -> KernelLayout:
-    """`flat`, `contiguous` (every innermost stride 1) or `strided` (all dynamic)."""
+    """`flat`, `contiguous` (every innermost stride 1), else `strided` (all dynamic)."""
     if variant == "flat":
         return FLAT
     if variant == "contiguous":
         return KernelLayout.strided(memrefs, 1)
-    if variant == "strided":
-        return KernelLayout.strided(memrefs)
-    raise TsjitError(f"convert-aten-to-loops: unknown variant '{variant}' (variants: {', '.join(VARIANTS)})")
+    return KernelLayout.strided(memrefs)
 
 
 def fusion_kernel_name(graph: str, index: int) -> str:
@@ -710,6 +709,10 @@ class ConvertAtenToLoopsPass(TsjitPass):
     """The kernels' layout: flat, contiguous (innermost strides 1) or strided."""
 
     def run(self, ctx: Context, op: ModuleOp) -> None:
+        if self.variant not in VARIANTS:
+            raise TsjitError(
+                f"convert-aten-to-loops: unknown variant '{self.variant}' (variants: {', '.join(VARIANTS)})"
+            )
         for graph in list(self.graphs(op)):
             if is_scalar_function(graph):
                 Rewriter.replace_op(graph, scalar_function(graph))

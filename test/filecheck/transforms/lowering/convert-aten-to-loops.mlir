@@ -1,0 +1,210 @@
+// RUN: ts-opt %s -p convert-aten-to-loops | filecheck %s
+// RUN: ts-opt %s -p convert-aten-to-loops{variant=contiguous} | filecheck %s --check-prefix=CONTIGUOUS
+// RUN: not ts-opt %s -p convert-aten-to-loops{variant=flat} 2>&1 | filecheck %s --check-prefix=FLAT
+
+!F = !ts.tensor<f32, [?, ?]>
+!V = !ts.tensor<f32, [?]>
+
+// A group reading a tensor, a scalar input and constants, writing one result.
+func.func @gelu(%x: !V, %s: !ts.float) -> !V {
+  %r = prim.FusionGroup(%p = %x : !V, %q = %s : !ts.float) -> (!V) {
+    %half = prim.Constant 0.5 : !ts.float
+    %three = prim.Constant 3 : !ts.int
+    %one = prim.Constant 1 : !ts.int
+    %cube = aten.pow %p, %three : (!V, !ts.int) -> !V
+    %a = aten.mul %cube, %q : (!V, !ts.float) -> !V
+    %b = aten.add %p, %a, %one : (!V, !V, !ts.int) -> !V
+    %t = aten.tanh %b : (!V) -> !V
+    %c = aten.mul %t, %half : (!V, !ts.float) -> !V
+    prim.Yield %c : !V
+  }
+  func.return %r : !V
+}
+
+// CHECK-LABEL: func.func @gelu.fusion0(%n0: index, %p: memref<?xf32, strided<[?]>>, %q: f64, %out0: memref<?xf32, strided<[?]>>) {
+// CHECK-NEXT:   %0 = arith.constant 0 : index
+// CHECK-NEXT:   %1 = arith.constant 1 : index
+// CHECK-NEXT:   scf.for %i0 = %0 to %n0 step %1 {
+// CHECK-NEXT:     %2 = memref.load %p[%i0] : memref<?xf32, strided<[?]>>
+// CHECK-NEXT:     %3 = arith.constant 3.000000e+00 : f32
+// CHECK-NEXT:     %4 = arith.mulf %2, %2 fastmath<contract> : f32
+// CHECK-NEXT:     %5 = arith.mulf %2, %4 fastmath<contract> : f32
+// CHECK-NEXT:     %6 = arith.truncf %q : f64 to f32
+// CHECK-NEXT:     %7 = arith.mulf %5, %6 fastmath<contract> : f32
+// CHECK-NEXT:     %8 = arith.constant 1.000000e+00 : f32
+// CHECK-NEXT:     %9 = arith.addf %2, %7 fastmath<contract> : f32
+// CHECK-NEXT:     %10 = math.tanh %9 : f32
+// CHECK-NEXT:     %11 = arith.constant 5.000000e-01 : f32
+// CHECK-NEXT:     %12 = arith.mulf %10, %11 fastmath<contract> : f32
+// CHECK-NEXT:     memref.store %12, %out0[%i0] : memref<?xf32, strided<[?]>>
+// CHECK-NEXT:   }
+// CHECK-NEXT:   func.return
+// CHECK-NEXT: }
+
+// Two results of different dtypes, operands of different ranks (a broadcast row).
+func.func @broadcast(%x: !F, %row: !V) -> !ts.tuple<!F, !ts.tensor<i1, [?, ?]>> {
+  %r, %m = prim.FusionGroup(%p = %x : !F, %q = %row : !V) -> (!F, !ts.tensor<i1, [?, ?]>) {
+    %two = prim.Constant 2 : !ts.int
+    %a = aten.sub %p, %q, %two : (!F, !V, !ts.int) -> !F
+    %b = aten.gt %a, %q : (!F, !V) -> !ts.tensor<i1, [?, ?]>
+    prim.Yield %a, %b : !F, !ts.tensor<i1, [?, ?]>
+  }
+  %t = prim.TupleConstruct %r, %m : (!F, !ts.tensor<i1, [?, ?]>) -> !ts.tuple<!F, !ts.tensor<i1, [?, ?]>>
+  func.return %t : !ts.tuple<!F, !ts.tensor<i1, [?, ?]>>
+}
+
+// CONTIGUOUS-LABEL: func.func @broadcast.fusion0(%n0: index, %n1: index, %p: memref<?x?xf32, strided<[?, 1]>>, %q: memref<?x?xf32, strided<[?, 1]>>, %out0: memref<?x?xf32, strided<[?, 1]>>, %out1: memref<?x?xi1, strided<[?, 1]>>) {
+// CHECK-LABEL: func.func @broadcast.fusion0(%n0: index, %n1: index, %p: memref<?x?xf32, strided<[?, ?]>>, %q: memref<?x?xf32, strided<[?, ?]>>, %out0: memref<?x?xf32, strided<[?, ?]>>, %out1: memref<?x?xi1, strided<[?, ?]>>) {
+// CHECK-NEXT:   %0 = arith.constant 0 : index
+// CHECK-NEXT:   %1 = arith.constant 1 : index
+// CHECK-NEXT:   scf.for %i0 = %0 to %n0 step %1 {
+// CHECK-NEXT:     scf.for %i1 = %0 to %n1 step %1 {
+// CHECK-NEXT:       %2 = memref.load %p[%i0, %i1] : memref<?x?xf32, strided<[?, ?]>>
+// CHECK-NEXT:       %3 = memref.load %q[%i0, %i1] : memref<?x?xf32, strided<[?, ?]>>
+// CHECK-NEXT:       %4 = arith.constant 2.000000e+00 : f32
+// CHECK-NEXT:       %5 = arith.mulf %4, %3 fastmath<contract> : f32
+// CHECK-NEXT:       %6 = arith.subf %2, %5 fastmath<contract> : f32
+// CHECK-NEXT:       %7 = arith.cmpf ogt, %6, %3 : f32
+// CHECK-NEXT:       memref.store %6, %out0[%i0, %i1] : memref<?x?xf32, strided<[?, ?]>>
+// CHECK-NEXT:       memref.store %7, %out1[%i0, %i1] : memref<?x?xi1, strided<[?, ?]>>
+// CHECK-NEXT:     }
+// CHECK-NEXT:   }
+// CHECK-NEXT:   func.return
+// CHECK-NEXT: }
+
+// Chunks read in place (at k·n1 along dim 1), a cat written in place.
+func.func @chunk_cat(%x: !F, %y: !F) -> !F {
+  %r = prim.FusionGroup(%p = %x : !F, %q = %y : !F) -> (!F) {
+    %one = prim.Constant 1 : !ts.int
+    %a, %b = prim.ConstantChunk[chunks = 2, dim = 1] %p : !F -> !F, !F
+    %c = aten.mul %a, %q : (!F, !F) -> !F
+    %d = aten.sigmoid %b : (!F) -> !F
+    %l = prim.ListConstruct %c, %d : (!F, !F) -> !ts.list<!ts.tensor>
+    %e = aten.cat %l, %one : (!ts.list<!ts.tensor>, !ts.int) -> !F
+    prim.Yield %e : !F
+  }
+  func.return %r : !F
+}
+
+// CONTIGUOUS-LABEL: func.func @chunk_cat.fusion0
+// CONTIGUOUS:          %[[UP:.*]] = arith.addi %i1, %n1 : index
+// CONTIGUOUS-NEXT:     %{{.*}} = memref.load %p[%i0, %[[UP]]] : memref<?x?xf32, strided<[?, 1]>>
+// FLAT: convert-aten-to-loops.mlir:[[# @LINE - 15]]:3: error: fusion group: chunks need the contiguous or strided variant
+// CHECK-LABEL: func.func @chunk_cat.fusion0(%n0: index, %n1: index, %p: memref<?x?xf32, strided<[?, ?]>>, %q: memref<?x?xf32, strided<[?, ?]>>, %out0: memref<?x?xf32, strided<[?, ?]>>) {
+// CHECK-NEXT:   %0 = arith.constant 0 : index
+// CHECK-NEXT:   %1 = arith.constant 1 : index
+// CHECK-NEXT:   scf.for %i0 = %0 to %n0 step %1 {
+// CHECK-NEXT:     scf.for %i1 = %0 to %n1 step %1 {
+// CHECK-NEXT:       %2 = memref.load %p[%i0, %i1] : memref<?x?xf32, strided<[?, ?]>>
+// CHECK-NEXT:       %3 = memref.load %q[%i0, %i1] : memref<?x?xf32, strided<[?, ?]>>
+// CHECK-NEXT:       %4 = arith.mulf %2, %3 fastmath<contract> : f32
+// CHECK-NEXT:       %5 = arith.addi %i1, %n1 : index
+// CHECK-NEXT:       %6 = memref.load %p[%i0, %5] : memref<?x?xf32, strided<[?, ?]>>
+// CHECK-NEXT:       %7 = arith.constant 1.000000e+00 : f32
+// CHECK-NEXT:       %8 = arith.negf %6 : f32
+// CHECK-NEXT:       %9 = math.exp %8 : f32
+// CHECK-NEXT:       %10 = arith.addf %7, %9 fastmath<contract> : f32
+// CHECK-NEXT:       %11 = arith.divf %7, %10 : f32
+// CHECK-NEXT:       memref.store %4, %out0[%i0, %i1] : memref<?x?xf32, strided<[?, ?]>>
+// CHECK-NEXT:       memref.store %11, %out0[%i0, %5] : memref<?x?xf32, strided<[?, ?]>>
+// CHECK-NEXT:     }
+// CHECK-NEXT:   }
+// CHECK-NEXT:   func.return
+// CHECK-NEXT: }
+
+// A function of numbers lowers whole: loops stop once a division by zero is flagged.
+func.func @gcd(%a: !ts.int, %b: !ts.int) -> !ts.int {
+  %max = prim.Constant 9223372036854775807 : !ts.int
+  %zero = prim.Constant 0 : !ts.int
+  %go = aten.ne %b, %zero : (!ts.int, !ts.int) -> !ts.bool
+  %x, %y = prim.Loop %max, %go iter(%i) carried(%u = %a : !ts.int, %v = %b : !ts.int) -> (!ts.int, !ts.int) {
+    %m = aten.remainder %u, %v : (!ts.int, !ts.int) -> !ts.int
+    %more = aten.ne %m, %zero : (!ts.int, !ts.int) -> !ts.bool
+    prim.Yield %more, %v, %m : !ts.bool, !ts.int, !ts.int
+  }
+  func.return %x : !ts.int
+}
+
+// CHECK-LABEL: func.func @gcd(%a: i64, %b: i64) -> (i1, i64) {
+// CHECK-NEXT:   %raised = memref.alloca() : memref<i1>
+// CHECK-NEXT:   %0 = arith.constant false
+// CHECK-NEXT:   memref.store %0, %raised[] : memref<i1>
+// CHECK-NEXT:   %1 = arith.constant 0 : i64
+// CHECK-NEXT:   %2 = arith.cmpi ne, %b, %1 : i64
+// CHECK-NEXT:   %3 = arith.constant 9223372036854775807 : i64
+// CHECK-NEXT:   %4, %5, %x, %y = scf.while (%6 = %1, %7 = %2, %8 = %a, %9 = %b) : (i64, i1, i64, i64) -> (i64, i1, i64, i64) {
+// CHECK-NEXT:     %10 = arith.cmpi slt, %6, %3 : i64
+// CHECK-NEXT:     %11 = memref.load %raised[] : memref<i1>
+// CHECK-NEXT:     %12 = arith.andi %10, %7 : i1
+// CHECK-NEXT:     %13 = arith.constant true
+// CHECK-NEXT:     %14 = arith.xori %11, %13 : i1
+// CHECK-NEXT:     %15 = arith.andi %12, %14 : i1
+// CHECK-NEXT:     scf.condition(%15) %6, %7, %8, %9 : i64, i1, i64, i64
+// CHECK-NEXT:   } do {
+// CHECK-NEXT:   ^bb0(%i: i64, %16: i1, %u: i64, %v: i64):
+// CHECK-NEXT:     %17 = arith.constant 0 : i64
+// CHECK-NEXT:     %18 = arith.cmpi eq, %v, %17 : i64
+// CHECK-NEXT:     %19 = memref.load %raised[] : memref<i1>
+// CHECK-NEXT:     %20 = arith.ori %19, %18 : i1
+// CHECK-NEXT:     memref.store %20, %raised[] : memref<i1>
+// CHECK-NEXT:     %21 = arith.constant 1 : i64
+// CHECK-NEXT:     %22 = arith.select %18, %21, %v : i64
+// CHECK-NEXT:     %23 = arith.floordivsi %u, %22 : i64
+// CHECK-NEXT:     %24 = arith.muli %23, %v : i64
+// CHECK-NEXT:     %25 = arith.subi %u, %24 : i64
+// CHECK-NEXT:     %26 = arith.cmpi ne, %25, %17 : i64
+// CHECK-NEXT:     %27 = arith.constant 1 : i64
+// CHECK-NEXT:     %28 = arith.addi %i, %27 : i64
+// CHECK-NEXT:     scf.yield %28, %26, %v, %25 : i64, i1, i64, i64
+// CHECK-NEXT:   }
+// CHECK-NEXT:   %29 = memref.load %raised[] : memref<i1>
+// CHECK-NEXT:   func.return %29, %x : i1, i64
+// CHECK-NEXT: }
+
+// Branches, floats and a raise.
+func.func @clipped_sqrt(%x: !ts.float, %limit: !ts.float) -> !ts.tuple<!ts.float, !ts.bool> {
+  %zero = prim.Constant 0.0 : !ts.float
+  %negative = aten.lt %x, %zero : (!ts.float, !ts.float) -> !ts.bool
+  %r = prim.If %negative -> (!ts.float) {
+    %msg = prim.Constant "negative" : !ts.str
+    %cls = prim.Constant "builtins.ValueError" : !ts.str
+    prim.RaiseException %msg, %cls : !ts.str
+    %u = prim.Uninitialized : !ts.float
+    prim.Yield %u : !ts.float
+  } else {
+    %s = aten.sqrt %x : (!ts.float) -> !ts.float
+    prim.Yield %s : !ts.float
+  }
+  %big = aten.gt %r, %limit : (!ts.float, !ts.float) -> !ts.bool
+  %t = prim.TupleConstruct %r, %big : (!ts.float, !ts.bool) -> !ts.tuple<!ts.float, !ts.bool>
+  func.return %t : !ts.tuple<!ts.float, !ts.bool>
+}
+
+// CHECK-LABEL: func.func @clipped_sqrt(%x: f64, %limit: f64) -> (i1, f64, i1) {
+// CHECK-NEXT:   %raised = memref.alloca() : memref<i1>
+// CHECK-NEXT:   %0 = arith.constant false
+// CHECK-NEXT:   memref.store %0, %raised[] : memref<i1>
+// CHECK-NEXT:   %1 = arith.constant 0.000000e+00 : f64
+// CHECK-NEXT:   %2 = arith.cmpf olt, %x, %1 : f64
+// CHECK-NEXT:   %r = scf.if %2 -> (f64) {
+// CHECK-NEXT:     %3 = arith.constant true
+// CHECK-NEXT:     %4 = memref.load %raised[] : memref<i1>
+// CHECK-NEXT:     %5 = arith.ori %4, %3 : i1
+// CHECK-NEXT:     memref.store %5, %raised[] : memref<i1>
+// CHECK-NEXT:     %6 = arith.constant 0.000000e+00 : f64
+// CHECK-NEXT:     scf.yield %6 : f64
+// CHECK-NEXT:   } else {
+// CHECK-NEXT:     %7 = math.sqrt %x : f64
+// CHECK-NEXT:     scf.yield %7 : f64
+// CHECK-NEXT:   }
+// CHECK-NEXT:   %8 = arith.cmpf ogt, %r, %limit : f64
+// CHECK-NEXT:   %9 = memref.load %raised[] : memref<i1>
+// CHECK-NEXT:   func.return %9, %r, %8 : i1, f64, i1
+// CHECK-NEXT: }
+
+// A graph with no native code leaves nothing behind.
+func.func @interpreted(%x: !F, %y: !F) -> !F {
+  %r = aten.mm %x, %y : (!F, !F) -> !F
+  func.return %r : !F
+}
+// CHECK-NOT: func.func
