@@ -4,7 +4,8 @@
     y = forward(x, h)
 
 `LLVMExecutor` is the GraphExecutor of the `llvm` backend: after its pipeline
-(`executor-default` unless told otherwise) it fuses pointwise ops, outlines each
+(`executor-default` unless told otherwise: fusion needs the dtypes and ranks that its
+shape propagation finds) it fuses pointwise ops, outlines each
 `prim.FusionGroup` into a function `<graph>.fusion<k>` called from the graph, and runs
 the graph in the interpreter with those functions, and every function of numbers only,
 replaced by native code (`NativeProgram`). `AutoExecutor` (`auto`) does the same where
@@ -42,7 +43,7 @@ from xdsl.rewriter import Rewriter
 
 from tsjit.dialects.prim import FusionGroupOp, LoopOp, YieldOp
 from tsjit.dialects.types import TupleType
-from tsjit.runtime.executor import GraphExecutor, Pipeline, argument_spec, refine_inputs
+from tsjit.runtime.executor import DEFAULT_PIPELINE, GraphExecutor, Pipeline, argument_spec, refine_inputs
 from tsjit.runtime.interpreter import Code, Program
 from tsjit.runtime.llvm_jit import LLVMEngine, array_address
 from tsjit.transforms.lowering.convert_aten_to_loops import (
@@ -92,10 +93,10 @@ class LLVMExecutor(GraphExecutor):
         self,
         module: ModuleOp,
         entry: str = "forward",
-        pipeline: Pipeline = (),
+        pipeline: Pipeline = DEFAULT_PIPELINE,
         engine: LLVMEngine | None = None,
     ):
-        super().__init__(module, entry, pipeline or "executor-default")
+        super().__init__(module, entry, pipeline)
         self.engine = engine or default_engine()
         self.programs: list[NativeProgram] = []
 
@@ -135,6 +136,23 @@ class AutoExecutor(LLVMExecutor):
     """Native code where it pays off (see the module docstring)."""
 
     policy = NativePolicy(min_ops=2, loops_only=True, compile_after=2)
+
+
+def export_llvm(module: ModuleOp, optimized: bool = False) -> str:
+    """The LLVM IR of a program's native code (`ts-translate --export-llvm`): the
+    kernel of each FusionGroup, fused here when the program has none yet, and each
+    function of numbers; `optimized` as LLVM's O3 pipeline leaves it for this CPU."""
+    from tsjit.context import make_context
+    from tsjit.runtime.llvm_jit import llvm_ir
+    from tsjit.transforms.fuse_pointwise import FusePointwisePass
+    from tsjit.transforms.lowering.convert_aten_to_loops import ConvertAtenToLoopsPass
+
+    native = module.clone()
+    passes: list[ModulePass] = [ConvertAtenToLoopsPass()]
+    if not any(isinstance(op, FusionGroupOp) for op in native.walk()):
+        passes.insert(0, FusePointwisePass())
+    PassPipeline(tuple(passes)).apply(make_context(), native)
+    return llvm_ir(native, optimized)
 
 
 # --------------------------------------------------------------------------------------
@@ -536,5 +554,6 @@ __all__ = [
     "NativePolicy",
     "NativeProgram",
     "default_engine",
+    "export_llvm",
     "outline_fusion_groups",
 ]

@@ -6,6 +6,7 @@ and the runtime's own behaviour: call plans, fallbacks, buffer reuse, the auto p
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -14,7 +15,7 @@ from tsjit.context import make_context
 from tsjit.frontend import script_source
 from tsjit.runtime.errors import TorchScriptError
 from tsjit.runtime.executor import GraphExecutor
-from tsjit.runtime.native import REUSE_BYTES, AutoExecutor, LLVMExecutor
+from tsjit.runtime.native import REUSE_BYTES, AutoExecutor, LLVMExecutor, export_llvm
 from tsjit.runtime.values import match_value
 
 RNG = np.random.default_rng(7)
@@ -397,3 +398,18 @@ def test_auto_compiles_a_group_on_its_second_run_and_leaves_single_ops():
     assert match_value(second, first, 1e-5, 1e-6) is None
     (program,) = auto.programs
     assert len(program.natives) == 1  # the lone relu stays a numpy call
+
+
+def test_export_llvm_fuses_and_prints_the_native_code():
+    module = script_source(
+        make_context(),
+        "import torch\ndef forward(x, n: int):\n    return torch.sigmoid(x) * 2.0 + x\n",
+        "export.py",
+    )
+    executor = LLVMExecutor(module, "forward")
+    specialized = executor.graph_for(floats((3,)), 2)
+    assert "prim.FusionGroup" not in str(specialized)  # the executor outlines its groups
+    typed = GraphExecutor(module, "forward").graph_for(floats((3,)), 2)
+    text = export_llvm(typed)
+    assert 'define void @"forward.fusion0"' in text and "fmul contract float" in text
+    assert re.search(r"<\d+ x float>", export_llvm(typed, optimized=True)), "the loop is vectorized"
