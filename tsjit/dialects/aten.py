@@ -113,11 +113,21 @@ class SchemaOp(OperatorOp):
 
 def schema_of(op: Operation) -> FunctionSchema | None:
     """The overload `op` calls, resolved from its operand and result types; None for
-    ops outside the schema table and for operands no overload accepts."""
+    ops outside the schema table and for operands no overload accepts.
+
+    Every pass asks this, often many times per op, and hashing xDSL types is slow (their
+    hash is not cached), so the answer is kept on the op together with the type objects
+    it was computed from; it is reused while the op's types are those same objects."""
     operator = getattr(type(op), "OPERATOR", None)
     if operator is None:
         return None
-    return resolve_overload(operator, op.operand_types, op.result_types)
+    types = (*op.operand_types, *op.result_types)
+    cached = op.__dict__.get("_tsjit_schema")
+    if cached is not None and len(cached[0]) == len(types) and all(a is b for a, b in zip(cached[0], types)):
+        return cached[1]
+    schema = resolve_overload(operator, op.operand_types, op.result_types)
+    op.__dict__["_tsjit_schema"] = (types, schema)
+    return schema
 
 
 @functools.cache
