@@ -220,7 +220,12 @@ class ScalarEmitter:
         """Python's `%`: the sign of the divisor."""
         if self.kind.is_float:
             return self.fmod(self.add(b, self.fmod(a, b)), b)  # TorchScript's own formula
-        return self.sub(a, self.mul(self.floor_div(a, b), b))
+        r = self.fmod(a, b)
+        if self.kind.unsigned:
+            return r
+        # C's remainder moved to the divisor's side: one division on the critical path
+        opposite = self.and_(self.cmp("ne", r, self.zero()), self.cmp("lt", self.xor(r, b), self.zero()))
+        return self.add(r, self.select(opposite, b, self.zero()))
 
     def fmod(self, a: SSAValue, b: SSAValue) -> SSAValue:
         """C's `fmod`: the sign of the dividend."""
