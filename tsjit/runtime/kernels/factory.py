@@ -4,22 +4,29 @@
 `dtype=None` means what PyTorch infers: the default dtype (float32) for most factories,
 int64 for `arange` over ints, the fill value's kind for `full`, self's dtype for `*_like`
 and `new_*`. Layout and pin_memory are accepted and ignored; devices other than cpu fail.
+
+Factories that differ only in how they fill memory are one table: each row names the overload
+and builds its kernel with the maker of its schema's shape (`sized_factory`, `like_factory`,
+...) over a constructor `(shape, dtype) -> ndarray`, numpy's own or a random draw (`sampling`).
+The makers run at import time; the kernels they return call the constructor directly.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
 from tsjit.runtime.errors import TorchScriptError
-from tsjit.runtime.kernels import kernel
+from tsjit.runtime.kernels import Kernel, kernel, register_kernel
 from tsjit.runtime.kernels.common import check_device, shape_str
 from tsjit.runtime.kernels.promotion import scalar_dtype
 from tsjit.runtime.values import DEFAULT_DTYPE, Device, numpy_dtype
 
 ndarray = np.ndarray
+Construct = Callable[[tuple[int, ...], np.dtype], ndarray]
+"""A factory's memory of (shape, dtype): `np.zeros`, `np.empty`, a random draw, ..."""
 
 
 def dtype_or(code: int | None, default: np.dtype) -> np.dtype:
@@ -39,53 +46,115 @@ def _zeros_size(size: Sequence[int]) -> tuple[int, ...]:
     return tuple(size)
 
 
-@kernel("aten::zeros")
-def zeros(
-    size: Sequence[int],
-    dtype: int | None = None,
-    layout: int | None = None,
-    device: Device | None = None,
-    pin_memory: bool | None = None,
-) -> ndarray:
-    check_device(device)
-    return np.zeros(_zeros_size(size), dtype_or(dtype, DEFAULT_DTYPE))
+# --------------------------------------------------------------------------------------
+# Makers, one per schema shape, and the table of factories built with them
+# --------------------------------------------------------------------------------------
 
 
-@kernel("aten::ones")
-def ones(
-    size: Sequence[int],
-    dtype: int | None = None,
-    layout: int | None = None,
-    device: Device | None = None,
-    pin_memory: bool | None = None,
-) -> ndarray:
-    check_device(device)
-    return np.ones(checked_size(size), dtype_or(dtype, DEFAULT_DTYPE))
+def sized_factory(
+    construct: Construct, check_size: Callable[[Sequence[int]], tuple[int, ...]] = checked_size
+) -> Kernel:
+    """`zeros(size, dtype, layout, device, pin_memory[, memory_format])`: float32 by default."""
+
+    def factory(
+        size: Sequence[int],
+        dtype: int | None = None,
+        layout: int | None = None,
+        device: Device | None = None,
+        pin_memory: bool | None = None,
+        memory_format: int | None = None,
+    ) -> ndarray:
+        check_device(device)
+        return construct(check_size(size), DEFAULT_DTYPE if dtype is None else numpy_dtype(dtype))
+
+    return factory
 
 
-@kernel("aten::empty.memory_format")
-def empty(
-    size: Sequence[int],
-    dtype: int | None = None,
-    layout: int | None = None,
-    device: Device | None = None,
-    pin_memory: bool | None = None,
-    memory_format: int | None = None,
-) -> ndarray:
-    check_device(device)
-    return np.empty(checked_size(size), dtype_or(dtype, DEFAULT_DTYPE))
+def sized_factory_ignoring(construct: Construct) -> Kernel:
+    """`rand.generator(size, generator, dtype, ...)`: a sized factory with one more argument
+    after `size` that the numpy runtime ignores (a generator, empty_strided's strides)."""
+    sized = sized_factory(construct)
+
+    def factory(
+        size: Sequence[int],
+        ignored: object,
+        dtype: int | None = None,
+        layout: int | None = None,
+        device: Device | None = None,
+        pin_memory: bool | None = None,
+    ) -> ndarray:
+        return sized(size, dtype, layout, device, pin_memory)
+
+    return factory
 
 
-@kernel("aten::empty_strided")
-def empty_strided(
-    size: Sequence[int],
-    stride: Sequence[int],
-    dtype: int | None = None,
-    layout: int | None = None,
-    device: Device | None = None,
-    pin_memory: bool | None = None,
-) -> ndarray:
-    return empty(size, dtype, layout, device, pin_memory)
+def like_factory(construct: Construct) -> Kernel:
+    """`zeros_like(self, dtype, layout, device, pin_memory, memory_format)`: self's shape and dtype."""
+
+    def factory(
+        self: ndarray,
+        dtype: int | None = None,
+        layout: int | None = None,
+        device: Device | None = None,
+        pin_memory: bool | None = None,
+        memory_format: int | None = None,
+    ) -> ndarray:
+        check_device(device)
+        return construct(self.shape, self.dtype if dtype is None else numpy_dtype(dtype))
+
+    return factory
+
+
+def new_factory(construct: Construct) -> Kernel:
+    """`new_zeros(self, size, dtype, layout, device, pin_memory)`: a new size, self's dtype."""
+
+    def factory(
+        self: ndarray,
+        size: Sequence[int],
+        dtype: int | None = None,
+        layout: int | None = None,
+        device: Device | None = None,
+        pin_memory: bool | None = None,
+    ) -> ndarray:
+        check_device(device)
+        return construct(checked_size(size), self.dtype if dtype is None else numpy_dtype(dtype))
+
+    return factory
+
+
+def like_filled_factory(construct: Callable[[tuple[int, ...], object, np.dtype], ndarray]) -> Kernel:
+    """`full_like(self, value, dtype, layout, device, pin_memory, memory_format)`: self's shape
+    and dtype, and one value for the constructor `(shape, value, dtype)`."""
+
+    def factory(
+        self: ndarray,
+        value: object,
+        dtype: int | None = None,
+        layout: int | None = None,
+        device: Device | None = None,
+        pin_memory: bool | None = None,
+        memory_format: int | None = None,
+    ) -> ndarray:
+        check_device(device)
+        return construct(self.shape, value, self.dtype if dtype is None else numpy_dtype(dtype))
+
+    return factory
+
+
+for _name, _factory in (
+    ("aten::zeros", sized_factory(np.zeros, check_size=_zeros_size)),
+    ("aten::ones", sized_factory(np.ones)),
+    ("aten::empty.memory_format", sized_factory(np.empty)),
+    ("aten::empty_strided", sized_factory_ignoring(np.empty)),
+    ("aten::zeros_like", like_factory(np.zeros)),
+    ("aten::ones_like", like_factory(np.ones)),
+    ("aten::empty_like", like_factory(np.empty)),
+    ("aten::full_like", like_filled_factory(np.full)),
+    ("aten::new_zeros", new_factory(np.zeros)),
+    ("aten::new_ones", new_factory(np.ones)),
+    ("aten::new_empty", new_factory(np.empty)),
+):
+    register_kernel(_name, _factory)
 
 
 @kernel("aten::full")
@@ -99,103 +168,6 @@ def full(
 ) -> ndarray:
     check_device(device)
     return np.full(checked_size(size), fill_value, dtype_or(dtype, scalar_dtype(fill_value)))
-
-
-# --------------------------------------------------------------------------------------
-# *_like and new_*
-# --------------------------------------------------------------------------------------
-
-
-@kernel("aten::zeros_like")
-def zeros_like(
-    self: ndarray,
-    dtype: int | None = None,
-    layout: int | None = None,
-    device: Device | None = None,
-    pin_memory: bool | None = None,
-    memory_format: int | None = None,
-) -> ndarray:
-    check_device(device)
-    return np.zeros(self.shape, dtype_or(dtype, self.dtype))
-
-
-@kernel("aten::ones_like")
-def ones_like(
-    self: ndarray,
-    dtype: int | None = None,
-    layout: int | None = None,
-    device: Device | None = None,
-    pin_memory: bool | None = None,
-    memory_format: int | None = None,
-) -> ndarray:
-    check_device(device)
-    return np.ones(self.shape, dtype_or(dtype, self.dtype))
-
-
-@kernel("aten::empty_like")
-def empty_like(
-    self: ndarray,
-    dtype: int | None = None,
-    layout: int | None = None,
-    device: Device | None = None,
-    pin_memory: bool | None = None,
-    memory_format: int | None = None,
-) -> ndarray:
-    check_device(device)
-    return np.empty(self.shape, dtype_or(dtype, self.dtype))
-
-
-@kernel("aten::full_like")
-def full_like(
-    self: ndarray,
-    fill_value: object,
-    dtype: int | None = None,
-    layout: int | None = None,
-    device: Device | None = None,
-    pin_memory: bool | None = None,
-    memory_format: int | None = None,
-) -> ndarray:
-    check_device(device)
-    return np.full(self.shape, fill_value, dtype_or(dtype, self.dtype))
-
-
-@kernel("aten::new_zeros")
-def new_zeros(
-    self: ndarray,
-    size: Sequence[int],
-    dtype: int | None = None,
-    layout: int | None = None,
-    device: Device | None = None,
-    pin_memory: bool | None = None,
-) -> ndarray:
-    check_device(device)
-    return np.zeros(checked_size(size), dtype_or(dtype, self.dtype))
-
-
-@kernel("aten::new_ones")
-def new_ones(
-    self: ndarray,
-    size: Sequence[int],
-    dtype: int | None = None,
-    layout: int | None = None,
-    device: Device | None = None,
-    pin_memory: bool | None = None,
-) -> ndarray:
-    check_device(device)
-    return np.ones(checked_size(size), dtype_or(dtype, self.dtype))
-
-
-@kernel("aten::new_empty")
-def new_empty(
-    self: ndarray,
-    size: Sequence[int],
-    dtype: int | None = None,
-    layout: int | None = None,
-    device: Device | None = None,
-    pin_memory: bool | None = None,
-) -> ndarray:
-    check_device(device)
-    return np.empty(checked_size(size), dtype_or(dtype, self.dtype))
 
 
 @kernel("aten::new_full")

@@ -12,9 +12,16 @@ from collections.abc import Sequence
 import numpy as np
 
 from tsjit.runtime.errors import TorchScriptError
-from tsjit.runtime.kernels import kernel
+from tsjit.runtime.kernels import kernel, register_kernel
 from tsjit.runtime.kernels.common import as_tensor, assign, check_device
-from tsjit.runtime.kernels.factory import checked_size, dtype_or
+from tsjit.runtime.kernels.factory import (
+    checked_size,
+    dtype_or,
+    like_factory,
+    like_filled_factory,
+    sized_factory,
+    sized_factory_ignoring,
+)
 from tsjit.runtime.values import DEFAULT_DTYPE, Device, dtype_name
 
 ndarray = np.ndarray
@@ -46,55 +53,7 @@ def _normal(shape: tuple[int, ...], dtype: np.dtype) -> ndarray:
     return rng().standard_normal(shape).astype(_floating(dtype, "normal_kernel_cpu"))
 
 
-@kernel("aten::rand")
-def rand(
-    size: Sequence[int],
-    dtype: int | None = None,
-    layout: int | None = None,
-    device: Device | None = None,
-    pin_memory: bool | None = None,
-) -> ndarray:
-    check_device(device)
-    return _uniform(checked_size(size), dtype_or(dtype, DEFAULT_DTYPE))
-
-
-@kernel("aten::rand.generator")
-def rand_generator(
-    size: Sequence[int],
-    generator: object,
-    dtype: int | None = None,
-    layout: int | None = None,
-    device: Device | None = None,
-    pin_memory: bool | None = None,
-) -> ndarray:
-    return rand(size, dtype, layout, device, pin_memory)
-
-
-@kernel("aten::randn")
-def randn(
-    size: Sequence[int],
-    dtype: int | None = None,
-    layout: int | None = None,
-    device: Device | None = None,
-    pin_memory: bool | None = None,
-) -> ndarray:
-    check_device(device)
-    return _normal(checked_size(size), dtype_or(dtype, DEFAULT_DTYPE))
-
-
-@kernel("aten::randn.generator")
-def randn_generator(
-    size: Sequence[int],
-    generator: object,
-    dtype: int | None = None,
-    layout: int | None = None,
-    device: Device | None = None,
-    pin_memory: bool | None = None,
-) -> ndarray:
-    return randn(size, dtype, layout, device, pin_memory)
-
-
-def _randint(low: int, high: int, shape: tuple[int, ...], dtype: np.dtype) -> ndarray:
+def _randint(shape: tuple[int, ...], low: int, high: int, dtype: np.dtype) -> ndarray:
     if low >= high:
         raise TorchScriptError(
             f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}"
@@ -102,17 +61,20 @@ def _randint(low: int, high: int, shape: tuple[int, ...], dtype: np.dtype) -> nd
     return rng().integers(low, high, shape, dtype=np.int64).astype(dtype)
 
 
-@kernel("aten::randint")
-def randint(
-    high: int,
-    size: Sequence[int],
-    dtype: int | None = 4,
-    layout: int | None = None,
-    device: Device | None = None,
-    pin_memory: bool | None = None,
-) -> ndarray:
-    check_device(device)
-    return _randint(0, high, checked_size(size), dtype_or(dtype, np.dtype(np.int64)))
+def _randint_below(shape: tuple[int, ...], high: int, dtype: np.dtype) -> ndarray:
+    return _randint(shape, 0, high, dtype)
+
+
+for _name, _factory in (
+    ("aten::rand", sized_factory(_uniform)),
+    ("aten::rand.generator", sized_factory_ignoring(_uniform)),
+    ("aten::randn", sized_factory(_normal)),
+    ("aten::randn.generator", sized_factory_ignoring(_normal)),
+    ("aten::rand_like", like_factory(_uniform)),
+    ("aten::randn_like", like_factory(_normal)),
+    ("aten::randint_like", like_filled_factory(_randint_below)),
+):
+    register_kernel(_name, _factory)
 
 
 @kernel("aten::randint.low")
@@ -126,47 +88,19 @@ def randint_low(
     pin_memory: bool | None = None,
 ) -> ndarray:
     check_device(device)
-    return _randint(low, high, checked_size(size), dtype_or(dtype, np.dtype(np.int64)))
+    return _randint(checked_size(size), low, high, dtype_or(dtype, np.dtype(np.int64)))
 
 
-@kernel("aten::rand_like")
-def rand_like(
-    self: ndarray,
-    dtype: int | None = None,
-    layout: int | None = None,
-    device: Device | None = None,
-    pin_memory: bool | None = None,
-    memory_format: int | None = None,
-) -> ndarray:
-    check_device(device)
-    return _uniform(self.shape, dtype_or(dtype, self.dtype))
-
-
-@kernel("aten::randn_like")
-def randn_like(
-    self: ndarray,
-    dtype: int | None = None,
-    layout: int | None = None,
-    device: Device | None = None,
-    pin_memory: bool | None = None,
-    memory_format: int | None = None,
-) -> ndarray:
-    check_device(device)
-    return _normal(self.shape, dtype_or(dtype, self.dtype))
-
-
-@kernel("aten::randint_like")
-def randint_like(
-    self: ndarray,
+@kernel("aten::randint")
+def randint(
     high: int,
-    dtype: int | None = None,
+    size: Sequence[int],
+    dtype: int | None = 4,
     layout: int | None = None,
     device: Device | None = None,
     pin_memory: bool | None = None,
-    memory_format: int | None = None,
 ) -> ndarray:
-    check_device(device)
-    return _randint(0, high, self.shape, dtype_or(dtype, self.dtype))
+    return randint_low(0, high, size, dtype, layout, device, pin_memory)
 
 
 @kernel("aten::randint_like.low_dtype")
@@ -181,7 +115,7 @@ def randint_like_low(
     memory_format: int | None = None,
 ) -> ndarray:
     check_device(device)
-    return _randint(low, high, self.shape, dtype_or(dtype, self.dtype))
+    return _randint(self.shape, low, high, dtype_or(dtype, self.dtype))
 
 
 @kernel("aten::uniform_")
