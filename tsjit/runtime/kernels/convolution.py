@@ -3,7 +3,8 @@
 Convolution is im2col + one matrix product per group: sliding-window views of the padded
 input give the patches without Python loops, and numpy's matmul hands the products to BLAS.
 Pooling combines one strided slice per kernel offset. Inputs are `(N, C, *spatial)` or
-unbatched `(C, *spatial)`, as in PyTorch.
+unbatched `(C, *spatial)`, as in PyTorch. Each op is one maker over the number of spatial
+dimensions (`convolution(2)` is conv2d's kernel); one table registers them all.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from tsjit.runtime.errors import TorchScriptError
-from tsjit.runtime.kernels import kernel
+from tsjit.runtime.kernels import Kernel, kernel
 from tsjit.runtime.kernels.common import shape_str
 from tsjit.runtime.values import dtype_name
 
@@ -56,117 +57,83 @@ def _windows(
     return view[index]
 
 
-def _conv(
-    input: ndarray,
-    weight: ndarray,
-    bias: ndarray | None,
-    stride: Sequence[int] | int,
-    padding: Sequence[int] | int | str,
-    dilation: Sequence[int] | int,
-    groups: int,
-    n: int,
-) -> ndarray:
+def convolution(n: int) -> Kernel:
+    """The kernel of `conv{n}d(input, weight, bias, stride, padding, dilation, groups)`."""
     op = f"conv{n}d"
-    x, unbatched = _batched(input, n, op)
-    if weight.ndim != n + 2:
-        raise TorchScriptError(
-            f"Expected {n + 2}-dimensional weight for {n + 2}-dimensional input {shape_str(x.shape)}, "
-            f"but got "
-            f"{weight.ndim}-dimensional weight of size {shape_str(weight.shape)} instead"
-        )
-    if x.dtype != weight.dtype:
-        raise TorchScriptError(
-            f"Input type ({dtype_name(x.dtype)}) and weight type ({dtype_name(weight.dtype)}) should be "
-            f"the same"
-        )
-    out_channels, group_channels, *kernel_size = weight.shape
-    if x.shape[1] != group_channels * groups or out_channels % groups:
-        raise TorchScriptError(
-            f"Given groups={groups}, weight of size {shape_str(weight.shape)}, expected "
-            f"input{shape_str(x.shape)} "
-            f"to have {group_channels * groups} channels, but got {x.shape[1]} channels instead"
-        )
-    stride, dilation = expand_param(stride, n, "stride"), expand_param(dilation, n, "dilation")
-    if type(padding) is str:
-        if padding == "valid":
-            pads = [(0, 0)] * n
-        elif padding == "same":
-            if any(s != 1 for s in stride):
-                raise TorchScriptError("padding='same' is not supported for strided convolutions")
-            totals = [d * (k - 1) for d, k in zip(dilation, kernel_size)]
-            pads = [(t // 2, t - t // 2) for t in totals]
+
+    def conv(
+        input: ndarray,
+        weight: ndarray,
+        bias: ndarray | None = None,
+        stride: Sequence[int] = (1,) * n,
+        padding: Sequence[int] | str = (0,) * n,
+        dilation: Sequence[int] = (1,) * n,
+        groups: int = 1,
+    ) -> ndarray:
+        x, unbatched = _batched(input, n, op)
+        if weight.ndim != n + 2:
+            raise TorchScriptError(
+                f"Expected {n + 2}-dimensional weight for {n + 2}-dimensional input {shape_str(x.shape)}, "
+                f"but got "
+                f"{weight.ndim}-dimensional weight of size {shape_str(weight.shape)} instead"
+            )
+        if x.dtype != weight.dtype:
+            raise TorchScriptError(
+                f"Input type ({dtype_name(x.dtype)}) and weight type ({dtype_name(weight.dtype)}) should be "
+                f"the same"
+            )
+        out_channels, group_channels, *kernel_size = weight.shape
+        if x.shape[1] != group_channels * groups or out_channels % groups:
+            raise TorchScriptError(
+                f"Given groups={groups}, weight of size {shape_str(weight.shape)}, expected "
+                f"input{shape_str(x.shape)} "
+                f"to have {group_channels * groups} channels, but got {x.shape[1]} channels instead"
+            )
+        stride, dilation = expand_param(stride, n, "stride"), expand_param(dilation, n, "dilation")
+        if type(padding) is str:
+            if padding == "valid":
+                pads = [(0, 0)] * n
+            elif padding == "same":
+                if any(s != 1 for s in stride):
+                    raise TorchScriptError("padding='same' is not supported for strided convolutions")
+                totals = [d * (k - 1) for d, k in zip(dilation, kernel_size)]
+                pads = [(t // 2, t - t // 2) for t in totals]
+            else:
+                raise TorchScriptError(f"Invalid padding string: '{padding}'")
         else:
-            raise TorchScriptError(f"Invalid padding string: '{padding}'")
-    else:
-        pads = [(p, p) for p in expand_param(padding, n, "padding")]
-    padded_sizes = [size + lo + hi for size, (lo, hi) in zip(x.shape[2:], pads)]
-    spans = [(k - 1) * d + 1 for k, d in zip(kernel_size, dilation)]
-    if any(span > size for span, size in zip(spans, padded_sizes)):
-        raise TorchScriptError(
-            f"Calculated padded input size per channel: ({' x '.join(map(str, padded_sizes))}). Kernel size: "
-            f"({' x '.join(map(str, spans))}). Kernel size can't be greater than actual input size"
+            pads = [(p, p) for p in expand_param(padding, n, "padding")]
+        padded_sizes = [size + lo + hi for size, (lo, hi) in zip(x.shape[2:], pads)]
+        spans = [(k - 1) * d + 1 for k, d in zip(kernel_size, dilation)]
+        if any(span > size for span, size in zip(spans, padded_sizes)):
+            raise TorchScriptError(
+                f"Calculated padded input size per channel: ({' x '.join(map(str, padded_sizes))}). "
+                f"Kernel size: ({' x '.join(map(str, spans))}). Kernel size can't be greater than actual "
+                f"input size"
+            )
+        if any(lo or hi for lo, hi in pads):
+            x = np.pad(x, [(0, 0), (0, 0)] + pads)
+        windows = _windows(x, kernel_size, stride, dilation)  # (N, C, *out, *k)
+        batch, out_shape = x.shape[0], windows.shape[2 : 2 + n]
+        positions = math.prod(out_shape)
+        # im2col as (G, C/G * prod(k), N * positions): the copy then walks the input along its
+        # rows, and (G, O/G, C/G * prod(k)) @ columns is one BLAS call per group. Splitting C into
+        # (G, C/G) and permuting are views; the reshape to columns is the one copy.
+        split = windows.reshape((batch, groups, group_channels) + tuple(out_shape) + tuple(kernel_size))
+        order = (1, 2) + tuple(range(3 + n, 3 + 2 * n)) + (0,) + tuple(range(3, 3 + n))
+        columns = split.transpose(order).reshape(groups, -1, batch * positions)
+        kernels = weight.reshape(groups, out_channels // groups, -1)
+        product = np.matmul(kernels, columns)  # (G, O/G, N * positions)
+        out = (
+            product.reshape(groups, out_channels // groups, batch, positions)
+            .transpose(2, 0, 1, 3)
+            .reshape((batch, out_channels) + tuple(out_shape))
         )
-    if any(lo or hi for lo, hi in pads):
-        x = np.pad(x, [(0, 0), (0, 0)] + pads)
-    windows = _windows(x, kernel_size, stride, dilation)  # (N, C, *out, *k)
-    batch, out_shape = x.shape[0], windows.shape[2 : 2 + n]
-    positions = math.prod(out_shape)
-    # im2col as (G, C/G * prod(k), N * positions): the copy then walks the input along its
-    # rows, and (G, O/G, C/G * prod(k)) @ columns is one BLAS call per group. Splitting C into
-    # (G, C/G) and permuting are views; the reshape to columns is the one copy.
-    split = windows.reshape((batch, groups, group_channels) + tuple(out_shape) + tuple(kernel_size))
-    order = (1, 2) + tuple(range(3 + n, 3 + 2 * n)) + (0,) + tuple(range(3, 3 + n))
-    columns = split.transpose(order).reshape(groups, -1, batch * positions)
-    kernels = weight.reshape(groups, out_channels // groups, -1)
-    product = np.matmul(kernels, columns)  # (G, O/G, N * positions)
-    out = (
-        product.reshape(groups, out_channels // groups, batch, positions)
-        .transpose(2, 0, 1, 3)
-        .reshape((batch, out_channels) + tuple(out_shape))
-    )
-    if bias is not None:
-        out = out + bias.reshape((1, -1) + (1,) * n).astype(out.dtype, copy=False)
-    out = np.ascontiguousarray(out)
-    return out[0] if unbatched else out
+        if bias is not None:
+            out = out + bias.reshape((1, -1) + (1,) * n).astype(out.dtype, copy=False)
+        out = np.ascontiguousarray(out)
+        return out[0] if unbatched else out
 
-
-@kernel("aten::conv1d", "aten::conv1d.padding")
-def conv1d(
-    input: ndarray,
-    weight: ndarray,
-    bias: ndarray | None = None,
-    stride: Sequence[int] = (1,),
-    padding: Sequence[int] | str = (0,),
-    dilation: Sequence[int] = (1,),
-    groups: int = 1,
-) -> ndarray:
-    return _conv(input, weight, bias, stride, padding, dilation, groups, 1)
-
-
-@kernel("aten::conv2d", "aten::conv2d.padding")
-def conv2d(
-    input: ndarray,
-    weight: ndarray,
-    bias: ndarray | None = None,
-    stride: Sequence[int] = (1, 1),
-    padding: Sequence[int] | str = (0, 0),
-    dilation: Sequence[int] = (1, 1),
-    groups: int = 1,
-) -> ndarray:
-    return _conv(input, weight, bias, stride, padding, dilation, groups, 2)
-
-
-@kernel("aten::conv3d", "aten::conv3d.padding")
-def conv3d(
-    input: ndarray,
-    weight: ndarray,
-    bias: ndarray | None = None,
-    stride: Sequence[int] = (1, 1, 1),
-    padding: Sequence[int] | str = (0, 0, 0),
-    dilation: Sequence[int] = (1, 1, 1),
-    groups: int = 1,
-) -> ndarray:
-    return _conv(input, weight, bias, stride, padding, dilation, groups, 3)
+    return conv
 
 
 # --------------------------------------------------------------------------------------
@@ -226,100 +193,70 @@ def _reduce_windows(x: ndarray, kernel_size, stride, dilation, ufunc: np.ufunc) 
     return result
 
 
-def _max_pool(input: ndarray, kernel_size, stride, padding, dilation, ceil_mode: bool, n: int) -> ndarray:
-    x, unbatched = _batched(input, n, f"max_pool{n}d")
-    kernel_size, stride, padding, dilation = _pool_params(kernel_size, stride, padding, dilation, n)
-    geometry = _pool_geometry(x.shape[2:], kernel_size, stride, padding, dilation, ceil_mode)
-    pads = [(p, p + extra) for p, (_, extra) in zip(padding, geometry)]
-    if any(lo or hi for lo, hi in pads):
-        fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
-        x = np.pad(x, [(0, 0), (0, 0)] + pads, constant_values=fill)
-    out = _reduce_windows(x, kernel_size, stride, dilation, np.maximum)
-    return out[0] if unbatched else out
+def max_pooling(n: int) -> Kernel:
+    """The kernel of `max_pool{n}d(self, kernel_size, stride, padding, dilation, ceil_mode)`."""
+    op = f"max_pool{n}d"
+
+    def max_pool(
+        self: ndarray,
+        kernel_size: Sequence[int],
+        stride: Sequence[int] = (),
+        padding: Sequence[int] = (0,),
+        dilation: Sequence[int] = (1,),
+        ceil_mode: bool = False,
+    ) -> ndarray:
+        x, unbatched = _batched(self, n, op)
+        kernel_size, stride, padding, dilation = _pool_params(kernel_size, stride, padding, dilation, n)
+        geometry = _pool_geometry(x.shape[2:], kernel_size, stride, padding, dilation, ceil_mode)
+        pads = [(p, p + extra) for p, (_, extra) in zip(padding, geometry)]
+        if any(lo or hi for lo, hi in pads):
+            fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
+            x = np.pad(x, [(0, 0), (0, 0)] + pads, constant_values=fill)
+        out = _reduce_windows(x, kernel_size, stride, dilation, np.maximum)
+        return out[0] if unbatched else out
+
+    return max_pool
 
 
-@kernel("aten::max_pool1d")
-def max_pool1d(
-    self: ndarray,
-    kernel_size: Sequence[int],
-    stride: Sequence[int] = (),
-    padding: Sequence[int] = (0,),
-    dilation: Sequence[int] = (1,),
-    ceil_mode: bool = False,
-) -> ndarray:
-    return _max_pool(self, kernel_size, stride, padding, dilation, ceil_mode, 1)
+def avg_pooling(n: int) -> Kernel:
+    """The kernel of `avg_pool{n}d(self, kernel_size, stride, padding, ceil_mode,
+    count_include_pad[, divisor_override])`; avg_pool1d's schema has no divisor_override."""
+    op = f"avg_pool{n}d"
 
+    def avg_pool(
+        self: ndarray,
+        kernel_size: Sequence[int],
+        stride: Sequence[int] = (),
+        padding: Sequence[int] = (0,),
+        ceil_mode: bool = False,
+        count_include_pad: bool = True,
+        divisor_override: int | None = None,
+    ) -> ndarray:
+        x, unbatched = _batched(self, n, op)
+        kernel_size, stride, padding, ones = _pool_params(kernel_size, stride, padding, 1, n)
+        geometry = _pool_geometry(x.shape[2:], kernel_size, stride, padding, ones, ceil_mode)
+        pads = [(p, p + extra) for p, (_, extra) in zip(padding, geometry)]
+        if any(lo or hi for lo, hi in pads):
+            x = np.pad(x, [(0, 0), (0, 0)] + pads)
+        sums = _reduce_windows(x, kernel_size, stride, ones, np.add)
+        if divisor_override:
+            return (
+                (sums / sums.dtype.type(divisor_override))[0]
+                if unbatched
+                else sums / sums.dtype.type(divisor_override)
+            )
+        # Per dimension: how many elements each window covers (padding counted or not).
+        divisor = np.ones((), dtype=np.float64)
+        for size, k, s, p, (out, _) in zip(self.shape[-n:], kernel_size, stride, padding, geometry):
+            start = np.arange(out) * s - p
+            end = np.minimum(start + k, size + p)
+            if not count_include_pad:
+                start, end = np.maximum(start, 0), np.minimum(end, size)
+            divisor = np.multiply.outer(divisor, end - start)
+        out = (sums / divisor).astype(x.dtype)
+        return out[0] if unbatched else out
 
-@kernel("aten::max_pool2d")
-def max_pool2d(
-    self: ndarray,
-    kernel_size: Sequence[int],
-    stride: Sequence[int] = (),
-    padding: Sequence[int] = (0,),
-    dilation: Sequence[int] = (1,),
-    ceil_mode: bool = False,
-) -> ndarray:
-    return _max_pool(self, kernel_size, stride, padding, dilation, ceil_mode, 2)
-
-
-def _avg_pool(
-    input: ndarray,
-    kernel_size,
-    stride,
-    padding,
-    ceil_mode: bool,
-    count_include_pad: bool,
-    divisor_override: int | None,
-    n: int,
-) -> ndarray:
-    x, unbatched = _batched(input, n, f"avg_pool{n}d")
-    kernel_size, stride, padding, ones = _pool_params(kernel_size, stride, padding, 1, n)
-    geometry = _pool_geometry(x.shape[2:], kernel_size, stride, padding, ones, ceil_mode)
-    pads = [(p, p + extra) for p, (_, extra) in zip(padding, geometry)]
-    if any(lo or hi for lo, hi in pads):
-        x = np.pad(x, [(0, 0), (0, 0)] + pads)
-    sums = _reduce_windows(x, kernel_size, stride, ones, np.add)
-    if divisor_override:
-        return (
-            (sums / sums.dtype.type(divisor_override))[0]
-            if unbatched
-            else sums / sums.dtype.type(divisor_override)
-        )
-    # Per dimension: how many elements each window covers (padding counted or not).
-    divisor = np.ones((), dtype=np.float64)
-    for size, k, s, p, (out, _) in zip(input.shape[-n:], kernel_size, stride, padding, geometry):
-        start = np.arange(out) * s - p
-        end = np.minimum(start + k, size + p)
-        if not count_include_pad:
-            start, end = np.maximum(start, 0), np.minimum(end, size)
-        divisor = np.multiply.outer(divisor, end - start)
-    out = (sums / divisor).astype(x.dtype)
-    return out[0] if unbatched else out
-
-
-@kernel("aten::avg_pool1d")
-def avg_pool1d(
-    self: ndarray,
-    kernel_size: Sequence[int],
-    stride: Sequence[int] = (),
-    padding: Sequence[int] = (0,),
-    ceil_mode: bool = False,
-    count_include_pad: bool = True,
-) -> ndarray:
-    return _avg_pool(self, kernel_size, stride, padding, ceil_mode, count_include_pad, None, 1)
-
-
-@kernel("aten::avg_pool2d")
-def avg_pool2d(
-    self: ndarray,
-    kernel_size: Sequence[int],
-    stride: Sequence[int] = (),
-    padding: Sequence[int] = (0,),
-    ceil_mode: bool = False,
-    count_include_pad: bool = True,
-    divisor_override: int | None = None,
-) -> ndarray:
-    return _avg_pool(self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, 2)
+    return avg_pool
 
 
 def _adaptive_avg(x: ndarray, axis: int, out: int) -> ndarray:
@@ -334,23 +271,33 @@ def _adaptive_avg(x: ndarray, axis: int, out: int) -> ndarray:
     return sums / (end - start).reshape(shape).astype(x.dtype)
 
 
-def _adaptive_avg_pool(input: ndarray, output_size: Sequence[int], n: int) -> ndarray:
-    x, unbatched = _batched(input, n, f"adaptive_avg_pool{n}d")
-    sizes = expand_param(output_size, n, "output_size")
-    for i, out in enumerate(sizes):
-        x = _adaptive_avg(x, 2 + i, out)
-    x = x.astype(input.dtype, copy=False)
-    return x[0] if unbatched else x
+def adaptive_avg_pooling(n: int) -> Kernel:
+    """The kernel of `adaptive_avg_pool{n}d(self, output_size)`."""
+    op = f"adaptive_avg_pool{n}d"
+
+    def adaptive_avg_pool(self: ndarray, output_size: Sequence[int]) -> ndarray:
+        x, unbatched = _batched(self, n, op)
+        sizes = expand_param(output_size, n, "output_size")
+        for i, out in enumerate(sizes):
+            x = _adaptive_avg(x, 2 + i, out)
+        x = x.astype(self.dtype, copy=False)
+        return x[0] if unbatched else x
+
+    return adaptive_avg_pool
 
 
-@kernel("aten::adaptive_avg_pool1d")
-def adaptive_avg_pool1d(self: ndarray, output_size: Sequence[int]) -> ndarray:
-    return _adaptive_avg_pool(self, output_size, 1)
-
-
-@kernel("aten::adaptive_avg_pool2d")
-def adaptive_avg_pool2d(self: ndarray, output_size: Sequence[int]) -> ndarray:
-    return _adaptive_avg_pool(self, output_size, 2)
+for _names, _kernel in (
+    (("aten::conv1d", "aten::conv1d.padding"), convolution(1)),
+    (("aten::conv2d", "aten::conv2d.padding"), convolution(2)),
+    (("aten::conv3d", "aten::conv3d.padding"), convolution(3)),
+    (("aten::max_pool1d",), max_pooling(1)),
+    (("aten::max_pool2d",), max_pooling(2)),
+    (("aten::avg_pool1d",), avg_pooling(1)),
+    (("aten::avg_pool2d",), avg_pooling(2)),
+    (("aten::adaptive_avg_pool1d",), adaptive_avg_pooling(1)),
+    (("aten::adaptive_avg_pool2d",), adaptive_avg_pooling(2)),
+):
+    kernel(*_names)(_kernel)
 
 
 # --------------------------------------------------------------------------------------
