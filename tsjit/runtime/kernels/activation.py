@@ -14,22 +14,15 @@ import numpy as np
 
 from tsjit.runtime.errors import TorchScriptError
 from tsjit.runtime.kernels import kernel, register_kernel
-from tsjit.runtime.kernels.common import as_tensor, assign, wrap_dim
+from tsjit.runtime.kernels.common import as_tensor, assign, floating, wrap_dim
 from tsjit.runtime.kernels.promotion import check_cast, result_type
 from tsjit.runtime.kernels.special import erf
-from tsjit.runtime.values import dtype_name
 
 ndarray = np.ndarray
 
 _SELU_ALPHA = 1.6732632423543772848170429916717
 _SELU_SCALE = 1.0507009873554804934193349852946
 _SQRT_2_OVER_PI = math.sqrt(2 / math.pi)
-
-
-def _floating(x: ndarray, op: str) -> ndarray:
-    if x.dtype.kind not in "fc":
-        raise TorchScriptError(f"\"{op}\" not implemented for '{dtype_name(x.dtype)}'")
-    return x
 
 
 def with_inplace(name: str, names_inplace: tuple[str, ...] = ()) -> Callable:
@@ -118,7 +111,7 @@ def threshold(self: ndarray, threshold: object, value: object) -> ndarray:
 
 @with_inplace("aten::leaky_relu", ("aten::leaky_relu_",))
 def leaky_relu(self: ndarray, negative_slope: object = 0.01) -> ndarray:
-    x = _floating(self, "leaky_relu_cpu")
+    x = floating(self, "leaky_relu_cpu")
     return as_tensor(np.where(x > 0, x, x * x.dtype.type(negative_slope)))
 
 
@@ -143,22 +136,22 @@ def _elu(x: ndarray, alpha: object, scale: object, input_scale: object) -> ndarr
 
 @with_inplace("aten::elu", ("aten::elu_",))
 def elu(self: ndarray, alpha: object = 1, scale: object = 1, input_scale: object = 1) -> ndarray:
-    return _elu(_floating(self, "elu_cpu"), alpha, scale, input_scale)
+    return _elu(floating(self, "elu_cpu"), alpha, scale, input_scale)
 
 
 @with_inplace("aten::selu", ("aten::selu_",))
 def selu(self: ndarray) -> ndarray:
-    return _elu(_floating(self, "elu_cpu"), _SELU_ALPHA, _SELU_SCALE, 1)
+    return _elu(floating(self, "elu_cpu"), _SELU_ALPHA, _SELU_SCALE, 1)
 
 
 @with_inplace("aten::celu", ("aten::celu_",))
 def celu(self: ndarray, alpha: object = 1.0) -> ndarray:
-    return _elu(_floating(self, "elu_cpu"), alpha, 1, 1 / alpha)
+    return _elu(floating(self, "elu_cpu"), alpha, 1, 1 / alpha)
 
 
 @with_inplace("aten::gelu", ("aten::gelu_",))
 def gelu(self: ndarray, approximate: str = "none") -> ndarray:
-    x = _floating(self, "GeluKernelImpl")
+    x = floating(self, "GeluKernelImpl")
     if approximate == "none":
         x64 = x.astype(np.float64)
         return as_tensor((0.5 * x64 * (1.0 + erf(x64 * math.sqrt(0.5)))).astype(x.dtype))
@@ -171,7 +164,7 @@ def gelu(self: ndarray, approximate: str = "none") -> ndarray:
 
 @with_inplace("aten::silu", ("aten::silu_",))
 def silu(self: ndarray) -> ndarray:
-    x = _floating(self, "silu_cpu")
+    x = floating(self, "silu_cpu")
     return as_tensor(x / (1 + np.exp(-x)))
 
 
@@ -183,51 +176,51 @@ def _softplus(x: ndarray, beta: object, threshold: object) -> ndarray:
 
 @kernel("aten::softplus")
 def softplus(self: ndarray, beta: object = 1, threshold: object = 20) -> ndarray:
-    return as_tensor(_softplus(_floating(self, "softplus_cpu"), beta, threshold))
+    return as_tensor(_softplus(floating(self, "softplus_cpu"), beta, threshold))
 
 
 @with_inplace("aten::mish", ("aten::mish_",))
 def mish(self: ndarray) -> ndarray:
-    x = _floating(self, "mish_cpu")
+    x = floating(self, "mish_cpu")
     return as_tensor(x * np.tanh(_softplus(x, 1, 20)))
 
 
 @with_inplace("aten::hardsigmoid", ("aten::hardsigmoid_",))
 def hardsigmoid(self: ndarray) -> ndarray:
-    x = _floating(self, "hardsigmoid_cpu")
+    x = floating(self, "hardsigmoid_cpu")
     t = x.dtype.type
     return as_tensor(np.minimum(np.maximum(x + t(3), t(0)), t(6)) / t(6))
 
 
 @with_inplace("aten::hardswish", ("aten::hardswish_",))
 def hardswish(self: ndarray) -> ndarray:
-    x = _floating(self, "hardswish_cpu")
+    x = floating(self, "hardswish_cpu")
     t = x.dtype.type
     return as_tensor(x * np.minimum(np.maximum(x + t(3), t(0)), t(6)) / t(6))
 
 
 @kernel("aten::log_sigmoid")
 def log_sigmoid(self: ndarray) -> ndarray:
-    x = _floating(self, "log_sigmoid_cpu")
+    x = floating(self, "log_sigmoid_cpu")
     return as_tensor(np.minimum(x, x.dtype.type(0)) - np.log1p(np.exp(-np.abs(x))))
 
 
 @kernel("aten::softshrink")
 def softshrink(self: ndarray, lambd: object = 0.5) -> ndarray:
-    x = _floating(self, "softshrink_cpu")
+    x = floating(self, "softshrink_cpu")
     t = x.dtype.type
     return as_tensor(np.where(x > lambd, x - t(lambd), np.where(x < -lambd, x + t(lambd), t(0))))
 
 
 @kernel("aten::hardshrink")
 def hardshrink(self: ndarray, lambd: object = 0.5) -> ndarray:
-    x = _floating(self, "hardshrink_cpu")
+    x = floating(self, "hardshrink_cpu")
     return as_tensor(np.where((x >= -lambd) & (x <= lambd), x.dtype.type(0), x))
 
 
 @kernel("aten::prelu")
 def prelu(self: ndarray, weight: ndarray) -> ndarray:
-    x = _floating(self, "prelu_cpu")
+    x = floating(self, "prelu_cpu")
     if weight.size != 1 and (x.ndim < 2 or weight.size != x.shape[1]):
         channels = x.shape[1] if x.ndim >= 2 else 1
         raise TorchScriptError(
@@ -244,5 +237,5 @@ def glu(self: ndarray, dim: int = -1) -> ndarray:
     size = self.shape[d]
     if size % 2:
         raise TorchScriptError(f"Halving dimension must be even, but dimension {d} is size {size}")
-    a, b = np.split(_floating(self, "glu_cpu"), 2, axis=d)
+    a, b = np.split(floating(self, "glu_cpu"), 2, axis=d)
     return as_tensor(a / (1 + np.exp(-b)))

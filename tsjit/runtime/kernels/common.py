@@ -1,5 +1,5 @@
-"""What every tensor family needs: dimension wrapping, 0-d results, PyTorch's errors for writes
-and broadcasting, the CPU-only device check."""
+"""What every tensor family needs: dimension wrapping, 0-d results, PyTorch's errors for writes,
+broadcasting and float-only kernels, the CPU-only device check."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from tsjit.runtime.errors import TorchScriptError
-from tsjit.runtime.values import Device
+from tsjit.runtime.values import Device, dtype_name
 
 ndarray = np.ndarray
 
@@ -16,6 +16,13 @@ ndarray = np.ndarray
 def as_tensor(result: object) -> np.ndarray:
     """numpy returns scalars from 0-d computations; tensors are always arrays."""
     return result if type(result) is ndarray else np.asarray(result)
+
+
+def floating(x: np.ndarray, op: str) -> np.ndarray:
+    """x itself when it is floating or complex, else PyTorch's error for the C++ kernel `op`."""
+    if x.dtype.kind not in "fc":
+        raise TorchScriptError(f"\"{op}\" not implemented for '{dtype_name(x.dtype)}'")
+    return x
 
 
 def wrap_dim(dim: int, ndim: int) -> int:

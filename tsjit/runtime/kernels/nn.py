@@ -9,13 +9,13 @@ Losses take `reduction` as PyTorch's enum: 0 none, 1 mean, 2 sum.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
 from tsjit.runtime.errors import TorchScriptError
-from tsjit.runtime.kernels import kernel
-from tsjit.runtime.kernels.common import as_tensor, assign, shape_str, wrap_dim
+from tsjit.runtime.kernels import Kernel, kernel, register_kernel
+from tsjit.runtime.kernels.common import as_tensor, assign, floating, shape_str, wrap_dim
 from tsjit.runtime.kernels.linalg import linear
 from tsjit.runtime.kernels.reduction import mean_of
 from tsjit.runtime.kernels.sampling import bernoulli_mask
@@ -26,43 +26,39 @@ ndarray = np.ndarray
 NONE, MEAN, SUM = 0, 1, 2
 
 
-def _floating(x: ndarray, op: str) -> ndarray:
-    if x.dtype.kind not in "fc":
-        raise TorchScriptError(f"\"{op}\" not implemented for '{dtype_name(x.dtype)}'")
-    return x
-
-
 # --------------------------------------------------------------------------------------
 # softmax
 # --------------------------------------------------------------------------------------
 
 
-def _softmax_input(x: ndarray, dim: int, dtype: int | None, op: str) -> tuple[ndarray, int | None]:
+def _shifted(x: ndarray, dim: int, dtype: int | None, op: str) -> tuple[ndarray, int | None]:
+    """(x minus its maximum along dim, in a new buffer; the axis), after PyTorch's dtype checks.
+    An empty x comes back copied: a maximum over no elements does not exist."""
     if dtype is not None:
         x = x.astype(numpy_dtype(dtype), copy=False)
-    _floating(x, op)
+    floating(x, op)
     axis = wrap_dim(dim, x.ndim) if x.ndim else None
-    return (x.copy() if x.size == 0 else x), axis
+    if x.size == 0:
+        return x.copy(), axis
+    return np.subtract(x, np.maximum.reduce(x, axis=axis, keepdims=True), out=...), axis
 
 
 @kernel("aten::softmax.int")
 def softmax(self: ndarray, dim: int, dtype: int | None = None) -> ndarray:
-    x, axis = _softmax_input(self, dim, dtype, "softmax_lastdim_kernel_impl")
-    if x.size == 0:
-        return x
-    shifted = np.subtract(x, np.maximum.reduce(x, axis=axis, keepdims=True), out=...)
-    np.exp(shifted, out=shifted)
-    return np.divide(shifted, np.add.reduce(shifted, axis=axis, keepdims=True), out=shifted)
+    shifted, axis = _shifted(self, dim, dtype, "softmax_lastdim_kernel_impl")
+    if shifted.size:
+        np.exp(shifted, out=shifted)
+        np.divide(shifted, np.add.reduce(shifted, axis=axis, keepdims=True), out=shifted)
+    return shifted
 
 
 @kernel("aten::log_softmax.int")
 def log_softmax(self: ndarray, dim: int, dtype: int | None = None) -> ndarray:
-    x, axis = _softmax_input(self, dim, dtype, "log_softmax_lastdim_kernel_impl")
-    if x.size == 0:
-        return x
-    shifted = np.subtract(x, np.maximum.reduce(x, axis=axis, keepdims=True), out=...)
-    total = np.add.reduce(np.exp(shifted), axis=axis, keepdims=True)
-    return np.subtract(shifted, np.log(total), out=shifted)
+    shifted, axis = _shifted(self, dim, dtype, "log_softmax_lastdim_kernel_impl")
+    if shifted.size:
+        total = np.add.reduce(np.exp(shifted), axis=axis, keepdims=True)
+        np.subtract(shifted, np.log(total), out=shifted)
+    return shifted
 
 
 @kernel("aten::_softmax")
@@ -117,7 +113,7 @@ def layer_norm(
     eps: float = 1e-5,
     cudnn_enable: bool = True,
 ) -> ndarray:
-    axes = _check_normalized_shape(_floating(input, "LayerNormKernelImpl"), normalized_shape)
+    axes = _check_normalized_shape(floating(input, "LayerNormKernelImpl"), normalized_shape)
     normalized, _, _ = _normalized(input, axes, eps)
     return as_tensor(_affine(normalized, weight, bias, tuple(normalized_shape)))
 
@@ -126,7 +122,7 @@ def layer_norm(
 def native_layer_norm(
     input: ndarray, normalized_shape: Sequence[int], weight: ndarray | None, bias: ndarray | None, eps: float
 ) -> tuple[ndarray, ndarray, ndarray]:
-    axes = _check_normalized_shape(_floating(input, "LayerNormKernelImpl"), normalized_shape)
+    axes = _check_normalized_shape(floating(input, "LayerNormKernelImpl"), normalized_shape)
     normalized, mean, rstd = _normalized(input, axes, eps)
     return as_tensor(_affine(normalized, weight, bias, tuple(normalized_shape))), mean, rstd
 
@@ -135,7 +131,7 @@ def native_layer_norm(
 def rms_norm(
     input: ndarray, normalized_shape: Sequence[int], weight: ndarray | None = None, eps: float | None = None
 ) -> ndarray:
-    axes = _check_normalized_shape(_floating(input, "rms_norm"), normalized_shape)
+    axes = _check_normalized_shape(floating(input, "rms_norm"), normalized_shape)
     epsilon = np.finfo(input.dtype).eps if eps is None else eps
     scale = 1 / np.sqrt(mean_of(input * input, axes, True) + input.dtype.type(epsilon))
     return as_tensor(_affine(input * scale, weight, None, tuple(normalized_shape)))
@@ -157,7 +153,7 @@ def batch_norm(
     eps: float,
     cudnn_enabled: bool,
 ) -> ndarray:
-    x = _floating(input, "batch_norm")
+    x = floating(input, "batch_norm")
     if x.ndim < 2:
         raise TorchScriptError(f"batch_norm: expected 2D or more input (got {x.ndim}D input)")
     shape = _channel_shape(x)
@@ -195,7 +191,7 @@ def instance_norm(
     eps: float,
     cudnn_enabled: bool,
 ) -> ndarray:
-    x = _floating(input, "instance_norm")
+    x = floating(input, "instance_norm")
     if not use_input_stats:
         return batch_norm(x, weight, bias, running_mean, running_var, False, momentum, eps, cudnn_enabled)
     normalized, _, _ = _normalized(x, tuple(range(2, x.ndim)), eps)
@@ -211,7 +207,7 @@ def group_norm(
     eps: float = 1e-5,
     cudnn_enabled: bool = True,
 ) -> ndarray:
-    x = _floating(input, "group_norm")
+    x = floating(input, "group_norm")
     channels = x.shape[1]
     if channels % num_groups:
         raise TorchScriptError(
@@ -363,12 +359,6 @@ def pixel_shuffle(self: ndarray, upscale_factor: int) -> ndarray:
 # --------------------------------------------------------------------------------------
 
 
-def _gates(
-    input: ndarray, hx: ndarray, w_ih: ndarray, w_hh: ndarray, b_ih: ndarray | None, b_hh: ndarray | None
-) -> tuple[ndarray, ndarray]:
-    return linear(input, w_ih, b_ih), linear(hx, w_hh, b_hh)
-
-
 def _sigmoid(x: ndarray) -> ndarray:
     return 1 / (1 + np.exp(-x))
 
@@ -383,54 +373,51 @@ def lstm_cell(
     b_hh: ndarray | None = None,
 ) -> tuple[ndarray, ndarray]:
     h, c = hx
-    gi, gh = _gates(input, h, w_ih, w_hh, b_ih, b_hh)
-    i, f, g, o = np.split(gi + gh, 4, axis=-1)
+    i, f, g, o = np.split(linear(input, w_ih, b_ih) + linear(h, w_hh, b_hh), 4, axis=-1)
     cy = _sigmoid(f) * c + _sigmoid(i) * np.tanh(g)
     return as_tensor(_sigmoid(o) * np.tanh(cy)), as_tensor(cy)
 
 
-@kernel("aten::gru_cell")
-def gru_cell(
-    input: ndarray,
-    hx: ndarray,
-    w_ih: ndarray,
-    w_hh: ndarray,
-    b_ih: ndarray | None = None,
-    b_hh: ndarray | None = None,
-) -> ndarray:
-    gi, gh = _gates(input, hx, w_ih, w_hh, b_ih, b_hh)
+def recurrent_cell(update: Callable[[ndarray, ndarray, ndarray], ndarray]) -> Kernel:
+    """The kernel of a one-state cell `(input, hx, w_ih, w_hh, b_ih, b_hh)` whose new state is
+    `update(input gates, hidden gates, hx)`."""
+
+    def cell(
+        input: ndarray,
+        hx: ndarray,
+        w_ih: ndarray,
+        w_hh: ndarray,
+        b_ih: ndarray | None = None,
+        b_hh: ndarray | None = None,
+    ) -> ndarray:
+        return as_tensor(update(linear(input, w_ih, b_ih), linear(hx, w_hh, b_hh), hx))
+
+    return cell
+
+
+def _gru_update(gi: ndarray, gh: ndarray, hx: ndarray) -> ndarray:
     i_r, i_z, i_n = np.split(gi, 3, axis=-1)
     h_r, h_z, h_n = np.split(gh, 3, axis=-1)
     reset, update = _sigmoid(i_r + h_r), _sigmoid(i_z + h_z)
     new = np.tanh(i_n + h_n * reset)
-    return as_tensor((hx - new) * update + new)
+    return (hx - new) * update + new
 
 
-@kernel("aten::rnn_tanh_cell")
-def rnn_tanh_cell(
-    input: ndarray,
-    hx: ndarray,
-    w_ih: ndarray,
-    w_hh: ndarray,
-    b_ih: ndarray | None = None,
-    b_hh: ndarray | None = None,
-) -> ndarray:
-    gi, gh = _gates(input, hx, w_ih, w_hh, b_ih, b_hh)
-    return as_tensor(np.tanh(gi + gh))
+def _tanh_update(gi: ndarray, gh: ndarray, hx: ndarray) -> ndarray:
+    return np.tanh(gi + gh)
 
 
-@kernel("aten::rnn_relu_cell")
-def rnn_relu_cell(
-    input: ndarray,
-    hx: ndarray,
-    w_ih: ndarray,
-    w_hh: ndarray,
-    b_ih: ndarray | None = None,
-    b_hh: ndarray | None = None,
-) -> ndarray:
-    gi, gh = _gates(input, hx, w_ih, w_hh, b_ih, b_hh)
+def _relu_update(gi: ndarray, gh: ndarray, hx: ndarray) -> ndarray:
     total = gi + gh
-    return as_tensor(np.maximum(total, total.dtype.type(0)))
+    return np.maximum(total, total.dtype.type(0))
+
+
+for _name, _update in (
+    ("aten::gru_cell", _gru_update),
+    ("aten::rnn_tanh_cell", _tanh_update),
+    ("aten::rnn_relu_cell", _relu_update),
+):
+    register_kernel(_name, recurrent_cell(_update))
 
 
 # --------------------------------------------------------------------------------------
