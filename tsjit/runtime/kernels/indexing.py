@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from tsjit.runtime.errors import TorchScriptError
-from tsjit.runtime.kernels import kernel
+from tsjit.runtime.kernels import Kernel, kernel
 from tsjit.runtime.kernels.common import as_tensor, broadcast_error, shape_str, wrap_dim
 from tsjit.runtime.values import dtype_name
 
@@ -126,56 +126,49 @@ def _check_put_dtype(self: ndarray, values: ndarray) -> None:
         )
 
 
-@kernel("aten::index_put_", "aten::index_put_.hacked_twin")
-def index_put_(
-    self: ndarray, indices: Sequence[ndarray | None], values: ndarray, accumulate: bool = False
-) -> ndarray:
-    _check_put_dtype(self, values)
-    key = index_tuple(self, indices)
-    try:
-        if accumulate:
-            np.add.at(self, key, values)
-        else:
-            self[key] = values
-    except IndexError as exc:
-        raise _index_error(exc, self, key) from None
-    except ValueError:
-        target = self[key].shape
-        raise TorchScriptError(
-            f"shape mismatch: value tensor of shape {shape_str(values.shape)} cannot be broadcast to "
-            f"indexing "
-            f"result of shape {shape_str(target)}"
-        ) from None
-    return self
+def index_putting(in_place: bool) -> Kernel:
+    """The kernel of `index_put_(self, indices, values, accumulate)` when in place, else of
+    `index_put`, which writes into a copy. Both serve `_index_put_impl[_]` too: its extra
+    argument `unsafe` only lets PyTorch skip checks that numpy makes anyway."""
+
+    def index_put(
+        self: ndarray,
+        indices: Sequence[ndarray | None],
+        values: ndarray,
+        accumulate: bool = False,
+        unsafe: bool = False,
+    ) -> ndarray:
+        _check_put_dtype(self, values)
+        out = self if in_place else self.copy()
+        key = index_tuple(out, indices)
+        try:
+            if accumulate:
+                np.add.at(out, key, values)
+            else:
+                out[key] = values
+        except IndexError as exc:
+            raise _index_error(exc, out, key) from None
+        except ValueError:
+            target = out[key].shape
+            raise TorchScriptError(
+                f"shape mismatch: value tensor of shape {shape_str(values.shape)} cannot be broadcast to "
+                f"indexing "
+                f"result of shape {shape_str(target)}"
+            ) from None
+        return out
+
+    return index_put
 
 
-@kernel("aten::_index_put_impl_", "aten::_index_put_impl_.hacked_twin")
-def index_put_impl_(
-    self: ndarray,
-    indices: Sequence[ndarray | None],
-    values: ndarray,
-    accumulate: bool = False,
-    unsafe: bool = False,
-) -> ndarray:
-    return index_put_(self, indices, values, accumulate)
-
-
-@kernel("aten::index_put", "aten::index_put.hacked_twin")
-def index_put(
-    self: ndarray, indices: Sequence[ndarray | None], values: ndarray, accumulate: bool = False
-) -> ndarray:
-    return index_put_(self.copy(), indices, values, accumulate)
-
-
-@kernel("aten::_index_put_impl")
-def index_put_impl(
-    self: ndarray,
-    indices: Sequence[ndarray | None],
-    values: ndarray,
-    accumulate: bool = False,
-    unsafe: bool = False,
-) -> ndarray:
-    return index_put_(self.copy(), indices, values, accumulate)
+kernel(
+    "aten::index_put_",
+    "aten::index_put_.hacked_twin",
+    "aten::_index_put_impl_",
+    "aten::_index_put_impl_.hacked_twin",
+)(index_putting(in_place=True))
+kernel("aten::index_put", "aten::index_put.hacked_twin", "aten::_index_put_impl")(
+    index_putting(in_place=False)
+)
 
 
 @kernel("aten::masked_select")
