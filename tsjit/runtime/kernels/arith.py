@@ -14,7 +14,7 @@ from collections.abc import Callable
 import numpy as np
 
 from tsjit.runtime.errors import TorchScriptError
-from tsjit.runtime.kernels import kernel, register_kernel
+from tsjit.runtime.kernels import Kernel, kernel, register_kernel
 from tsjit.runtime.kernels.common import as_tensor, broadcast_error, write_error
 from tsjit.runtime.kernels.promotion import (
     BOOL,
@@ -168,9 +168,14 @@ def is_inplace(name: str) -> bool:
     return base.startswith("__i") if base.startswith("__") else base.endswith("_")
 
 
-def register_binary(names: tuple[str, ...], compute: Compute, rule: str = PROMOTE, op: str = "") -> None:
-    """Register one compute function under out-of-place names and `name_`-style in-place names."""
+def register_binary(
+    names: tuple[str, ...], compute: Compute, rule: str = PROMOTE, op: str = "", *, alpha: bool = False
+) -> None:
+    """Register one compute function under out-of-place names and `name_`-style in-place names;
+    with `alpha`, their schemas (add, sub) scale `other` by a third argument first."""
     out_of_place, in_place = binary(compute, rule, op), binary_inplace(compute, rule, op)
+    if alpha:
+        out_of_place, in_place = alpha_scaled(out_of_place), alpha_scaled(in_place)
     for name in names:
         register_kernel(name, in_place if is_inplace(name) else out_of_place)
 
@@ -238,36 +243,33 @@ def _scale(other: object, alpha: object, dtype: np.dtype) -> object:
     return other * alpha
 
 
-_ADD, _ADD_ = binary(np.add), binary_inplace(np.add)
-_SUB, _SUB_ = binary(_subtract), binary_inplace(_subtract)
+def alpha_scaled(run: Callable[[ndarray, object], ndarray]) -> Callable[[ndarray, object, object], ndarray]:
+    """The kernel `(self, other, alpha)` of add and sub: `run(self, alpha * other)`."""
+
+    def scaled(self: ndarray, other: object, alpha: object = 1) -> ndarray:
+        if alpha != 1 or type(alpha) is not int:
+            other = _scale(other, alpha, binary_dtype(self, other))
+        return run(self, other)
+
+    return scaled
 
 
-@kernel("aten::add.Tensor", "aten::add.Scalar")
-def add(self: ndarray, other: object, alpha: object = 1) -> ndarray:
-    if alpha != 1 or type(alpha) is not int:
-        other = _scale(other, alpha, binary_dtype(self, other))
-    return _ADD(self, other)
-
-
-@kernel("aten::add_.Tensor", "aten::add_.Scalar")
-def add_(self: ndarray, other: object, alpha: object = 1) -> ndarray:
-    if alpha != 1 or type(alpha) is not int:
-        other = _scale(other, alpha, binary_dtype(self, other))
-    return _ADD_(self, other)
-
-
-@kernel("aten::sub.Tensor", "aten::sub.Scalar", "aten::subtract.Tensor", "aten::subtract.Scalar")
-def sub(self: ndarray, other: object, alpha: object = 1) -> ndarray:
-    if alpha != 1 or type(alpha) is not int:
-        other = _scale(other, alpha, binary_dtype(self, other))
-    return _SUB(self, other)
-
-
-@kernel("aten::sub_.Tensor", "aten::sub_.Scalar")
-def sub_(self: ndarray, other: object, alpha: object = 1) -> ndarray:
-    if alpha != 1 or type(alpha) is not int:
-        other = _scale(other, alpha, binary_dtype(self, other))
-    return _SUB_(self, other)
+register_binary(
+    ("aten::add.Tensor", "aten::add.Scalar", "aten::add_.Tensor", "aten::add_.Scalar"), np.add, alpha=True
+)
+register_binary(
+    (
+        "aten::sub.Tensor",
+        "aten::sub.Scalar",
+        "aten::subtract.Tensor",
+        "aten::subtract.Scalar",
+        "aten::sub_.Tensor",
+        "aten::sub_.Scalar",
+    ),
+    _subtract,
+    alpha=True,
+)
+_SUB = binary(_subtract)
 
 
 @kernel("aten::rsub.Tensor", "aten::rsub.Scalar")
@@ -280,18 +282,6 @@ def rsub(self: ndarray, other: object, alpha: object = 1) -> ndarray:
 # --------------------------------------------------------------------------------------
 # div and its rounding modes
 # --------------------------------------------------------------------------------------
-
-_TRUE_DIVIDE = binary(np.true_divide, FLOAT)
-_TRUE_DIVIDE_ = binary_inplace(np.true_divide, FLOAT)
-_ROUNDED_DIVIDE = {"trunc": binary(_trunc_divide), "floor": binary(_floor_divide)}
-_ROUNDED_DIVIDE_ = {"trunc": binary_inplace(_trunc_divide), "floor": binary_inplace(_floor_divide)}
-
-
-def _rounding(mode: str) -> None:
-    raise TorchScriptError(
-        f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{mode}'"
-    )
-
 
 register_binary(
     (
@@ -311,26 +301,29 @@ register_binary(
 )
 
 
-@kernel(
+def divide_by_mode(make: Callable[..., Callable[[ndarray, object], ndarray]]) -> Kernel:
+    """The kernel `div(self, other, rounding_mode)` from `binary` or `binary_inplace`."""
+    true_divide = make(np.true_divide, FLOAT)
+    rounded = {"trunc": make(_trunc_divide), "floor": make(_floor_divide)}
+
+    def divide(self: ndarray, other: object, rounding_mode: str | None) -> ndarray:
+        if rounding_mode is None:
+            return true_divide(self, other)
+        fn = rounded.get(rounding_mode)
+        if fn is None:
+            raise TorchScriptError(
+                f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
+                f"'{rounding_mode}'"
+            )
+        return fn(self, other)
+
+    return divide
+
+
+kernel(
     "aten::div.Tensor_mode", "aten::div.Scalar_mode", "aten::divide.Tensor_mode", "aten::divide.Scalar_mode"
-)
-def div_mode(self: ndarray, other: object, rounding_mode: str | None) -> ndarray:
-    if rounding_mode is None:
-        return _TRUE_DIVIDE(self, other)
-    fn = _ROUNDED_DIVIDE.get(rounding_mode)
-    if fn is None:
-        _rounding(rounding_mode)
-    return fn(self, other)
-
-
-@kernel("aten::div_.Tensor_mode", "aten::div_.Scalar_mode")
-def div_mode_(self: ndarray, other: object, rounding_mode: str | None) -> ndarray:
-    if rounding_mode is None:
-        return _TRUE_DIVIDE_(self, other)
-    fn = _ROUNDED_DIVIDE_.get(rounding_mode)
-    if fn is None:
-        _rounding(rounding_mode)
-    return fn(self, other)
+)(divide_by_mode(binary))
+kernel("aten::div_.Tensor_mode", "aten::div_.Scalar_mode")(divide_by_mode(binary_inplace))
 
 
 # --------------------------------------------------------------------------------------
