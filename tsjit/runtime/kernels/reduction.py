@@ -11,18 +11,19 @@ Python dispatch per call, more than the reduction of a small tensor costs.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
 from tsjit.runtime.errors import TorchScriptError
-from tsjit.runtime.kernels import kernel
+from tsjit.runtime.kernels import Kernel, kernel, register_kernel
 from tsjit.runtime.kernels.common import as_tensor, assign, wrap_dim, wrap_dims
 from tsjit.runtime.kernels.promotion import DEFAULT_DTYPE, LONG_DTYPE
 from tsjit.runtime.values import dtype_name, numpy_dtype
 
 ndarray = np.ndarray
 Dims = Sequence[int] | int | None
+Statistic = Callable[[ndarray, Dims, object, bool], object]
 
 
 def axes(dim: Dims, ndim: int) -> tuple[int, ...] | None:
@@ -211,76 +212,45 @@ def _variance(x: ndarray, dim: Dims, correction: object, keepdim: bool) -> ndarr
     return as_tensor(np.var(x, axis=axes(dim, x.ndim), ddof=ddof, keepdims=keepdim))
 
 
-def _mean(x: ndarray, dim: Dims, keepdim: bool) -> ndarray:
-    return mean_of(x, axes(dim, x.ndim), keepdim)
+def _deviation(x: ndarray, dim: Dims, correction: object, keepdim: bool) -> ndarray:
+    return as_tensor(np.sqrt(_variance(x, dim, correction, keepdim)))
 
 
-@kernel("aten::var")
-def var_all(self: ndarray, unbiased: bool = True) -> ndarray:
-    return _variance(self, None, int(unbiased), False)
+def _variance_and_mean(x: ndarray, dim: Dims, correction: object, keepdim: bool) -> tuple[ndarray, ndarray]:
+    return _variance(x, dim, correction, keepdim), mean_of(x, axes(dim, x.ndim), keepdim)
 
 
-@kernel("aten::var.dim")
-def var(self: ndarray, dim: Dims, unbiased: bool = True, keepdim: bool = False) -> ndarray:
-    return _variance(self, dim, int(unbiased), keepdim)
+def _deviation_and_mean(x: ndarray, dim: Dims, correction: object, keepdim: bool) -> tuple[ndarray, ndarray]:
+    return _deviation(x, dim, correction, keepdim), mean_of(x, axes(dim, x.ndim), keepdim)
 
 
-@kernel("aten::var.correction")
-def var_correction(
-    self: ndarray, dim: Dims = None, correction: object = None, keepdim: bool = False
-) -> ndarray:
-    return _variance(self, dim, correction, keepdim)
+def statistic_overloads(statistic: Statistic) -> tuple[Kernel, Kernel, Kernel]:
+    """The kernels of the three overloads of var & co over `statistic(x, dim, correction,
+    keepdim)`: `op(self, unbiased)`, `op.dim(self, dim, unbiased, keepdim)` and
+    `op.correction(self, dim, correction, keepdim)`."""
+
+    def over_all(self: ndarray, unbiased: bool = True) -> object:
+        return statistic(self, None, int(unbiased), False)
+
+    def over_dims(self: ndarray, dim: Dims, unbiased: bool = True, keepdim: bool = False) -> object:
+        return statistic(self, dim, int(unbiased), keepdim)
+
+    def with_correction(
+        self: ndarray, dim: Dims = None, correction: object = None, keepdim: bool = False
+    ) -> object:
+        return statistic(self, dim, correction, keepdim)
+
+    return over_all, over_dims, with_correction
 
 
-@kernel("aten::std")
-def std_all(self: ndarray, unbiased: bool = True) -> ndarray:
-    return as_tensor(np.sqrt(_variance(self, None, int(unbiased), False)))
-
-
-@kernel("aten::std.dim")
-def std(self: ndarray, dim: Dims, unbiased: bool = True, keepdim: bool = False) -> ndarray:
-    return as_tensor(np.sqrt(_variance(self, dim, int(unbiased), keepdim)))
-
-
-@kernel("aten::std.correction")
-def std_correction(
-    self: ndarray, dim: Dims = None, correction: object = None, keepdim: bool = False
-) -> ndarray:
-    return as_tensor(np.sqrt(_variance(self, dim, correction, keepdim)))
-
-
-@kernel("aten::var_mean")
-def var_mean_all(self: ndarray, unbiased: bool = True) -> tuple[ndarray, ndarray]:
-    return var_all(self, unbiased), _mean(self, None, False)
-
-
-@kernel("aten::var_mean.dim")
-def var_mean(
-    self: ndarray, dim: Dims, unbiased: bool = True, keepdim: bool = False
-) -> tuple[ndarray, ndarray]:
-    return var(self, dim, unbiased, keepdim), _mean(self, dim, keepdim)
-
-
-@kernel("aten::var_mean.correction")
-def var_mean_correction(self: ndarray, dim: Dims = None, correction: object = None, keepdim: bool = False):
-    return var_correction(self, dim, correction, keepdim), _mean(self, dim, keepdim)
-
-
-@kernel("aten::std_mean")
-def std_mean_all(self: ndarray, unbiased: bool = True) -> tuple[ndarray, ndarray]:
-    return std_all(self, unbiased), _mean(self, None, False)
-
-
-@kernel("aten::std_mean.dim")
-def std_mean(
-    self: ndarray, dim: Dims, unbiased: bool = True, keepdim: bool = False
-) -> tuple[ndarray, ndarray]:
-    return std(self, dim, unbiased, keepdim), _mean(self, dim, keepdim)
-
-
-@kernel("aten::std_mean.correction")
-def std_mean_correction(self: ndarray, dim: Dims = None, correction: object = None, keepdim: bool = False):
-    return std_correction(self, dim, correction, keepdim), _mean(self, dim, keepdim)
+for _names, _statistic in (
+    (("aten::var", "aten::var.dim", "aten::var.correction"), _variance),
+    (("aten::std", "aten::std.dim", "aten::std.correction"), _deviation),
+    (("aten::var_mean", "aten::var_mean.dim", "aten::var_mean.correction"), _variance_and_mean),
+    (("aten::std_mean", "aten::std_mean.dim", "aten::std_mean.correction"), _deviation_and_mean),
+):
+    for _name, _kernel in zip(_names, statistic_overloads(_statistic), strict=True):
+        register_kernel(_name, _kernel)
 
 
 def vector_norm(x: ndarray, p: object, dim: Dims, keepdim: bool, dtype: int | None = None) -> ndarray:
