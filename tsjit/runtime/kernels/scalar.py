@@ -229,6 +229,7 @@ _INT_LITERAL = re.compile(r"\s*[+-]?\d+")
 _FLOAT_PREFIX = re.compile(r"\s*[+-]?(\d|\.\d|inf|nan)", re.IGNORECASE)
 
 
+@kernel("aten::Int.str")
 def str_to_int(s: str) -> int:
     """std::stoll, then TorchScript's check that nothing follows the number."""
     match = _INT_LITERAL.match(s)
@@ -239,6 +240,7 @@ def str_to_int(s: str) -> int:
     return wrap_int(int(match.group()))
 
 
+@kernel("aten::Float.str")
 def str_to_float(s: str) -> float:
     """std::stod, then TorchScript's check that nothing follows the number."""
     if _FLOAT_PREFIX.match(s) is None:
@@ -262,24 +264,12 @@ def int_scalar(a: int | float | bool) -> int:
     return float_to_int(a) if type(a) is float else int(a)
 
 
-@kernel("aten::Int.str")
-def int_str(a: str) -> int:
-    return str_to_int(a)
-
-
 @kernel("aten::Float.Tensor")
 def float_tensor(a: ndarray) -> float:
     return float(_one_element(a))
 
 
-@kernel("aten::Float.Scalar", "aten::Float.int", "aten::Float.bool")
-def float_scalar(a: int | float | bool) -> float:
-    return float(a)
-
-
-@kernel("aten::Float.str")
-def float_str(a: str) -> float:
-    return str_to_float(a)
+kernel("aten::Float.Scalar", "aten::Float.int", "aten::Float.bool")(float)
 
 
 @kernel("aten::Bool.Tensor")

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import math
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
 from tsjit.runtime.errors import TorchScriptError
-from tsjit.runtime.kernels import kernel, register_kernel
+from tsjit.runtime.kernels import Kernel, kernel, register_kernel
 from tsjit.runtime.values import DTYPE_BY_NUMPY, Device, ScriptObject
 
 ndarray = np.ndarray
@@ -267,19 +267,8 @@ def chr_(i: int) -> str:
     return chr(i)
 
 
-@kernel("aten::hex")
-def hex_(i: int) -> str:
-    return hex(i)
-
-
-@kernel("aten::oct")
-def oct_(i: int) -> str:
-    return oct(i)
-
-
-@kernel("aten::bin")
-def bin_(i: int) -> str:
-    return bin(i)
+for _name, _builtin in (("aten::hex", hex), ("aten::oct", oct), ("aten::bin", bin)):
+    register_kernel(_name, _builtin)
 
 
 for _name, _op in (
@@ -314,19 +303,21 @@ for _name in (
     register_kernel(f"aten::{_name}", getattr(str, _name))
 
 
-@kernel("aten::strip")
-def strip(self: str, chars: str = " \n\t\f\v") -> str:
-    return self.strip(chars)
+def stripping(method: Callable[[str, str], str]) -> Kernel:
+    """`strip(self, chars)` & co; TorchScript's default characters leave out the carriage return."""
+
+    def strip(self: str, chars: str = " \n\t\f\v") -> str:
+        return method(self, chars)
+
+    return strip
 
 
-@kernel("aten::lstrip")
-def lstrip(self: str, chars: str = " \n\t\f\v") -> str:
-    return self.lstrip(chars)
-
-
-@kernel("aten::rstrip")
-def rstrip(self: str, chars: str = " \n\t\f\v") -> str:
-    return self.rstrip(chars)
+for _name, _method in (
+    ("aten::strip", str.strip),
+    ("aten::lstrip", str.lstrip),
+    ("aten::rstrip", str.rstrip),
+):
+    register_kernel(_name, stripping(_method))
 
 
 @kernel("aten::split.str")
@@ -374,45 +365,29 @@ def _range(s: str, start: int, end: int) -> tuple[int, int]:
     return (start + size if start < 0 else start), (end + size + 1 if end < 0 else end)
 
 
-@kernel("aten::find")
-def find(self: str, substr: str, start: int = 0, end: int = -1) -> int:
-    return self.find(substr, *_range(self, start, end))
+def in_range(method: Callable[[str, str, int, int], object]) -> Kernel:
+    """`find(self, substr, start, end)` & co: the str method over `_range`; where Python's
+    `index` and `rindex` raise ValueError, TorchScript's error."""
+
+    def search(self: str, substr: str, start: int = 0, end: int = -1) -> object:
+        try:
+            return method(self, substr, *_range(self, start, end))
+        except ValueError:
+            raise TorchScriptError("ValueError: substring not found") from None
+
+    return search
 
 
-@kernel("aten::rfind")
-def rfind(self: str, substr: str, start: int = 0, end: int = -1) -> int:
-    return self.rfind(substr, *_range(self, start, end))
-
-
-@kernel("aten::index.str")
-def index(self: str, substr: str, start: int = 0, end: int = -1) -> int:
-    at = find(self, substr, start, end)
-    if at < 0:
-        raise TorchScriptError("ValueError: substring not found")
-    return at
-
-
-@kernel("aten::rindex")
-def rindex(self: str, substr: str, start: int = 0, end: int = -1) -> int:
-    at = rfind(self, substr, start, end)
-    if at < 0:
-        raise TorchScriptError("ValueError: substring not found")
-    return at
-
-
-@kernel("aten::count")
-def count(self: str, substr: str, start: int = 0, end: int = -1) -> int:
-    return self.count(substr, *_range(self, start, end))
-
-
-@kernel("aten::startswith")
-def startswith(self: str, substr: str, start: int = 0, end: int = -1) -> bool:
-    return self.startswith(substr, *_range(self, start, end))
-
-
-@kernel("aten::endswith")
-def endswith(self: str, substr: str, start: int = 0, end: int = -1) -> bool:
-    return self.endswith(substr, *_range(self, start, end))
+for _name, _method in (
+    ("aten::find", str.find),
+    ("aten::rfind", str.rfind),
+    ("aten::index.str", str.index),
+    ("aten::rindex", str.rindex),
+    ("aten::count", str.count),
+    ("aten::startswith", str.startswith),
+    ("aten::endswith", str.endswith),
+):
+    register_kernel(_name, in_range(_method))
 
 
 def _fill(fillchar: str) -> str:
@@ -421,19 +396,17 @@ def _fill(fillchar: str) -> str:
     return fillchar
 
 
-@kernel("aten::center")
-def center(self: str, width: int, fillchar: str = " ") -> str:
-    return self.center(width, _fill(fillchar))
+def justifying(method: Callable[[str, int, str], str]) -> Kernel:
+    """`center(self, width, fillchar)` & co: one fill character, as Python's."""
+
+    def justify(self: str, width: int, fillchar: str = " ") -> str:
+        return method(self, width, _fill(fillchar))
+
+    return justify
 
 
-@kernel("aten::ljust")
-def ljust(self: str, width: int, fillchar: str = " ") -> str:
-    return self.ljust(width, _fill(fillchar))
-
-
-@kernel("aten::rjust")
-def rjust(self: str, width: int, fillchar: str = " ") -> str:
-    return self.rjust(width, _fill(fillchar))
+for _name, _method in (("aten::center", str.center), ("aten::ljust", str.ljust), ("aten::rjust", str.rjust)):
+    register_kernel(_name, justifying(_method))
 
 
 @kernel("aten::zfill")
