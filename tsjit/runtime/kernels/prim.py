@@ -15,7 +15,7 @@ from collections.abc import Callable
 import numpy as np
 
 from tsjit.runtime.errors import TorchScriptError
-from tsjit.runtime.kernels import kernel, register_kernel
+from tsjit.runtime.kernels import Kernel, kernel, register_kernel
 from tsjit.runtime.values import CPU, Device, scalar_type
 
 ndarray = np.ndarray
@@ -28,62 +28,43 @@ def dtype(a: ndarray) -> int:
     return scalar_type(a.dtype)
 
 
-@kernel("prim::device")
-def device(a: ndarray) -> Device:
-    return CPU
+def constant_property(value: object) -> Kernel:
+    """The kernel of a tensor property with one answer for every numpy array."""
+
+    def property_of(a: ndarray) -> object:
+        return value
+
+    return property_of
 
 
-@kernel("prim::layout")
-def layout(a: ndarray) -> int:
-    return STRIDED
-
-
-@kernel("prim::is_cpu")
-def is_cpu(a: ndarray) -> bool:
-    return True
-
-
-def _never(a: ndarray) -> bool:
-    return False
-
-
-for _property in (
-    "cuda",
-    "xpu",
-    "xla",
-    "mps",
-    "ipu",
-    "maia",
-    "mtia",
-    "meta",
-    "vulkan",
-    "mkldnn",
-    "sparse",
-    "sparse_csr",
-    "quantized",
-    "nested",
+for _name, _value in (
+    ("prim::device", CPU),
+    ("prim::layout", STRIDED),
+    ("prim::requires_grad", False),
+    ("prim::grad", None),
+    ("prim::name", None),
+    ("prim::is_cpu", True),
+    ("prim::is_cuda", False),
+    ("prim::is_xpu", False),
+    ("prim::is_xla", False),
+    ("prim::is_mps", False),
+    ("prim::is_ipu", False),
+    ("prim::is_maia", False),
+    ("prim::is_mtia", False),
+    ("prim::is_meta", False),
+    ("prim::is_vulkan", False),
+    ("prim::is_mkldnn", False),
+    ("prim::is_sparse", False),
+    ("prim::is_sparse_csr", False),
+    ("prim::is_quantized", False),
+    ("prim::is_nested", False),
 ):
-    register_kernel(f"prim::is_{_property}", _never)
-
-
-@kernel("prim::requires_grad")
-def requires_grad(a: ndarray) -> bool:
-    return False
-
-
-@kernel("prim::grad")
-def grad(a: ndarray) -> None:
-    return None
+    register_kernel(_name, constant_property(_value))
 
 
 @kernel("prim::data")
 def data(a: ndarray) -> ndarray:
     return a.view()
-
-
-@kernel("prim::name")
-def name(a: ndarray) -> None:
-    return None
 
 
 @kernel("prim::itemsize")
