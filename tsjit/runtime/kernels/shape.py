@@ -523,39 +523,36 @@ def convert(self: ndarray, dtype: np.dtype | None, copy: bool) -> ndarray:
     return self.astype(dtype)
 
 
-@kernel("aten::to.dtype")
+def _dtype(code: int | None) -> np.dtype | None:
+    return None if code is None else numpy_dtype(code)
+
+
+# `to` overloads whose schemas differ only in a trailing memory_format, or in whether dtype
+# is optional, share a kernel.
+
+
+@kernel("aten::to.dtype", "aten::to.prim_dtype")
 def to_dtype(
     self: ndarray,
-    dtype: int,
+    dtype: int | None = None,
     non_blocking: bool = False,
     copy: bool = False,
     memory_format: int | None = None,
 ) -> ndarray:
-    return convert(self, numpy_dtype(dtype), copy)
+    return convert(self, _dtype(dtype), copy)
 
 
-@kernel("aten::to.device")
+@kernel("aten::to.device", "aten::to.prim_Device")
 def to_device(
     self: ndarray,
-    device: Device,
-    dtype: int,
+    device: Device | None,
+    dtype: int | None = None,
     non_blocking: bool = False,
     copy: bool = False,
     memory_format: int | None = None,
 ) -> ndarray:
     check_device(device)
-    return convert(self, numpy_dtype(dtype), copy)
-
-
-@kernel("aten::to.other")
-def to_other(
-    self: ndarray,
-    other: ndarray,
-    non_blocking: bool = False,
-    copy: bool = False,
-    memory_format: int | None = None,
-) -> ndarray:
-    return convert(self, other.dtype, copy)
+    return convert(self, _dtype(dtype), copy)
 
 
 @kernel("aten::to.dtype_layout")
@@ -570,26 +567,18 @@ def to_dtype_layout(
     memory_format: int | None = None,
 ) -> ndarray:
     check_device(device)
-    return convert(self, None if dtype is None else numpy_dtype(dtype), copy)
+    return convert(self, _dtype(dtype), copy)
 
 
-@kernel("aten::to.prim_Device")
-def to_prim_device(
+@kernel("aten::to.other")
+def to_other(
     self: ndarray,
-    device: Device | None,
-    dtype: int | None = None,
+    other: ndarray,
     non_blocking: bool = False,
     copy: bool = False,
+    memory_format: int | None = None,
 ) -> ndarray:
-    check_device(device)
-    return convert(self, None if dtype is None else numpy_dtype(dtype), copy)
-
-
-@kernel("aten::to.prim_dtype")
-def to_prim_dtype(
-    self: ndarray, dtype: int | None = None, non_blocking: bool = False, copy: bool = False
-) -> ndarray:
-    return convert(self, None if dtype is None else numpy_dtype(dtype), copy)
+    return convert(self, other.dtype, copy)
 
 
 @kernel("aten::to.prim_other")
