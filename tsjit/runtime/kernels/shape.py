@@ -523,10 +523,6 @@ def convert(self: ndarray, dtype: np.dtype | None, copy: bool) -> ndarray:
     return self.astype(dtype)
 
 
-def _dtype(code: int | None) -> np.dtype | None:
-    return None if code is None else numpy_dtype(code)
-
-
 # `to` overloads whose schemas differ only in a trailing memory_format, or in whether dtype
 # is optional, share a kernel.
 
@@ -539,7 +535,7 @@ def to_dtype(
     copy: bool = False,
     memory_format: int | None = None,
 ) -> ndarray:
-    return convert(self, _dtype(dtype), copy)
+    return convert(self, None if dtype is None else numpy_dtype(dtype), copy)
 
 
 @kernel("aten::to.device", "aten::to.prim_Device")
@@ -552,7 +548,7 @@ def to_device(
     memory_format: int | None = None,
 ) -> ndarray:
     check_device(device)
-    return convert(self, _dtype(dtype), copy)
+    return convert(self, None if dtype is None else numpy_dtype(dtype), copy)
 
 
 @kernel("aten::to.dtype_layout")
@@ -567,7 +563,7 @@ def to_dtype_layout(
     memory_format: int | None = None,
 ) -> ndarray:
     check_device(device)
-    return convert(self, _dtype(dtype), copy)
+    return convert(self, None if dtype is None else numpy_dtype(dtype), copy)
 
 
 @kernel("aten::to.other")
