@@ -58,26 +58,20 @@ def mean_of(x: ndarray, axis: tuple[int, ...] | None, keepdims: bool) -> ndarray
     return as_tensor((total / count).astype(x.dtype, copy=False))
 
 
-def _floating_only(x: ndarray, op: str, dtype: int | None = None) -> ndarray:
+def _floating_only(x: ndarray, dtype: int | None, error: str) -> ndarray:
+    """x, cast to `dtype` if given; it must then be floating or complex, or `error` (formatted
+    with its dtype's name) is raised."""
     if dtype is not None:
         x = x.astype(numpy_dtype(dtype), copy=False)
     if x.dtype.kind not in "fc":
-        raise TorchScriptError(
-            f"{op}(): could not infer output dtype. Input dtype must be either a floating point or "
-            f"complex dtype. Got: {dtype_name(x.dtype)}"
-        )
+        raise TorchScriptError(error.format(dtype_name(x.dtype)))
     return x
 
 
-@kernel("aten::sum")
-def sum_all(self: ndarray, dtype: int | None = None) -> ndarray:
-    return as_tensor(np.add.reduce(_accumulation_dtype(self, dtype), axis=None))
-
-
-@kernel("aten::sum.dim_IntList")
-def sum_dim(self: ndarray, dim: Dims, keepdim: bool = False, dtype: int | None = None) -> ndarray:
-    x = _accumulation_dtype(self, dtype)
-    return as_tensor(np.add.reduce(x, axis=axes(dim, x.ndim), keepdims=keepdim))
+_MEAN_ERROR = (
+    "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. "
+    "Got: {}"
+)
 
 
 @kernel("aten::nansum")
@@ -88,24 +82,34 @@ def nansum(self: ndarray, dim: Dims = None, keepdim: bool = False, dtype: int | 
 
 @kernel("aten::mean")
 def mean_all(self: ndarray, dtype: int | None = None) -> ndarray:
-    return mean_of(_floating_only(self, "mean", dtype), None, False)
+    return mean_of(_floating_only(self, dtype, _MEAN_ERROR), None, False)
 
 
 @kernel("aten::mean.dim")
 def mean(self: ndarray, dim: Dims, keepdim: bool = False, dtype: int | None = None) -> ndarray:
-    x = _floating_only(self, "mean", dtype)
+    x = _floating_only(self, dtype, _MEAN_ERROR)
     return mean_of(x, axes(dim, x.ndim), keepdim)
 
 
-@kernel("aten::prod")
-def prod_all(self: ndarray, dtype: int | None = None) -> ndarray:
-    return as_tensor(np.multiply.reduce(_accumulation_dtype(self, dtype), axis=None))
+def accumulating_overloads(ufunc: np.ufunc) -> tuple[Kernel, Kernel]:
+    """The kernels of `op(self, dtype)` and `op.dim(self, dim, keepdim, dtype)` for sum and prod."""
+
+    def over_all(self: ndarray, dtype: int | None = None) -> ndarray:
+        return as_tensor(ufunc.reduce(_accumulation_dtype(self, dtype), axis=None))
+
+    def over_dims(self: ndarray, dim: Dims, keepdim: bool = False, dtype: int | None = None) -> ndarray:
+        x = _accumulation_dtype(self, dtype)
+        return as_tensor(ufunc.reduce(x, axis=axes(dim, x.ndim), keepdims=keepdim))
+
+    return over_all, over_dims
 
 
-@kernel("aten::prod.dim_int")
-def prod(self: ndarray, dim: int, keepdim: bool = False, dtype: int | None = None) -> ndarray:
-    x = _accumulation_dtype(self, dtype)
-    return as_tensor(np.multiply.reduce(x, axis=axes(dim, x.ndim), keepdims=keepdim))
+for _names, _ufunc in (
+    (("aten::sum", "aten::sum.dim_IntList"), np.add),
+    (("aten::prod", "aten::prod.dim_int"), np.multiply),
+):
+    for _name, _kernel in zip(_names, accumulating_overloads(_ufunc), strict=True):
+        register_kernel(_name, _kernel)
 
 
 # --------------------------------------------------------------------------------------
@@ -255,13 +259,9 @@ for _names, _statistic in (
 
 def vector_norm(x: ndarray, p: object, dim: Dims, keepdim: bool, dtype: int | None = None) -> ndarray:
     """linalg.vector_norm: the p-norm of the flattened `dim` slices."""
-    if dtype is not None:
-        x = x.astype(numpy_dtype(dtype), copy=False)
-    if x.dtype.kind not in "fc":
-        raise TorchScriptError(
-            f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
-            f"{dtype_name(x.dtype)}"
-        )
+    x = _floating_only(
+        x, dtype, "linalg.vector_norm: Expected a floating point or complex tensor as input. Got {}"
+    )
     ax = axes(dim, x.ndim)
     magnitude = np.abs(x)
     if p == 2:
