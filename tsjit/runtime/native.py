@@ -58,7 +58,7 @@ from tsjit.transforms.lowering.convert_aten_to_loops import (
 )
 from tsjit.transforms.lowering.elementwise_table import Kind
 
-REUSE_BYTES = 1 << 22
+REUSE_BYTES = 1 << 16
 """Results from this size on reuse the previous call's array when it is free again."""
 
 

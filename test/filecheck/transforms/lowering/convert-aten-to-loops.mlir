@@ -21,22 +21,46 @@ func.func @gelu(%x: !V, %s: !ts.float) -> !V {
   func.return %r : !V
 }
 
+// The flat loop over whole vectors, then the last partial vector with its lanes
+// past the end masked off (`scf.if`).
 // CHECK-LABEL: func.func @gelu.fusion0(%n0: index, %p: memref<?xf32, strided<[?]>>, %q: f64, %out0: memref<?xf32, strided<[?]>>) {
-// CHECK-NEXT:   %0 = arith.constant 0 : index
-// CHECK-NEXT:   %1 = arith.constant 1 : index
-// CHECK-NEXT:   scf.for %i0 = %0 to %n0 step %1 {
-// CHECK-NEXT:     %2 = memref.load %p[%i0] : memref<?xf32, strided<[?]>>
-// CHECK-NEXT:     %3 = arith.constant 3.000000e+00 : f32
-// CHECK-NEXT:     %4 = arith.mulf %2, %2 fastmath<contract> : f32
-// CHECK-NEXT:     %5 = arith.mulf %2, %4 fastmath<contract> : f32
-// CHECK-NEXT:     %6 = arith.truncf %q : f64 to f32
-// CHECK-NEXT:     %7 = arith.mulf %5, %6 fastmath<contract> : f32
-// CHECK-NEXT:     %8 = arith.constant 1.000000e+00 : f32
-// CHECK-NEXT:     %9 = arith.addf %2, %7 fastmath<contract> : f32
-// CHECK-NEXT:     %10 = math.tanh %9 : f32
-// CHECK-NEXT:     %11 = arith.constant 5.000000e-01 : f32
+// CHECK-NEXT:   %0 = arith.constant -8 : index
+// CHECK-NEXT:   %1 = arith.andi %n0, %0 : index
+// CHECK-NEXT:   %2 = arith.constant 7 : index
+// CHECK-NEXT:   %3 = arith.addi %n0, %2 : index
+// CHECK-NEXT:   %4 = arith.andi %3, %0 : index
+// CHECK-NEXT:   %5 = arith.constant 0 : index
+// CHECK-NEXT:   %6 = arith.constant 1 : index
+// CHECK-NEXT:   scf.for %i0 = %5 to %1 step %6 {
+// CHECK-NEXT:     %7 = memref.load %p[%i0] : memref<?xf32, strided<[?]>>
+// CHECK-NEXT:     %8 = arith.constant 3.000000e+00 : f32
+// CHECK-NEXT:     %9 = arith.mulf %7, %7 fastmath<contract> : f32
+// CHECK-NEXT:     %10 = arith.mulf %7, %9 fastmath<contract> : f32
+// CHECK-NEXT:     %11 = arith.truncf %q : f64 to f32
 // CHECK-NEXT:     %12 = arith.mulf %10, %11 fastmath<contract> : f32
-// CHECK-NEXT:     memref.store %12, %out0[%i0] : memref<?xf32, strided<[?]>>
+// CHECK-NEXT:     %13 = arith.constant 1.000000e+00 : f32
+// CHECK-NEXT:     %14 = arith.addf %7, %12 fastmath<contract> : f32
+// CHECK-NEXT:     %15 = math.tanh %14 : f32
+// CHECK-NEXT:     %16 = arith.constant 5.000000e-01 : f32
+// CHECK-NEXT:     %17 = arith.mulf %15, %16 fastmath<contract> : f32
+// CHECK-NEXT:     memref.store %17, %out0[%i0] : memref<?xf32, strided<[?]>>
+// CHECK-NEXT:   }
+// CHECK-NEXT:   scf.for %i0_1 = %1 to %4 step %6 {
+// CHECK-NEXT:     %18 = arith.cmpi slt, %i0_1, %n0 : index
+// CHECK-NEXT:     scf.if %18 {
+// CHECK-NEXT:       %19 = memref.load %p[%i0_1] : memref<?xf32, strided<[?]>>
+// CHECK-NEXT:       %20 = arith.constant 3.000000e+00 : f32
+// CHECK-NEXT:       %21 = arith.mulf %19, %19 fastmath<contract> : f32
+// CHECK-NEXT:       %22 = arith.mulf %19, %21 fastmath<contract> : f32
+// CHECK-NEXT:       %23 = arith.truncf %q : f64 to f32
+// CHECK-NEXT:       %24 = arith.mulf %22, %23 fastmath<contract> : f32
+// CHECK-NEXT:       %25 = arith.constant 1.000000e+00 : f32
+// CHECK-NEXT:       %26 = arith.addf %19, %24 fastmath<contract> : f32
+// CHECK-NEXT:       %27 = math.tanh %26 : f32
+// CHECK-NEXT:       %28 = arith.constant 5.000000e-01 : f32
+// CHECK-NEXT:       %29 = arith.mulf %27, %28 fastmath<contract> : f32
+// CHECK-NEXT:       memref.store %29, %out0[%i0_1] : memref<?xf32, strided<[?]>>
+// CHECK-NEXT:     }
 // CHECK-NEXT:   }
 // CHECK-NEXT:   func.return
 // CHECK-NEXT: }
@@ -55,22 +79,20 @@ func.func @broadcast(%x: !F, %row: !V) -> !ts.tuple<!F, !ts.tensor<i1, [?, ?]>> 
 
 // CONTIGUOUS-LABEL: func.func @broadcast.fusion0(%n0: index, %n1: index, %p: memref<?x?xf32, strided<[?, 1]>>, %q: memref<?x?xf32, strided<[?, 1]>>, %out0: memref<?x?xf32, strided<[?, 1]>>, %out1: memref<?x?xi1, strided<[?, 1]>>) {
 // CHECK-LABEL: func.func @broadcast.fusion0(%n0: index, %n1: index, %p: memref<?x?xf32, strided<[?, ?]>>, %q: memref<?x?xf32, strided<[?, ?]>>, %out0: memref<?x?xf32, strided<[?, ?]>>, %out1: memref<?x?xi1, strided<[?, ?]>>) {
-// CHECK-NEXT:   %0 = arith.constant 0 : index
-// CHECK-NEXT:   %1 = arith.constant 1 : index
-// CHECK-NEXT:   scf.for %i0 = %0 to %n0 step %1 {
-// CHECK-NEXT:     scf.for %i1 = %0 to %n1 step %1 {
-// CHECK-NEXT:       %2 = memref.load %p[%i0, %i1] : memref<?x?xf32, strided<[?, ?]>>
-// CHECK-NEXT:       %3 = memref.load %q[%i0, %i1] : memref<?x?xf32, strided<[?, ?]>>
-// CHECK-NEXT:       %4 = arith.constant 2.000000e+00 : f32
-// CHECK-NEXT:       %5 = arith.mulf %4, %3 fastmath<contract> : f32
-// CHECK-NEXT:       %6 = arith.subf %2, %5 fastmath<contract> : f32
-// CHECK-NEXT:       %7 = arith.cmpf ogt, %6, %3 : f32
-// CHECK-NEXT:       memref.store %6, %out0[%i0, %i1] : memref<?x?xf32, strided<[?, ?]>>
-// CHECK-NEXT:       memref.store %7, %out1[%i0, %i1] : memref<?x?xi1, strided<[?, ?]>>
-// CHECK-NEXT:     }
-// CHECK-NEXT:   }
-// CHECK-NEXT:   func.return
-// CHECK-NEXT: }
+// CHECK:         scf.for %i0 = %{{.*}} to %n0 step %{{.*}} {
+// CHECK:           scf.for %i1 = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK-NEXT:        %[[P:.*]] = memref.load %p[%i0, %i1] : memref<?x?xf32, strided<[?, ?]>>
+// CHECK-NEXT:        %[[Q:.*]] = memref.load %q[%i0, %i1] : memref<?x?xf32, strided<[?, ?]>>
+// CHECK-NEXT:        %[[TWO:.*]] = arith.constant 2.000000e+00 : f32
+// CHECK-NEXT:        %[[TWOQ:.*]] = arith.mulf %[[TWO]], %[[Q]] fastmath<contract> : f32
+// CHECK-NEXT:        %[[A:.*]] = arith.subf %[[P]], %[[TWOQ]] fastmath<contract> : f32
+// CHECK-NEXT:        %[[B:.*]] = arith.cmpf ogt, %[[A]], %[[Q]] : f32
+// CHECK-NEXT:        memref.store %[[A]], %out0[%i0, %i1] : memref<?x?xf32, strided<[?, ?]>>
+// CHECK-NEXT:        memref.store %[[B]], %out1[%i0, %i1] : memref<?x?xi1, strided<[?, ?]>>
+// CHECK-NEXT:      }
+// CHECK-NEXT:      scf.for %i1_1 = %{{.*}} {
+// CHECK-NEXT:        %{{.*}} = arith.cmpi slt, %i1_1, %n1 : index
+// CHECK-NEXT:        scf.if
 
 // Chunks read in place (at k·n1 along dim 1), a cat written in place.
 func.func @chunk_cat(%x: !F, %y: !F) -> !F {
@@ -91,26 +113,15 @@ func.func @chunk_cat(%x: !F, %y: !F) -> !F {
 // CONTIGUOUS-NEXT:     %{{.*}} = memref.load %p[%i0, %[[UP]]] : memref<?x?xf32, strided<[?, 1]>>
 // FLAT: convert-aten-to-loops.mlir:[[# @LINE - 15]]:3: error: fusion group: chunks need the contiguous or strided variant
 // CHECK-LABEL: func.func @chunk_cat.fusion0(%n0: index, %n1: index, %p: memref<?x?xf32, strided<[?, ?]>>, %q: memref<?x?xf32, strided<[?, ?]>>, %out0: memref<?x?xf32, strided<[?, ?]>>) {
-// CHECK-NEXT:   %0 = arith.constant 0 : index
-// CHECK-NEXT:   %1 = arith.constant 1 : index
-// CHECK-NEXT:   scf.for %i0 = %0 to %n0 step %1 {
-// CHECK-NEXT:     scf.for %i1 = %0 to %n1 step %1 {
-// CHECK-NEXT:       %2 = memref.load %p[%i0, %i1] : memref<?x?xf32, strided<[?, ?]>>
-// CHECK-NEXT:       %3 = memref.load %q[%i0, %i1] : memref<?x?xf32, strided<[?, ?]>>
-// CHECK-NEXT:       %4 = arith.mulf %2, %3 fastmath<contract> : f32
-// CHECK-NEXT:       %5 = arith.addi %i1, %n1 : index
-// CHECK-NEXT:       %6 = memref.load %p[%i0, %5] : memref<?x?xf32, strided<[?, ?]>>
-// CHECK-NEXT:       %7 = arith.constant 1.000000e+00 : f32
-// CHECK-NEXT:       %8 = arith.negf %6 : f32
-// CHECK-NEXT:       %9 = math.exp %8 : f32
-// CHECK-NEXT:       %10 = arith.addf %7, %9 fastmath<contract> : f32
-// CHECK-NEXT:       %11 = arith.divf %7, %10 : f32
-// CHECK-NEXT:       memref.store %4, %out0[%i0, %i1] : memref<?x?xf32, strided<[?, ?]>>
-// CHECK-NEXT:       memref.store %11, %out0[%i0, %5] : memref<?x?xf32, strided<[?, ?]>>
-// CHECK-NEXT:     }
-// CHECK-NEXT:   }
-// CHECK-NEXT:   func.return
-// CHECK-NEXT: }
+// CHECK:           scf.for %i1 = %{{.*}} {
+// CHECK-NEXT:        %[[A:.*]] = memref.load %p[%i0, %i1] : memref<?x?xf32, strided<[?, ?]>>
+// CHECK-NEXT:        %[[Y:.*]] = memref.load %q[%i0, %i1] : memref<?x?xf32, strided<[?, ?]>>
+// CHECK-NEXT:        %[[AY:.*]] = arith.mulf %[[A]], %[[Y]] fastmath<contract> : f32
+// CHECK-NEXT:        %[[UP:.*]] = arith.addi %i1, %n1 : index
+// CHECK-NEXT:        %[[B:.*]] = memref.load %p[%i0, %[[UP]]] : memref<?x?xf32, strided<[?, ?]>>
+// CHECK:             %[[SIG:.*]] = arith.divf
+// CHECK-NEXT:        memref.store %[[AY]], %out0[%i0, %i1] : memref<?x?xf32, strided<[?, ?]>>
+// CHECK-NEXT:        memref.store %[[SIG]], %out0[%i0, %[[UP]]] : memref<?x?xf32, strided<[?, ?]>>
 
 // A function of numbers lowers whole: loops stop once a division by zero is flagged.
 func.func @gcd(%a: !ts.int, %b: !ts.int) -> !ts.int {
@@ -149,16 +160,20 @@ func.func @gcd(%a: !ts.int, %b: !ts.int) -> !ts.int {
 // CHECK-NEXT:     memref.store %20, %raised[] : memref<i1>
 // CHECK-NEXT:     %21 = arith.constant 1 : i64
 // CHECK-NEXT:     %22 = arith.select %18, %21, %v : i64
-// CHECK-NEXT:     %23 = arith.floordivsi %u, %22 : i64
-// CHECK-NEXT:     %24 = arith.muli %23, %v : i64
-// CHECK-NEXT:     %25 = arith.subi %u, %24 : i64
-// CHECK-NEXT:     %26 = arith.cmpi ne, %25, %17 : i64
-// CHECK-NEXT:     %27 = arith.constant 1 : i64
-// CHECK-NEXT:     %28 = arith.addi %i, %27 : i64
-// CHECK-NEXT:     scf.yield %28, %26, %v, %25 : i64, i1, i64, i64
+// CHECK-NEXT:     %23 = arith.remsi %u, %22 : i64
+// CHECK-NEXT:     %24 = arith.cmpi ne, %23, %17 : i64
+// CHECK-NEXT:     %25 = arith.xori %23, %v : i64
+// CHECK-NEXT:     %26 = arith.cmpi slt, %25, %17 : i64
+// CHECK-NEXT:     %27 = arith.andi %24, %26 : i1
+// CHECK-NEXT:     %28 = arith.select %27, %v, %17 : i64
+// CHECK-NEXT:     %29 = arith.addi %23, %28 : i64
+// CHECK-NEXT:     %30 = arith.cmpi ne, %29, %17 : i64
+// CHECK-NEXT:     %31 = arith.constant 1 : i64
+// CHECK-NEXT:     %32 = arith.addi %i, %31 : i64
+// CHECK-NEXT:     scf.yield %32, %30, %v, %29 : i64, i1, i64, i64
 // CHECK-NEXT:   }
-// CHECK-NEXT:   %29 = memref.load %raised[] : memref<i1>
-// CHECK-NEXT:   func.return %29, %x : i1, i64
+// CHECK-NEXT:   %33 = memref.load %raised[] : memref<i1>
+// CHECK-NEXT:   func.return %33, %x : i1, i64
 // CHECK-NEXT: }
 
 // Branches, floats and a raise.
