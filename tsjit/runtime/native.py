@@ -293,7 +293,7 @@ class FusedGroup:
         self._plans: dict[tuple[Any, ...], CallPlan | None] = {}
         self._kernels: dict[KernelLayout, Callable[..., Any]] = {}
         self._lock = threading.Lock()
-        self._tensor_inputs = sorted({t.input for t in self.signature.tensors})
+        self._key = _plan_key(sorted({t.input for t in self.signature.tensors}))
         self._single = len(group.outs) == 1
         self.runs = 0
         self.calls = 0
@@ -307,7 +307,7 @@ class FusedGroup:
 
     def invoke(self, *args: Any) -> Any:
         try:
-            key = tuple([(a.shape, a.strides, a.dtype) for a in (args[i] for i in self._tensor_inputs)])
+            key = self._key(args)
         except AttributeError:  # not an array where the types promised a tensor
             key = None
         plan = self._plans.get(key, _MISSING) if key is not None else None
@@ -350,6 +350,13 @@ class FusedGroup:
 
 
 _MISSING: Any = object()
+
+
+def _plan_key(positions: list[int]) -> Callable[[Sequence[Any]], tuple[Any, ...]]:
+    """What a call plan depends on: shape, strides and dtype of each tensor input, as
+    one flat tuple built by straight-line code (a third of a generic comprehension)."""
+    fields = "".join(f"args[{i}].shape, args[{i}].strides, args[{i}].dtype, " for i in positions)
+    return eval(f"lambda args: ({fields})")
 
 
 CallPlan = Callable[[Sequence[Any]], list[np.ndarray]]
