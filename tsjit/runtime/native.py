@@ -30,7 +30,8 @@ from __future__ import annotations
 import ctypes
 import sys
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -50,6 +51,7 @@ from tsjit.transforms.lowering.convert_aten_to_loops import (
     FLAT,
     GroupSignature,
     KernelLayout,
+    UnsupportedGroup,
     fusion_kernel,
     fusion_kernel_name,
     group_signature,
@@ -169,14 +171,16 @@ class NativeProgram(Program):
         groups = outline_fusion_groups(module)
         super().__init__(module)
         for name, group in groups.items():
-            self.natives[name] = FusedGroup(group, engine, policy.compile_after, self.interpreted(name))
+            with _unless_unsupported():
+                self.natives[name] = FusedGroup(group, engine, policy.compile_after, self.interpreted(name))
         for op in module.ops:
             if isinstance(op, func.FuncOp) and op.sym_name.data not in groups and is_scalar_function(op):
                 if policy.loops_only and not any(isinstance(o, LoopOp) for o in op.walk()):
                     continue
-                self.natives[op.sym_name.data] = NativeFunction(
-                    op, engine, self.interpreted(op.sym_name.data)
-                )
+                with _unless_unsupported():
+                    self.natives[op.sym_name.data] = NativeFunction(
+                        op, engine, self.interpreted(op.sym_name.data)
+                    )
 
     def function(self, name: str) -> Any:
         """The native function `name` when there is one, else its interpreted code."""
@@ -186,6 +190,15 @@ class NativeProgram(Program):
     def interpreted(self, name: str) -> Callable[[], Code]:
         """The interpreted code of `name`, compiled on first use (fallbacks are rare)."""
         return lambda: Program.function(self, name)
+
+
+@contextmanager
+def _unless_unsupported() -> Iterator[None]:
+    """Code no kernel computes stays interpreted: a FusionGroup made elsewhere (graph text
+    of PyTorch's fuser, a hand-written one) with ops outside the elementwise table, or a
+    scalar function with an integer power of a run-time exponent."""
+    with suppress(UnsupportedGroup, ValueError):
+        yield
 
 
 def outline_fusion_groups(module: ModuleOp) -> dict[str, FusionGroupOp]:

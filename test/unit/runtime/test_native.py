@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from tsjit.context import make_context
+from tsjit.formats.mlir import parse_mlir
 from tsjit.frontend import script_source
 from tsjit.runtime.errors import TorchScriptError
 from tsjit.runtime.executor import GraphExecutor
@@ -413,3 +414,27 @@ def test_export_llvm_fuses_and_prints_the_native_code():
     text = export_llvm(typed)
     assert 'define void @"forward.fusion0"' in text and "fmul contract float" in text
     assert re.search(r"<\d+ x float>", export_llvm(typed, optimized=True)), "the loop is vectorized"
+
+
+def test_groups_and_functions_no_kernel_computes_stay_interpreted():
+    group = """
+func.func @forward(%x: !ts.tensor<f32, [?, ?]>, %n: !ts.int, %k: !ts.int) -> !ts.tuple<!ts.tensor<f32, [?, ?]>, !ts.int> {
+  %r = prim.FusionGroup(%p = %x : !ts.tensor<f32, [?, ?]>) -> (!ts.tensor<f32, [?, ?]>) {
+    %m = aten.mm %p, %p : (!ts.tensor<f32, [?, ?]>, !ts.tensor<f32, [?, ?]>) -> !ts.tensor<f32, [?, ?]>
+    prim.Yield %m : !ts.tensor<f32, [?, ?]>
+  }
+  %s = func.call @power(%n, %k) : (!ts.int, !ts.int) -> !ts.int
+  %t = prim.TupleConstruct %r, %s : (!ts.tensor<f32, [?, ?]>, !ts.int) -> !ts.tuple<!ts.tensor<f32, [?, ?]>, !ts.int>
+  func.return %t : !ts.tuple<!ts.tensor<f32, [?, ?]>, !ts.int>
+}
+func.func @power(%n: !ts.int, %k: !ts.int) -> !ts.int {
+  %p = aten.pow %n, %k : (!ts.int, !ts.int) -> !ts.int
+  func.return %p : !ts.int
+}
+"""
+    module = parse_mlir(make_context(), group, "group.mlir")
+    native = LLVMExecutor(module, "forward", ())
+    x = floats((3, 3), low=-1, high=1)
+    product, power = native(x, 3, 4)
+    assert match_value(product, x @ x, 1e-5, 1e-6) is None and power == 81
+    assert native.statistics() == {"kernel_calls": 0, "fallbacks": 0, "kernels": 0, "scalar_calls": 0}
