@@ -8,6 +8,8 @@ the shim's Python context managers.
 
 from __future__ import annotations
 
+from typing import Any
+
 TORCH_QUALNAMES: dict[str, str] = {
     "no_grad": "torch.autograd.grad_mode.no_grad",
     "enable_grad": "torch.autograd.grad_mode.enable_grad",
@@ -25,7 +27,7 @@ class no_grad:
     def __enter__(self) -> None:
         return None
 
-    def __exit__(self, exc_type: object, exc_value: object, traceback: object) -> None:
+    def __exit__(self, exc_type: Any, exc_value: Any, traceback: Any) -> None:  # noqa: PYI036 - `object` is no TorchScript type
         return None
 
     def __call__(self, function):

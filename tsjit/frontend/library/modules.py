@@ -4,7 +4,11 @@ that builds parameters (run by the shim, or replaced by a real torch module's st
 the class name PyTorch's graphs use (`__torch__.torch.nn.modules.linear.Linear`).
 
 Names listed in a class's `__constants__` are compile-time constants of the scripted
-module, as in PyTorch.
+module, as in PyTorch. The class annotations are PyTorch's (tuples written as lists):
+they type the attributes when a layer's methods are compiled for its class rather than
+for an instance (`tsjit.frontend.library_methods`), where constants are read from the
+object and the object may lack them; the defaults of `__init__` stand in for missing
+constants, which is why sizes default to normalized tuples such as `stride=(1, 1)`.
 """
 
 from __future__ import annotations
@@ -53,6 +57,9 @@ class Identity(Module):
 
 class Linear(Module):
     __constants__ = ("in_features", "out_features")
+    in_features: int
+    out_features: int
+    weight: Tensor
 
     def __init__(self, in_features: int, out_features: int, bias: bool = True, device=None, dtype=None):
         super().__init__()
@@ -73,6 +80,7 @@ class Linear(Module):
 
 class ReLU(Module):
     __constants__ = ("inplace",)
+    inplace: bool
 
     def __init__(self, inplace: bool = False):
         super().__init__()
@@ -84,6 +92,8 @@ class ReLU(Module):
 
 class LeakyReLU(Module):
     __constants__ = ("inplace", "negative_slope")
+    inplace: bool
+    negative_slope: float
 
     def __init__(self, negative_slope: float = 1e-2, inplace: bool = False):
         super().__init__()
@@ -96,6 +106,8 @@ class LeakyReLU(Module):
 
 class ELU(Module):
     __constants__ = ("alpha", "inplace")
+    alpha: float
+    inplace: bool
 
     def __init__(self, alpha: float = 1.0, inplace: bool = False):
         super().__init__()
@@ -108,6 +120,7 @@ class ELU(Module):
 
 class GELU(Module):
     __constants__ = ("approximate",)
+    approximate: str
 
     def __init__(self, approximate: str = "none"):
         super().__init__()
@@ -119,6 +132,7 @@ class GELU(Module):
 
 class SiLU(Module):
     __constants__ = ("inplace",)
+    inplace: bool
 
     def __init__(self, inplace: bool = False):
         super().__init__()
@@ -140,6 +154,7 @@ class Tanh(Module):
 
 class Softmax(Module):
     __constants__ = ("dim",)
+    dim: int | None
 
     def __init__(self, dim: int | None = None):
         super().__init__()
@@ -151,6 +166,7 @@ class Softmax(Module):
 
 class LogSoftmax(Module):
     __constants__ = ("dim",)
+    dim: int | None
 
     def __init__(self, dim: int | None = None):
         super().__init__()
@@ -162,6 +178,8 @@ class LogSoftmax(Module):
 
 class Dropout(Module):
     __constants__ = ("p", "inplace")
+    p: float
+    inplace: bool
 
     def __init__(self, p: float = 0.5, inplace: bool = False):
         super().__init__()
@@ -176,6 +194,9 @@ class Dropout(Module):
 
 class LayerNorm(Module):
     __constants__ = ("normalized_shape", "eps", "elementwise_affine")
+    normalized_shape: list[int]
+    eps: float
+    elementwise_affine: bool
 
     def __init__(self, normalized_shape, eps: float = 1e-5, elementwise_affine: bool = True, bias: bool = True,
                  device=None, dtype=None):  # fmt: skip
@@ -200,6 +221,14 @@ class LayerNorm(Module):
 class Embedding(Module):
     __constants__ = ("num_embeddings", "embedding_dim", "padding_idx", "max_norm", "norm_type",
                      "scale_grad_by_freq", "sparse")  # fmt: skip
+    num_embeddings: int
+    embedding_dim: int
+    padding_idx: int | None
+    max_norm: float | None
+    norm_type: float
+    scale_grad_by_freq: bool
+    weight: Tensor
+    sparse: bool
 
     def __init__(self, num_embeddings: int, embedding_dim: int, padding_idx: int | None = None,
                  max_norm: float | None = None, norm_type: float = 2.0, scale_grad_by_freq: bool = False,
@@ -230,6 +259,16 @@ class Embedding(Module):
 class _ConvNd(Module):
     __constants__ = ("stride", "padding", "dilation", "groups", "padding_mode", "in_channels", "out_channels",
                      "kernel_size")  # fmt: skip
+    in_channels: int
+    out_channels: int
+    kernel_size: list[int]
+    stride: list[int]
+    padding: list[int]
+    dilation: list[int]
+    groups: int
+    padding_mode: str
+    weight: Tensor
+    bias: Tensor | None
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size: tuple, stride: tuple, padding,
                  dilation: tuple, groups: int, bias: bool, padding_mode: str, dtype=None):  # fmt: skip
@@ -257,7 +296,7 @@ class _ConvNd(Module):
 
 
 class Conv1d(_ConvNd):
-    def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0, dilation=1,
+    def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=(1,), padding=(0,), dilation=(1,),
                  groups: int = 1, bias: bool = True, padding_mode: str = "zeros", device=None, dtype=None):  # fmt: skip
         padding = padding if isinstance(padding, str) else _single(padding)
         super().__init__(in_channels, out_channels, _single(kernel_size), _single(stride), padding,
@@ -268,8 +307,9 @@ class Conv1d(_ConvNd):
 
 
 class Conv2d(_ConvNd):
-    def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0, dilation=1,
-                 groups: int = 1, bias: bool = True, padding_mode: str = "zeros", device=None, dtype=None):  # fmt: skip
+    def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=(1, 1), padding=(0, 0),
+                 dilation=(1, 1), groups: int = 1, bias: bool = True, padding_mode: str = "zeros", device=None,
+                 dtype=None):  # fmt: skip
         padding = padding if isinstance(padding, str) else _pair(padding)
         super().__init__(in_channels, out_channels, _pair(kernel_size), _pair(stride), padding, _pair(dilation),
                          groups, bias, padding_mode, dtype)  # fmt: skip
@@ -280,8 +320,13 @@ class Conv2d(_ConvNd):
 
 class MaxPool2d(Module):
     __constants__ = ("kernel_size", "stride", "padding", "dilation", "ceil_mode")
+    kernel_size: list[int]
+    stride: list[int]
+    padding: list[int]
+    dilation: list[int]
+    ceil_mode: bool
 
-    def __init__(self, kernel_size, stride=None, padding=0, dilation=1, return_indices: bool = False,
+    def __init__(self, kernel_size, stride=None, padding=(0, 0), dilation=(1, 1), return_indices: bool = False,
                  ceil_mode: bool = False):  # fmt: skip
         super().__init__()
         if return_indices:
@@ -297,10 +342,16 @@ class MaxPool2d(Module):
 
 
 class AvgPool2d(Module):
-    __constants__ = ("kernel_size", "stride", "padding", "ceil_mode", "count_include_pad")
+    __constants__ = ("kernel_size", "stride", "padding", "ceil_mode", "count_include_pad", "divisor_override")
+    kernel_size: list[int]
+    stride: list[int]
+    padding: list[int]
+    ceil_mode: bool
+    count_include_pad: bool
+    divisor_override: int | None
 
-    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode: bool = False, count_include_pad: bool = True,
-                 divisor_override: int | None = None):  # fmt: skip
+    def __init__(self, kernel_size, stride=None, padding=(0, 0), ceil_mode: bool = False,
+                 count_include_pad: bool = True, divisor_override: int | None = None):  # fmt: skip
         super().__init__()
         self.kernel_size = _pair(kernel_size)
         self.stride = _pair(stride if stride is not None else kernel_size)
@@ -316,6 +367,7 @@ class AvgPool2d(Module):
 
 class AdaptiveAvgPool2d(Module):
     __constants__ = ("output_size",)
+    output_size: list[int]
 
     def __init__(self, output_size):
         super().__init__()
@@ -327,6 +379,11 @@ class AdaptiveAvgPool2d(Module):
 
 class _BatchNorm(Module):
     __constants__ = ("track_running_stats", "momentum", "eps", "num_features", "affine")
+    num_features: int
+    eps: float
+    momentum: float
+    affine: bool
+    track_running_stats: bool
 
     def __init__(self, num_features: int, eps: float = 1e-5, momentum: float = 0.1, affine: bool = True,
                  track_running_stats: bool = True, device=None, dtype=None):  # fmt: skip
@@ -367,6 +424,8 @@ class BatchNorm2d(_BatchNorm):
 
 class Flatten(Module):
     __constants__ = ("start_dim", "end_dim")
+    start_dim: int
+    end_dim: int
 
     def __init__(self, start_dim: int = 1, end_dim: int = -1):
         super().__init__()
