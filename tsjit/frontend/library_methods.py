@@ -1,0 +1,131 @@
+"""Methods of tsjit's library classes compiled for a class named in a graph, not for an
+instance: `prim::CallMethod[name="forward"](%fc, %x)` on a
+`__torch__.torch.nn.modules.linear.Linear` that PyTorch printed, whose object was built
+from module.json.
+
+Scripting an instance folds the class's `__constants__` into the code. A class named in
+a graph comes with no instance, so its *class view* reads every attribute, constants
+included, from the object at run time, typed by the class annotations (PyTorch's own).
+What a layer leaves unannotated is a parameter or buffer, which a layer built without
+it (`bias=False`) holds as None: the view types it `Optional[Tensor]`. module.json holds
+no constants, so objects take the defaults of `__init__` for the ones they lack
+(`constant_defaults`).
+
+PyTorch mangles the names of classes whose instances differ in constants
+(`linear.___torch_mangle_3.Linear`); the class view serves them all.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import inspect
+import re
+import sys
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import TYPE_CHECKING
+
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Attribute, SSAValue
+
+from tsjit.dialects.types import OptionalType, TensorType, is_subtype_of
+from tsjit.frontend.compilation import CompilationUnit, cleanup
+from tsjit.frontend.modules import ModuleInfo, value_type
+from tsjit.frontend.resolver import Scope
+from tsjit.frontend.source import SourceFile
+
+if TYPE_CHECKING:
+    from tsjit.frontend.emitter import FunctionEmitter
+    from tsjit.frontend.sugared_values import SugaredValue
+
+_MANGLE = re.compile(r"\.___torch_mangle_\d+(?=\.)")
+
+
+def unmangled(qualified_name: str) -> str:
+    """The class name without PyTorch's `___torch_mangle_N` part."""
+    return _MANGLE.sub("", qualified_name)
+
+
+def library_class(qualified_name: str) -> type | None:
+    """The library class PyTorch's (possibly mangled) class name denotes, if any."""
+    return library_classes().get(unmangled(qualified_name))
+
+
+@functools.cache
+def library_classes() -> Mapping[str, type]:
+    """The library's classes by PyTorch's names (`__torch__.torch.nn.modules.linear.Linear`)."""
+    from tsjit.frontend.library import grad_mode, modules
+
+    return MappingProxyType({
+        f"__torch__.{qualname}": getattr(library, name)
+        for library in (modules, grad_mode)
+        for name, qualname in library.TORCH_QUALNAMES.items()
+    })  # fmt: skip
+
+
+def compile_method(qualified_name: str, method: str) -> tuple[ModuleOp, str] | None:
+    """The module holding `method` compiled for the class view (and what it calls), and
+    the method's symbol `<class>.<method>`; None when the library defines no such method.
+    Containers (`Sequential`) have no class view: their code depends on their items."""
+    qualname = unmangled(qualified_name)
+    cls = library_class(qualname)
+    if cls is None:
+        return None
+    unit = CompilationUnit()
+    view = _ClassView(unit, None, cls, qualname, _declared_types(unit, cls))
+    if view.is_container or not view.has_method(method):
+        return None
+    unit.registry.by_qualname[qualname] = view
+    compiled = unit.compile_method(view, method, None)
+    cleanup(unit.module)
+    return unit.module, compiled.symbol
+
+
+def constant_defaults(qualified_name: str) -> Mapping[str, object]:
+    """The constants of a library class that `__init__` gives a default of the
+    constant's declared type (tuples as lists), by name; empty for other classes."""
+    defaults = _constant_defaults(unmangled(qualified_name))
+    return {name: list(value) if isinstance(value, tuple) else value for name, value in defaults.items()}
+
+
+class _ClassView(ModuleInfo):
+    """A library class seen without an instance: nothing folded, state read at run time."""
+
+    def attribute(self, em: FunctionEmitter, node: ast.AST, receiver: SSAValue, name: str) -> SugaredValue:
+        if not self.has_attribute(name):
+            self.attributes[name] = OptionalType(TensorType())  # a parameter or buffer
+        return super().attribute(em, node, receiver, name)
+
+
+def _declared_types(unit: CompilationUnit, cls: type) -> dict[str, Attribute]:
+    """The attribute annotations of `cls` and its bases, read in their modules' scopes.
+    Library annotations are all TorchScript types: one that is not is an error here."""
+    declared: dict[str, Attribute] = {}
+    for klass in reversed(cls.__mro__):
+        annotations = vars(klass).get("__annotations__", {})
+        if not annotations:
+            continue
+        scope = Scope(vars(sys.modules[klass.__module__]))
+        parser = unit.type_parser(scope, SourceFile(f"<class {klass.__qualname__}>", ""))
+        for name, annotation in annotations.items():
+            declared[name] = parser.parse(ast.parse(annotation, mode="eval").body)
+    return declared
+
+
+@functools.cache
+def _constant_defaults(qualname: str) -> Mapping[str, object]:
+    cls = library_classes().get(qualname)
+    if cls is None:
+        return MappingProxyType({})
+    declared = _declared_types(CompilationUnit(), cls)
+    constants = {name for klass in cls.__mro__ for name in vars(klass).get("__constants__", ())}
+    defaults: dict[str, object] = {}
+    for name, parameter in inspect.signature(cls.__init__).parameters.items():
+        value = parameter.default
+        if name not in constants or value is inspect.Parameter.empty:
+            continue
+        t = value_type(list(value) if isinstance(value, tuple) else value)
+        if t is not None and is_subtype_of(t, declared[name]):
+            defaults[name] = value
+    return MappingProxyType(defaults)
