@@ -5,9 +5,10 @@ submodules through `prim.GetAttr`. `module_object` builds that object tree from 
 conformance case's module.json, whose dotted names (`fc.weight`) name the path from the
 root; a submodule's class comes from the graphs' `prim.GetAttr` result types.
 
-Methods of builtin classes (`Linear.forward`, `no_grad.__init__`) are small TorchScript
-graphs below, one MLIR module per class with `!Self` standing for the class type,
-parsed and compiled on first use: they run through the interpreter like user code.
+Methods of builtin classes (`Linear.forward`, `no_grad.__init__`) are tsjit's library
+source (`tsjit.frontend.library`), compiled by the script frontend for the class on
+first use (`tsjit.frontend.library_methods`): they run through the interpreter like user
+code. The frontend is imported only then, so importing the runtime stays cheap.
 """
 
 from __future__ import annotations
@@ -32,7 +33,8 @@ GENERIC_MODULE_CLASS = "__torch__.torch.nn.modules.module.Module"
 
 def module_object(spec: Mapping[str, Any] | str | Path, program: ModuleOp | None = None) -> ScriptObject:
     """The module object described by module.json (a mapping or a path): parameters,
-    buffers and attributes at their dotted paths, submodules created along the way."""
+    buffers and attributes at their dotted paths, submodules created along the way and
+    wherever the graphs of `program` reach one (see `_complete`)."""
     if not isinstance(spec, Mapping):
         path = Path(spec)
         with path.open(encoding="utf-8") as file:
@@ -53,7 +55,27 @@ def module_object(spec: Mapping[str, Any] | str | Path, program: ModuleOp | None
                     child = owner.attributes[step] = ScriptObject(child_class)
                 owner = child
             owner.attributes[name] = decode_value(encoded, f"{where}: {section}.{dotted}")
+    _complete(root, submodule_classes, frozenset())
     return root
+
+
+def _complete(
+    obj: ScriptObject, submodule_classes: Mapping[tuple[str, str], str], enclosing: frozenset[str]
+) -> None:
+    """Adds what module.json leaves out: submodules the graphs reach that hold nothing
+    listed (`nn.ReLU()`), and the constants builtin classes default (module.json has no
+    constants; scripting folded them into the methods PyTorch compiled)."""
+    from tsjit.frontend.library_methods import constant_defaults
+
+    for name, value in constant_defaults(obj.qualified_name).items():
+        obj.attributes.setdefault(name, value)
+    enclosing |= {obj.qualified_name}
+    for (owner, name), child_class in submodule_classes.items():
+        if owner == obj.qualified_name and name not in obj.attributes and child_class not in enclosing:
+            obj.attributes[name] = ScriptObject(child_class)
+    for child in obj.attributes.values():
+        if isinstance(child, ScriptObject):
+            _complete(child, submodule_classes, enclosing)
 
 
 def _submodule_classes(program: ModuleOp) -> dict[tuple[str, str], str]:
@@ -73,143 +95,17 @@ def _submodule_classes(program: ModuleOp) -> dict[tuple[str, str], str]:
 # --------------------------------------------------------------------------------------
 
 
-def builtin_method(class_name: str, method: str) -> Code | None:
-    """The compiled builtin `class_name.method`, or None when there is none."""
-    program = _builtin_program(class_name)
-    if program is None or not program.has_function(method):
-        return None
-    return program.function(method)
-
-
 @functools.cache
-def _builtin_program(class_name: str):  # -> Program | None
-    from tsjit.context import make_context
-    from tsjit.formats.mlir import parse_mlir, verify
+def builtin_method(class_name: str, method: str) -> Code | None:
+    """The builtin `class_name.method` compiled from the library, or None when the
+    library has no such class or method. Mangled names share their class's code."""
+    from tsjit.frontend.library_methods import compile_method, unmangled
     from tsjit.runtime.interpreter import Program
 
-    methods = BUILTIN_METHODS.get(class_name)
-    if methods is None:
+    if (canonical := unmangled(class_name)) != class_name:
+        return builtin_method(canonical, method)
+    compiled = compile_method(class_name, method)
+    if compiled is None:
         return None
-    text = f'!Self = !ts.class<"{class_name}">\n{_ALIASES}{methods}'
-    module = parse_mlir(make_context(), text, f"<builtin methods of {class_name}>")
-    verify(module)
-    return Program(module)
-
-
-_NN = "__torch__.torch.nn.modules"
-_ALIASES = "!OptionalTensor = !ts.optional<!ts.tensor>\n!Ints = !ts.list<!ts.int>\n"
-
-
-def _unary(kernel: str) -> str:
-    return f"""
-func.func @forward(%self : !Self, %input : !ts.tensor) -> !ts.tensor {{
-  %r = {kernel} %input : (!ts.tensor) -> !ts.tensor
-  func.return %r : !ts.tensor
-}}"""
-
-
-def _softmax(kernel: str) -> str:
-    return f"""
-func.func @forward(%self : !Self, %input : !ts.tensor) -> !ts.tensor {{
-  %dim = prim.GetAttr[name = "dim"] %self : !Self -> !ts.int
-  %none = prim.Constant : !ts.none
-  %r = {kernel} %input, %dim, %none : (!ts.tensor, !ts.int, !ts.none) -> !ts.tensor
-  func.return %r : !ts.tensor
-}}"""
-
-
-BUILTIN_METHODS: dict[str, str] = {
-    f"{_NN}.linear.Linear": """
-func.func @forward(%self : !Self, %input : !ts.tensor) -> !ts.tensor {
-  %weight = prim.GetAttr[name = "weight"] %self : !Self -> !ts.tensor
-  %bias = prim.GetAttr[name = "bias"] %self : !Self -> !OptionalTensor
-  %r = aten.linear %input, %weight, %bias
-      : (!ts.tensor, !ts.tensor, !OptionalTensor) -> !ts.tensor
-  func.return %r : !ts.tensor
-}""",
-    f"{_NN}.linear.Identity": """
-func.func @forward(%self : !Self, %input : !ts.tensor) -> !ts.tensor {
-  func.return %input : !ts.tensor
-}""",
-    f"{_NN}.activation.ReLU": _unary("aten.relu"),
-    f"{_NN}.activation.Tanh": _unary("aten.tanh"),
-    f"{_NN}.activation.Sigmoid": _unary("aten.sigmoid"),
-    f"{_NN}.activation.GELU": """
-func.func @forward(%self : !Self, %input : !ts.tensor) -> !ts.tensor {
-  %approximate = prim.GetAttr[name = "approximate"] %self : !Self -> !ts.str
-  %r = aten.gelu %input, %approximate : (!ts.tensor, !ts.str) -> !ts.tensor
-  func.return %r : !ts.tensor
-}""",
-    f"{_NN}.activation.Softmax": _softmax("aten.softmax"),
-    f"{_NN}.activation.LogSoftmax": _softmax("aten.log_softmax"),
-    f"{_NN}.dropout.Dropout": """
-func.func @forward(%self : !Self, %input : !ts.tensor) -> !ts.tensor {
-  %p = prim.GetAttr[name = "p"] %self : !Self -> !ts.float
-  %training = prim.GetAttr[name = "training"] %self : !Self -> !ts.bool
-  %r = aten.dropout %input, %p, %training : (!ts.tensor, !ts.float, !ts.bool) -> !ts.tensor
-  func.return %r : !ts.tensor
-}""",
-    f"{_NN}.flatten.Flatten": """
-func.func @forward(%self : !Self, %input : !ts.tensor) -> !ts.tensor {
-  %start = prim.GetAttr[name = "start_dim"] %self : !Self -> !ts.int
-  %end = prim.GetAttr[name = "end_dim"] %self : !Self -> !ts.int
-  %r = aten.flatten %input, %start, %end : (!ts.tensor, !ts.int, !ts.int) -> !ts.tensor
-  func.return %r : !ts.tensor
-}""",
-    f"{_NN}.normalization.LayerNorm": """
-func.func @forward(%self : !Self, %input : !ts.tensor) -> !ts.tensor {
-  %shape = prim.GetAttr[name = "normalized_shape"] %self : !Self -> !ts.list<!ts.int>
-  %weight = prim.GetAttr[name = "weight"] %self : !Self -> !OptionalTensor
-  %bias = prim.GetAttr[name = "bias"] %self : !Self -> !OptionalTensor
-  %eps = prim.GetAttr[name = "eps"] %self : !Self -> !ts.float
-  %true = prim.Constant true : !ts.bool
-  %r = aten.layer_norm %input, %shape, %weight, %bias, %eps, %true
-      : (!ts.tensor, !ts.list<!ts.int>, !OptionalTensor, !OptionalTensor, !ts.float, !ts.bool) -> !ts.tensor
-  func.return %r : !ts.tensor
-}""",
-    f"{_NN}.sparse.Embedding": """
-func.func @forward(%self : !Self, %input : !ts.tensor) -> !ts.tensor {
-  %weight = prim.GetAttr[name = "weight"] %self : !Self -> !ts.tensor
-  %padding = prim.Constant -1 : !ts.int
-  %false = prim.Constant false : !ts.bool
-  %r = aten.embedding %weight, %input, %padding, %false, %false
-      : (!ts.tensor, !ts.tensor, !ts.int, !ts.bool, !ts.bool) -> !ts.tensor
-  func.return %r : !ts.tensor
-}""",
-    f"{_NN}.conv.Conv2d": """
-func.func @forward(%self : !Self, %input : !ts.tensor) -> !ts.tensor {
-  %weight = prim.GetAttr[name = "weight"] %self : !Self -> !ts.tensor
-  %bias = prim.GetAttr[name = "bias"] %self : !Self -> !OptionalTensor
-  %stride = prim.GetAttr[name = "stride"] %self : !Self -> !ts.list<!ts.int>
-  %padding = prim.GetAttr[name = "padding"] %self : !Self -> !ts.list<!ts.int>
-  %dilation = prim.GetAttr[name = "dilation"] %self : !Self -> !ts.list<!ts.int>
-  %groups = prim.GetAttr[name = "groups"] %self : !Self -> !ts.int
-  %r = aten.conv2d %input, %weight, %bias, %stride, %padding, %dilation, %groups
-      : (!ts.tensor, !ts.tensor, !OptionalTensor, !Ints, !Ints, !Ints, !ts.int) -> !ts.tensor
-  func.return %r : !ts.tensor
-}""",
-    f"{_NN}.batchnorm.BatchNorm2d": """
-func.func @forward(%self : !Self, %input : !ts.tensor) -> !ts.tensor {
-  %weight = prim.GetAttr[name = "weight"] %self : !Self -> !OptionalTensor
-  %bias = prim.GetAttr[name = "bias"] %self : !Self -> !OptionalTensor
-  %mean = prim.GetAttr[name = "running_mean"] %self : !Self -> !OptionalTensor
-  %var = prim.GetAttr[name = "running_var"] %self : !Self -> !OptionalTensor
-  %training = prim.GetAttr[name = "training"] %self : !Self -> !ts.bool
-  %momentum = prim.GetAttr[name = "momentum"] %self : !Self -> !ts.float
-  %eps = prim.GetAttr[name = "eps"] %self : !Self -> !ts.float
-  %true = prim.Constant true : !ts.bool
-  %r = aten.batch_norm %input, %weight, %bias, %mean, %var, %training, %momentum, %eps, %true
-      : (!ts.tensor, !OptionalTensor, !OptionalTensor, !OptionalTensor, !OptionalTensor,
-         !ts.bool, !ts.float, !ts.float, !ts.bool) -> !ts.tensor
-  func.return %r : !ts.tensor
-}""",
-    "__torch__.torch.autograd.grad_mode.no_grad": """
-func.func @__init__(%self : !Self) -> !ts.none {
-  %false = prim.Constant false : !ts.bool
-  prim.SetAttr[name = "prev"] %self, %false : !Self, !ts.bool
-  %none = prim.Constant : !ts.none
-  func.return %none : !ts.none
-}""",
-}
-"""Builtin classes and their methods, as TorchScript graphs over `!Self`. A method
-reading a configuration attribute (`Softmax.dim`) needs it in module.json."""
+    module, symbol = compiled
+    return Program(module).function(symbol)

@@ -12,10 +12,12 @@ import pytest
 from tsjit.context import make_context
 from tsjit.diagnostics import TsjitError
 from tsjit.formats.mlir import parse_mlir, verify
+from tsjit.frontend.library_methods import library_classes
+from tsjit.frontend.modules import CONTAINERS
 from tsjit.runtime import kernels
 from tsjit.runtime.errors import TorchScriptError
 from tsjit.runtime.interpreter import Code, Program
-from tsjit.runtime.modules import BUILTIN_METHODS, builtin_method, module_object
+from tsjit.runtime.modules import builtin_method, module_object
 from tsjit.runtime.values import NamedTupleValue, ScriptObject
 
 F = "!ts.tensor"
@@ -483,7 +485,9 @@ func.func @forward(%c : {COUNTER}) -> !ts.none {{
 
 
 MODEL = '!ts.class<"__torch__.Model">'
-LINEAR = '!ts.class<"__torch__.torch.nn.modules.linear.Linear">'
+NN = "__torch__.torch.nn.modules"
+LINEAR = f'!ts.class<"{NN}.linear.Linear">'
+GRAD_MODES = ("__torch__.torch.autograd.grad_mode.no_grad", "__torch__.torch.autograd.grad_mode.enable_grad")
 
 
 def test_module_graph_calls_builtin_linear_on_a_module_object():
@@ -503,46 +507,83 @@ func.func @forward(%self : {MODEL}, %x : {F}) -> {F} {{
         },
     }
     model = module_object(spec, code.module)
-    assert model.attributes["fc"].qualified_name == "__torch__.torch.nn.modules.linear.Linear"
+    assert model.attributes["fc"].qualified_name == f"{NN}.linear.Linear"
     np.testing.assert_array_equal(code.function("forward")(model, tensor(1, 1)), tensor(3.5, 0))
+
+
+def test_module_object_adds_unlisted_submodules_and_constant_defaults():
+    flatten, relu = f'!ts.class<"{NN}.flatten.Flatten">', f'!ts.class<"{NN}.activation.ReLU">'
+    code = program(f"""
+func.func @forward(%self : {MODEL}, %x : {F}) -> ({F}, {F}) {{
+  %flat = prim.GetAttr[name = "flat"] %self : {MODEL} -> {flatten}
+  %all = prim.GetAttr[name = "all"] %self : {MODEL} -> {flatten}
+  %act = prim.GetAttr[name = "act"] %self : {MODEL} -> {relu}
+  %f = prim.CallMethod[name = "forward"] %flat, %x : ({flatten}, {F}) -> {F}
+  %a = prim.CallMethod[name = "forward"] %all, %x : ({flatten}, {F}) -> {F}
+  %r = prim.CallMethod[name = "forward"] %act, %f : ({relu}, {F}) -> {F}
+  func.return %r, %a : {F}, {F}
+}}""")
+    model = module_object(
+        {"type": "__torch__.Model", "attributes": {"all.start_dim": {"int": 0}}}, code.module
+    )
+    flat, everything = model.attributes["flat"].attributes, model.attributes["all"].attributes
+    assert (flat["start_dim"], flat["end_dim"], everything["start_dim"]) == (1, -1, 0)
+    x = array([-1, 2, -3, 4]).reshape(2, 1, 2)
+    relu_of_rows, flattened = code.function("forward")(model, x)
+    np.testing.assert_array_equal(relu_of_rows, array([[0, 2], [0, 4]]))
+    np.testing.assert_array_equal(flattened, array([-1, 2, -3, 4]))
 
 
 def array(data: list, dtype: str = "float32") -> np.ndarray:
     return np.array(data, dtype=dtype)
 
 
-NN = "__torch__.torch.nn.modules"
+def grid(*shape: int) -> np.ndarray:
+    return np.arange(np.prod(shape), dtype=np.float32).reshape(shape)
+
+
 BUILTIN_CASES = {
+    f"{NN}.linear.Linear": ({"weight": array([[1, 2], [3, 4]]), "bias": None}, array([1, 1]), array([3, 7])),
     f"{NN}.linear.Identity": ({}, array([1, 2]), array([1, 2])),
     f"{NN}.activation.ReLU": ({}, array([-1, 2]), array([0, 2])),
+    f"{NN}.activation.LeakyReLU": ({}, array([-1, 2]), array([-0.01, 2])),
+    f"{NN}.activation.ELU": ({"alpha": 2.0}, array([-1, 2]), array([2 * np.expm1(-1), 2])),
+    f"{NN}.activation.SiLU": ({}, array([0, 1]), array([0, 1 / (1 + np.exp(-1))])),
     f"{NN}.activation.Tanh": ({}, array([0]), array([0])),
     f"{NN}.activation.Sigmoid": ({}, array([0]), array([0.5])),
-    f"{NN}.activation.GELU": ({"approximate": "none"}, array([0, 10]), array([0, 10])),
+    f"{NN}.activation.GELU": ({}, array([0, 10]), array([0, 10])),
     f"{NN}.activation.Softmax": ({"dim": 0}, array([0, 0]), array([0.5, 0.5])),
     f"{NN}.activation.LogSoftmax": ({"dim": 0}, array([0, 0]), np.log(array([0.5, 0.5]))),
-    f"{NN}.dropout.Dropout": ({"p": 0.5, "training": False}, array([1, 2]), array([1, 2])),
-    f"{NN}.flatten.Flatten": ({"start_dim": 1, "end_dim": -1}, np.ones((2, 2, 2)), np.ones((2, 4))),
+    f"{NN}.dropout.Dropout": ({"training": False}, array([1, 2]), array([1, 2])),
+    f"{NN}.flatten.Flatten": ({}, np.ones((2, 2, 2)), np.ones((2, 4))),
     f"{NN}.normalization.LayerNorm": (
-        {"normalized_shape": [2], "weight": array([1, 1]), "bias": array([0, 0]), "eps": 0.0},
-        array([1, 3]),
-        array([-1, 1]),
+        {"normalized_shape": [2], "weight": array([1, 1]), "bias": None, "eps": 0.0}, array([1, 3]), array([-1, 1])
     ),
     f"{NN}.sparse.Embedding": (
         {"weight": array([[1, 2], [3, 4], [5, 6]])}, array([2, 0], "int64"), array([[5, 6], [1, 2]])
     ),
+    f"{NN}.conv.Conv1d": ({"weight": np.ones((1, 1, 2), np.float32), "bias": None}, grid(1, 1, 4), array([[[1, 3, 5]]])),
     f"{NN}.conv.Conv2d": (
-        {"weight": np.ones((1, 1, 2, 2), np.float32), "bias": array([1]), "stride": [1, 1], "padding": [0, 0],
-         "dilation": [1, 1], "groups": 1},
-        np.arange(9, dtype=np.float32).reshape(1, 1, 3, 3),
-        array([[[[9, 13], [21, 25]]]]),
+        {"weight": np.ones((1, 1, 2, 2), np.float32), "bias": array([1])}, grid(1, 1, 3, 3), array([[[[9, 13], [21, 25]]]])
     ),
+    f"{NN}.pooling.MaxPool2d": ({"kernel_size": [2, 2], "stride": [2, 2]}, grid(1, 1, 4, 4), array([[[[5, 7], [13, 15]]]])),
+    f"{NN}.pooling.AvgPool2d": (
+        {"kernel_size": [2, 2], "stride": [2, 2]}, grid(1, 1, 4, 4), array([[[[2.5, 4.5], [10.5, 12.5]]]])
+    ),
+    f"{NN}.pooling.AdaptiveAvgPool2d": ({"output_size": [1, 1]}, grid(1, 1, 4, 4), array([[[[7.5]]]])),
     f"{NN}.batchnorm.BatchNorm2d": (
         {"weight": array([2]), "bias": array([0.5]), "running_mean": array([1]), "running_var": array([4]),
-         "training": False, "momentum": 0.1, "eps": 0.0},
+         "training": False, "eps": 0.0},
         array([[[[3, 5]]]]),
         array([[[[2.5, 4.5]]]]),
     ),
+    f"{NN}.batchnorm.BatchNorm1d": (  # without running statistics: normalized by the batch's, even when evaluating
+        {"weight": None, "bias": None, "running_mean": None, "running_var": None, "training": False, "eps": 0.0},
+        array([[1], [3]]),
+        array([[-1], [1]]),
+    ),
 }  # fmt: skip
+"""Layer: (attributes besides the defaults of its constants, input, output)."""
 
 
 @pytest.mark.parametrize("class_name", sorted(BUILTIN_CASES))
@@ -550,14 +591,44 @@ def test_builtin_module_methods(class_name: str):
     attributes, x, expected = BUILTIN_CASES[class_name]
     forward = builtin_method(class_name, "forward")
     assert forward is not None
-    result = forward(ScriptObject(class_name, dict(attributes)), x)
+    obj = module_object({"type": class_name})
+    obj.attributes.update(attributes)
+    result = forward(obj, x)
     np.testing.assert_allclose(result, expected, rtol=1e-6)
 
 
-def test_every_builtin_class_is_exercised():
-    elsewhere = {f"{NN}.linear.Linear", "__torch__.torch.autograd.grad_mode.no_grad"}
-    tested = {*BUILTIN_CASES, *elsewhere}
-    assert set(BUILTIN_METHODS) == tested
+def test_every_library_class_is_exercised():
+    classes = {name for name, cls in library_classes().items() if cls.__name__ not in CONTAINERS}
+    assert classes == {*BUILTIN_CASES, *GRAD_MODES}
+
+
+def test_builtin_methods_are_compiled_once_and_shared_by_mangled_names():
+    forward = builtin_method(f"{NN}.linear.Linear", "forward")
+    assert builtin_method(f"{NN}.linear.Linear", "forward") is forward
+    assert builtin_method(f"{NN}.linear.___torch_mangle_3.Linear", "forward") is forward
+
+
+def test_classes_and_methods_the_library_lacks_have_no_builtin_method():
+    assert builtin_method("__torch__.Model", "forward") is None
+    assert builtin_method(f"{NN}.activation.ReLU", "backward") is None
+    assert builtin_method(f"{NN}.container.Sequential", "forward") is None  # its code depends on its items
+
+
+def test_a_missing_constant_without_default_is_a_run_time_error():
+    forward = builtin_method(f"{NN}.pooling.MaxPool2d", "forward")
+    assert forward is not None
+    with pytest.raises(TorchScriptError, match="has no attribute 'kernel_size'"):
+        forward(module_object({"type": f"{NN}.pooling.MaxPool2d"}), grid(1, 1, 2, 2))
+
+
+@pytest.mark.parametrize("class_name", GRAD_MODES)
+def test_grad_mode_objects_initialize_enter_and_exit(class_name: str):
+    obj = ScriptObject(class_name)
+    methods = {name: builtin_method(class_name, name) for name in ("__init__", "__enter__", "__exit__")}
+    assert all(code is not None for code in methods.values())
+    assert methods["__init__"](obj) is None and obj.attributes == {"prev": False}
+    assert methods["__enter__"](obj) is None
+    assert methods["__exit__"](obj, None, None, None) is None
 
 
 def test_containers_tuples_lists_dicts():
