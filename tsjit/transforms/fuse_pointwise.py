@@ -52,6 +52,7 @@ from tsjit.dialects.types import ListType, TensorType
 from tsjit.transforms.analysis.alias_analysis import AliasDb
 from tsjit.transforms.lowering.elementwise_table import (
     Element,
+    ElementwiseCall,
     ScalarEmitter,
     emit_elementwise,
     kind_of,
@@ -89,7 +90,7 @@ def is_fusible_elementwise(op: Operation) -> bool:
         return False
     if call.rule.conversion and kind_of(values[0].type) == call.result:
         return False  # `x.to(x.dtype)` is `x` itself: fusing it would copy an alias
-    return _emits(op, call, values)
+    return _emits(call, values)
 
 
 def _known_tensor(type: Attribute) -> bool:
@@ -101,7 +102,7 @@ def _known_tensor(type: Attribute) -> bool:
     )
 
 
-def _emits(op: Operation, call: Any, values: Sequence[SSAValue]) -> bool:
+def _emits(call: ElementwiseCall, values: Sequence[SSAValue]) -> bool:
     """Whether the table's rule can compute `op`: emitted once into a scratch block,
     constants as themselves, other operands as block arguments."""
     scratch = Block()
@@ -122,7 +123,7 @@ def _emits(op: Operation, call: Any, values: Sequence[SSAValue]) -> bool:
     return True
 
 
-def _is_chunk_input_of_tensor(op: Operation) -> bool:
+def _is_fusible_chunk(op: Operation) -> bool:
     return (
         isinstance(op, ConstantChunkOp)
         and _known_tensor(op.input.type)
@@ -139,10 +140,11 @@ def push_chunk(block: Block, db: AliasDb) -> bool:
     """Rewrites the first `chunk(v)` of `block` where `v` is computed by a tree of
     fusible ops used only by the tree and the chunk into the tree applied to chunks of
     its broadcast leaves; False when there is none."""
+    position = {op: i for i, op in enumerate(block.ops)}
     for chunk in block.ops:
-        if not _is_chunk_input_of_tensor(chunk):
+        if not _is_fusible_chunk(chunk):
             continue
-        tree = _single_use_tree(chunk.operands[0], block)
+        tree = _single_use_tree(chunk.operands[0], position)
         if not tree or not _leaves_unwritten(tree, chunk, db) or not allow_rewrite():
             continue
         log_update("chunk moved to the inputs of the ops it chunked", chunk)
@@ -151,9 +153,9 @@ def push_chunk(block: Block, db: AliasDb) -> bool:
     return False
 
 
-def _single_use_tree(root: SSAValue, block: Block) -> list[Operation]:
-    """The fusible ops of `block` computing `root` whose results have one use, in
-    block order; empty when `root` is not computed that way."""
+def _single_use_tree(root: SSAValue, position: dict[Operation, int]) -> list[Operation]:
+    """The fusible ops of the block (`position` of each op) computing `root` whose
+    results have one use, in block order; empty when `root` is not computed that way."""
     tree: list[Operation] = []
     pending = [root]
     while pending:
@@ -161,14 +163,14 @@ def _single_use_tree(root: SSAValue, block: Block) -> list[Operation]:
         op = value.owner
         if (
             not isinstance(op, Operation)
-            or op.parent_block() is not block
+            or op not in position
             or not value.has_one_use()
             or not is_fusible_elementwise(op)
         ):
             continue
         tree.append(op)
         pending.extend(v for v in op.operands if isinstance(v.type, TensorType))
-    return sorted(tree, key=block.get_operation_index)
+    return sorted(tree, key=position.__getitem__)
 
 
 def _leaves(tree: Sequence[Operation]) -> list[SSAValue]:
@@ -241,40 +243,37 @@ def _like(shape_of: Attribute, dtype_of: Attribute) -> TensorType:
 
 @dataclass(eq=False)
 class _Cluster:
-    """Ops that will form one group, in block order; `reads` are the memory locations
-    they read, `values` their results."""
+    """Ops that will form one group, in block order, and the memory locations they
+    read; `elementwise` counts the ops that compute (not chunks, lists, cats)."""
 
     ops: list[Operation] = field(default_factory=list)
     reads: set[int] = field(default_factory=set)
-    values: set[SSAValue] = field(default_factory=set)
-    open: bool = True
     elementwise: int = 0
 
     def take(self, nodes: Iterable[Operation], db: AliasDb, elementwise: bool) -> None:
         for op in nodes:
             self.ops.append(op)
             self.reads |= db.reads(op)
-            self.values.update(op.results)
         self.elementwise += elementwise
 
     def absorb(self, other: _Cluster) -> None:
         self.ops.extend(other.ops)
         self.reads |= other.reads
-        self.values |= other.values
         self.elementwise += other.elementwise
 
 
 class _Grouping:
-    """The forward scan of one block."""
+    """The forward scan of one block: `open` groups may still take ops."""
 
     def __init__(self, block: Block, db: AliasDb):
         self.block = block
         self.db = db
+        self.position = {op: i for i, op in enumerate(block.ops)}
         self.cluster_of: dict[Operation, _Cluster] = {}
-        self.open: list[_Cluster] = []
+        self.open: set[_Cluster] = set()
 
     def clusters(self) -> list[_Cluster]:
-        units = _input_units(self.block)
+        units = _input_units(self.block, self.position)
         for op in list(self.block.ops):
             unit = units.get(op)
             if unit is not None:
@@ -288,7 +287,7 @@ class _Grouping:
             elif not isinstance(op, ListConstructOp) or not _feeds_fusible_cat(op):
                 self.barrier(op)
         found = {id(c): c for c in self.cluster_of.values()}
-        return sorted(found.values(), key=lambda c: self.block.get_operation_index(c.ops[-1]))
+        return sorted(found.values(), key=lambda c: self.position[c.ops[-1]])
 
     def producers(self, values: Iterable[SSAValue]) -> list[_Cluster]:
         found: dict[int, _Cluster] = {}
@@ -299,60 +298,50 @@ class _Grouping:
         return list(found.values())
 
     def elementwise(self, op: Operation) -> None:
-        cluster = self.merge([c for c in self.producers(op.operands) if c.open])
+        cluster = self.merge([c for c in self.producers(op.operands) if c in self.open])
         self.add(cluster, [op], elementwise=True)
 
     def input_unit(self, unit: list[Operation]) -> None:
         """Chunks (and the broadcast before them) read group inputs: values computed
         outside any group this unit joins, so its producers' groups end here."""
-        first = unit[0]
-        self.close_users_of(first.operands, [])
-        cluster = _Cluster()
-        self.open.append(cluster)
-        self.add(cluster, unit, elementwise=False)
+        self.close_users_of(unit[0].operands, [])
+        self.add(self.merge([]), unit, elementwise=False)
 
     def cat(self, unit: list[Operation]) -> None:
         """`cat` of group values: the group writes the parts in place, and ends."""
         elements = unit[0].operands
-        joined = [c for c in self.producers(elements) if c.open]
+        joined = [c for c in self.producers(elements) if c in self.open]
         self.close_users_of([*elements, *unit[-1].operands[1:]], joined)
         if not joined:
             return
         cluster = self.merge(joined)
-        if not _cat_fits(cluster, unit[-1]):
-            cluster.open = False
-            self.open.remove(cluster)
-            return
-        self.add(cluster, unit, elementwise=False)
-        cluster.open = False
-        self.open.remove(cluster)
+        if _cat_fits(cluster, unit[-1]):
+            self.add(cluster, unit, elementwise=False)
+        self.close([cluster])
 
     def barrier(self, op: Operation) -> None:
         """An op no group takes: groups whose values it uses, whose reads it may
         overwrite, or all of them when it has side effects, cannot grow past it."""
         db = self.db
         if db.has_side_effects(op):
-            self.close(list(self.open))
+            self.close(self.open)
             return
-        used = [v for nested in op.walk() for v in nested.operands]
-        closing = {id(c): c for c in self.producers(used) if c.open}
+        self.close_users_of([v for nested in op.walk() for v in nested.operands], [])
         written = db.writes(op)
         if written:
-            closing.update({id(c): c for c in self.open if not written.isdisjoint(c.reads)})
-        self.close(list(closing.values()))
+            self.close([c for c in self.open if not written.isdisjoint(c.reads)])
 
     def close_users_of(self, values: Iterable[SSAValue], keep: list[_Cluster]) -> None:
-        self.close([c for c in self.producers(values) if c.open and all(c is not k for k in keep)])
+        self.close([c for c in self.producers(values) if c in self.open and c not in keep])
 
-    def close(self, clusters: list[_Cluster]) -> None:
-        for cluster in clusters:
-            cluster.open = False
-            self.open = [c for c in self.open if c is not cluster]
+    def close(self, clusters: Iterable[_Cluster]) -> None:
+        self.open.difference_update(list(clusters))
 
     def merge(self, clusters: list[_Cluster]) -> _Cluster:
+        """One open group of `clusters` (a new one for none), the ops in block order."""
         if not clusters:
             cluster = _Cluster()
-            self.open.append(cluster)
+            self.open.add(cluster)
             return cluster
         target = max(clusters, key=lambda c: len(c.ops))
         for other in clusters:
@@ -360,8 +349,8 @@ class _Grouping:
                 target.absorb(other)
                 for op in other.ops:
                     self.cluster_of[op] = target
-                self.open = [c for c in self.open if c is not other]
-        target.ops.sort(key=self.block.get_operation_index)
+                self.open.discard(other)
+        target.ops.sort(key=self.position.__getitem__)
         return target
 
     def add(self, cluster: _Cluster, ops: list[Operation], elementwise: bool) -> None:
@@ -370,20 +359,20 @@ class _Grouping:
             self.cluster_of[op] = cluster
 
 
-def _input_units(block: Block) -> dict[Operation, list[Operation]]:
+def _input_units(block: Block, position: dict[Operation, int]) -> dict[Operation, list[Operation]]:
     """Chunks of tensors, each alone or with the `broadcast_tensors` of a list of
     tensors whose unpacked results it chunks: op -> its unit, in block order."""
     units: dict[Operation, list[Operation]] = {}
     for op in block.ops:
-        if not _is_chunk_input_of_tensor(op) or op in units:
+        if not _is_fusible_chunk(op) or op in units:
             continue
-        unit = _broadcast_unit(op) or [op]
+        unit = _broadcast_unit(op, position) or [op]
         for member in unit:
             units[member] = unit
     return units
 
 
-def _broadcast_unit(chunk: Operation) -> list[Operation] | None:
+def _broadcast_unit(chunk: Operation, position: dict[Operation, int]) -> list[Operation] | None:
     """`ListConstruct → broadcast_tensors → ListUnpack → chunk of each result`, in
     consecutive ops, when the list and the unpacked values have no other use."""
     unpack = chunk.operands[0].owner
@@ -396,26 +385,25 @@ def _broadcast_unit(chunk: Operation) -> list[Operation] | None:
     if not isinstance(elements, ListConstructOp) or not elements.result.has_one_use():
         return None
     chunks = [use.operation for out in unpack.outs for use in out.uses]
-    if any(not _is_chunk_input_of_tensor(c) for c in chunks) or any(
-        not out.has_one_use() for out in unpack.outs
-    ):
+    if any(not _is_fusible_chunk(c) for c in chunks) or any(not out.has_one_use() for out in unpack.outs):
         return None
-    block = chunk.parent_block()
-    assert block is not None
-    unit = sorted([elements, broadcast, unpack, *chunks], key=block.get_operation_index)
-    first = block.get_operation_index(unit[0])
-    if block.get_operation_index(unit[-1]) - first != len(unit) - 1:
+    unit = sorted([elements, broadcast, unpack, *chunks], key=position.__getitem__)
+    if position[unit[-1]] - position[unit[0]] != len(unit) - 1:
         return None  # interleaved with other ops: it could not move as one
     return unit
 
 
 def _cat_output(op: Operation) -> list[Operation] | None:
-    """`[ListConstruct, cat]` for a cat of a list literal only it uses, along a
-    constant dim, of known tensors of the result's rank."""
+    """`[ListConstruct, cat]` for a cat right after the list literal only it uses,
+    along a constant dim, of known tensors of the result's rank."""
     if not (isinstance(op, OperatorOp) and op.name == "aten.cat" and len(op.operands) == 2):
         return None
     elements = op.operands[0].owner
-    if not isinstance(elements, ListConstructOp) or not elements.result.has_one_use():
+    if (
+        not isinstance(elements, ListConstructOp)
+        or elements.next_op is not op
+        or not elements.result.has_one_use()
+    ):
         return None
     result = op.results[0].type
     if not _known_tensor(result) or not isinstance(constant_dim(op), int):

@@ -23,6 +23,8 @@ fused), and scalar functions test the divisor (`ScalarEmitter.on_failure`).
 from __future__ import annotations
 
 import enum
+import functools
+import inspect
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -679,7 +681,7 @@ def match_elementwise(op: Operation, constant: Callable[[SSAValue], Any]) -> Ele
     from tsjit.dialects.aten import schema_of
 
     schema = schema_of(op)
-    rule = rule_for(schema) if schema is not None else None
+    rule = rule_for(schema) if schema is not None and not schema.is_mutable else None  # no `out=`
     if rule is None or len(op.results) != 1 or (result := kind_of(op.results[0].type)) is None:
         return None
     operands: list[int] = []
@@ -696,7 +698,7 @@ def match_elementwise(op: Operation, constant: Callable[[SSAValue], Any]) -> Ele
         if not isinstance(value.type, NoneType) and kind_of(value.type) is None:
             return None
         operands.append(index)
-    if not rule.accepts(statics):
+    if not rule.accepts(statics) or not _binds(rule.body, len(operands), statics):
         return None
     kinds = [kind_of(op.operands[i].type) for i in operands]
     compute = _compute_kind(rule.compute, op, operands, kinds, result)
@@ -707,6 +709,21 @@ def match_elementwise(op: Operation, constant: Callable[[SSAValue], Any]) -> Ele
         for position in range(len(operands))
     )
     return ElementwiseCall(rule, tuple(operands), tuple(statics.items()), compute, targets, result)
+
+
+def _binds(body: Body, values: int, statics: dict[str, Any]) -> bool:
+    """Whether the body takes this many values and these statics: an overload with
+    arguments its operator's rule does not know (`round.decimals`) is not matched."""
+    try:
+        _signature(body).bind(None, *(None,) * values, **statics)
+    except TypeError:
+        return False
+    return True
+
+
+@functools.cache
+def _signature(body: Body) -> inspect.Signature:
+    return inspect.signature(body)
 
 
 def _compute_kind(
