@@ -17,9 +17,10 @@ A group's kernel (`convert_aten_to_loops.fusion_kernel`) is shape-generic; a
 `FusedGroup` plans each distinct combination of input shapes, strides and dtypes once
 (broadcast shape, result shapes, the strides each memref is given, which layout variant
 to call) and then calls with the pointers in hand: about 3 µs per call in all. Results
-are new arrays; a large one (≥ `REUSE_BYTES`) reuses the array of the previous call
-when nothing else holds it any more, since fresh pages cost more than the kernel at
-16M elements (`../shared/notes/performance.md`). Anything a kernel cannot do on the
+are new arrays, except that one of `REUSE_BYTES` or more reuses the array of the
+previous call when nothing else holds it any more: a fresh page costs more than the
+kernel computing it (a page-faulted 1 MB result made the LSTM tail twice as slow; see
+also `../shared/notes/performance.md`). Anything a kernel cannot do on the
 values it gets (shapes that do not broadcast, a chunk that does not divide, a dtype the
 types did not promise) runs the group in the interpreter instead, which raises what
 TorchScript would; so does a scalar function whose native code raised.
@@ -237,7 +238,9 @@ class NativeFunction:
         self._kernel = engine.compile(ModuleOp([lowered]))[name]
         self._interpreted = interpreted
         outputs = function.function_type.outputs.data
-        self._shape = "none" if not outputs else "tuple" if isinstance(outputs[0], TupleType) else "value"
+        self._returns = (
+            "nothing" if not outputs else "tuple" if isinstance(outputs[0], TupleType) else "value"
+        )
         self.calls = 0
         self.fallbacks = 0
 
@@ -250,14 +253,14 @@ class NativeFunction:
             returned = self._kernel(*args)
         except (TypeError, ctypes.ArgumentError):  # an argument ctypes cannot pass as declared
             returned = (True,)
-        if self._shape == "none":
-            returned = (returned,)
+        if self._returns == "nothing":
+            returned = (returned,)  # the raised flag alone
         if returned[0]:
             self.fallbacks += 1
             return self._interpreted().invoke(*args)
-        if self._shape == "value":
+        if self._returns == "value":
             return returned[1]
-        return tuple(returned[1:]) if self._shape == "tuple" else None
+        return tuple(returned[1:]) if self._returns == "tuple" else None
 
     def run(self, args: Sequence[Any]) -> Any:
         return self.invoke(*args)
@@ -271,8 +274,16 @@ class NativeFunction:
 # --------------------------------------------------------------------------------------
 
 
+class Unplannable(Exception):
+    """Values a kernel cannot take; the group runs in the interpreter."""
+
+
 def numpy_dtype(kind: Kind) -> np.dtype:
-    return _NUMPY_DTYPES[(str(kind.type), kind.unsigned)]
+    """The numpy dtype of a kernel element; Unplannable for kinds numpy lacks (bf16)."""
+    dtype = _NUMPY_DTYPES.get((str(kind.type), kind.unsigned))
+    if dtype is None:
+        raise Unplannable
+    return dtype
 
 
 _NUMPY_DTYPES = {
@@ -286,10 +297,6 @@ _NUMPY_DTYPES = {
     ("i32", False): np.dtype(np.int32),
     ("i64", False): np.dtype(np.int64),
 }
-
-
-class Unplannable(Exception):
-    """Values a kernel cannot take; the group runs in the interpreter."""
 
 
 class FusedGroup:

@@ -438,3 +438,13 @@ func.func @power(%n: !ts.int, %k: !ts.int) -> !ts.int {
     product, power = native(x, 3, 4)
     assert match_value(product, x @ x, 1e-5, 1e-6) is None and power == 81
     assert native.statistics() == {"kernel_calls": 0, "fallbacks": 0, "kernels": 0, "scalar_calls": 0}
+
+
+def test_what_pytorch_refuses_stays_with_the_interpreter():
+    interpreted, native = compile_both("def forward(x, y):\n    return torch.exp(x.float()) * (x - y)\n")
+    x, y = bools((4,)), bools((4,))
+    with pytest.raises(TorchScriptError) as native_error:
+        native(x, y)
+    with pytest.raises(TorchScriptError) as interpreted_error:
+        interpreted(x, y)
+    assert str(native_error.value) == str(interpreted_error.value)

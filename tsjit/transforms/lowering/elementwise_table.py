@@ -76,6 +76,10 @@ class Kind:
         return self.type == i1
 
     @property
+    def width(self) -> int:
+        return self.type.bitwidth if self.is_float else self.type.width.data  # pyright: ignore[reportAttributeAccessIssue]
+
+    @property
     def compute(self) -> Kind:
         """Where arithmetic on this kind happens: half precision in f32, as PyTorch does."""
         return F32 if isinstance(self.type, Float16Type | BFloat16Type) else self
@@ -102,11 +106,6 @@ def kind_of(type: Attribute) -> Kind | None:
         unsigned = element.signedness.data == Signedness.UNSIGNED
         return Kind(IntegerType(element.width.data), unsigned)
     return None
-
-
-def _width(k: Kind) -> int:
-    t = k.type
-    return t.bitwidth if hasattr(t, "bitwidth") else t.width.data  # pyright: ignore[reportAttributeAccessIssue]
 
 
 # --------------------------------------------------------------------------------------
@@ -179,6 +178,8 @@ class ScalarEmitter:
         return self._binary(arith.AddfOp, arith.AddiOp, a, b, contract=True)
 
     def sub(self, a: Any, b: Any) -> SSAValue:
+        if self.kind.is_bool:
+            raise ValueError("subtracting bools raises in PyTorch")
         return self._binary(arith.SubfOp, arith.SubiOp, a, b, contract=True)
 
     def mul(self, a: Any, b: Any) -> SSAValue:
@@ -199,6 +200,8 @@ class ScalarEmitter:
     def neg(self, x: SSAValue) -> SSAValue:
         if self.kind.is_float:
             return self.emit(arith.NegfOp(x))
+        if self.kind.is_bool:
+            raise ValueError("negating bools raises in PyTorch")
         return self.sub(self.zero(), x)
 
     def abs(self, x: SSAValue) -> SSAValue:
@@ -362,7 +365,7 @@ def convert(e: ScalarEmitter, value: SSAValue, source: Kind, target: Kind) -> SS
         return e.at(source).cmp("ne", value, e.constant(0, source))
     t = target.type
     if source.is_float and target.is_float:
-        wider = _width(target) > _width(source)
+        wider = target.width > source.width
         return e.emit(arith.ExtFOp(value, t) if wider else arith.TruncFOp(value, t))
     if target.is_float:
         unsigned = source.unsigned or source.is_bool
@@ -371,13 +374,13 @@ def convert(e: ScalarEmitter, value: SSAValue, source: Kind, target: Kind) -> SS
         if e.on_failure is not None:  # TorchScript's int(x) raises where an int64 cannot hold x
             in_range = e.at(source).cmp("lt", e.at(source).abs(value), e.constant(2.0**63, source))
             e.on_failure(e.xor(in_range, e.constant(True, BOOL)))
-        if _width(target) >= 32:  # as C++ converts on x86: NaN and overflow give INT_MIN
+        if target.width >= 32:  # as C++ converts on x86: NaN and overflow give INT_MIN
             return e.emit(arith.FPToSIOp(value, t))
         whole = e.emit(arith.FPToSIOp(value, i32))  # narrower integers wrap: 300.0 to uint8 is 44
         return convert(e, whole, I32, target)
-    if _width(target) == _width(source):
+    if target.width == source.width:
         return value
-    if _width(target) < _width(source):
+    if target.width < source.width:
         return e.emit(arith.TruncIOp(value, t))
     unsigned = source.unsigned or source.is_bool
     return e.emit(arith.ExtUIOp(value, t) if unsigned else arith.ExtSIOp(value, t))
