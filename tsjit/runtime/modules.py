@@ -30,6 +30,9 @@ if TYPE_CHECKING:
 GENERIC_MODULE_CLASS = "__torch__.torch.nn.modules.module.Module"
 """The class of a submodule no graph names (only dynamic method calls would see it)."""
 
+TORCH_NAMESPACE = "__torch__.torch."
+"""Where the classes of PyTorch's own sources live, the library's among them."""
+
 
 def module_object(spec: Mapping[str, Any] | str | Path, program: ModuleOp | None = None) -> ScriptObject:
     """The module object described by module.json (a mapping or a path): parameters,
@@ -65,10 +68,11 @@ def _complete(
     """Adds what module.json leaves out: submodules the graphs reach that hold nothing
     listed (`nn.ReLU()`), and the constants builtin classes default (module.json has no
     constants; scripting folded them into the methods PyTorch compiled)."""
-    from tsjit.frontend.library_methods import constant_defaults
+    if obj.qualified_name.startswith(TORCH_NAMESPACE):  # else no library class: no frontend import
+        from tsjit.frontend.library_methods import constant_defaults
 
-    for name, value in constant_defaults(obj.qualified_name).items():
-        obj.attributes.setdefault(name, value)
+        for name, value in constant_defaults(obj.qualified_name).items():
+            obj.attributes.setdefault(name, value)
     enclosing |= {obj.qualified_name}
     for (owner, name), child_class in submodule_classes.items():
         if owner == obj.qualified_name and name not in obj.attributes and child_class not in enclosing:
@@ -99,6 +103,8 @@ def _submodule_classes(program: ModuleOp) -> dict[tuple[str, str], str]:
 def builtin_method(class_name: str, method: str) -> Code | None:
     """The builtin `class_name.method` compiled from the library, or None when the
     library has no such class or method. Mangled names share their class's code."""
+    if not class_name.startswith(TORCH_NAMESPACE):
+        return None
     from tsjit.frontend.library_methods import compile_method, unmangled
     from tsjit.runtime.interpreter import Program
 

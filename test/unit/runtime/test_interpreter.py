@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
 import weakref
 from typing import Any
@@ -619,6 +621,18 @@ def test_a_missing_constant_without_default_is_a_run_time_error():
     assert forward is not None
     with pytest.raises(TorchScriptError, match="has no attribute 'kernel_size'"):
         forward(module_object({"type": f"{NN}.pooling.MaxPool2d"}), grid(1, 1, 2, 2))
+
+
+def test_the_runtime_imports_the_frontend_only_to_compile_a_builtin_method():
+    frontend = "sorted(name for name in sys.modules if name.startswith('tsjit.frontend'))"
+    script = (
+        "import sys, tsjit.runtime.executor, tsjit.runtime.modules as modules\n"
+        f"print({frontend})\n"
+        "modules.builtin_method('__torch__.source.Model', 'forward')\n"
+        f"print({frontend})\n"
+    )
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert run.stdout.splitlines() == ["[]", "[]"]
 
 
 @pytest.mark.parametrize("class_name", GRAD_MODES)
