@@ -149,11 +149,6 @@ class GroupSignature:
     outputs: tuple[OutputParam, ...]
 
     @property
-    def atoms(self) -> frozenset[Atom]:
-        plain = {("input", t.input) for t in self.tensors if t.chunking is None}
-        return frozenset(plain | {("chunk", j) for j in range(len(self.chunkings))})
-
-    @property
     def memrefs(self) -> int:
         return len(self.tensors) + len(self.outputs)
 
@@ -370,7 +365,7 @@ class _KernelBuilder:
 
     def build(self, name: str) -> func.FuncOp:
         sig, layout = self.signature, self.layout
-        args = [arg for arg in self.group.body.block.args]
+        args = list(self.group.body.block.args)
         types: list[Attribute] = [INDEX] * self.rank
         types += [kernel_memref_type(t.kind, self.rank, layout, i) for i, t in enumerate(sig.tensors)]
         types += [s.kind.type for s in sig.scalars]
