@@ -106,3 +106,77 @@ def test_random_factories_are_reproducible_after_manual_seed():
     assert op("aten::uniform")(np.zeros(4, f64), 2.0, 3.0, None).min() >= 2.0
     with pytest.raises(TorchScriptError, match="random_ expects 'from' to be less than 'to'"):
         op("aten::randint")(0, [2], 4, None, None, None)
+
+
+X64 = np.zeros((2, 1), f64)
+NONE5 = (*NONE4, None)
+UNIT, NORMAL = "in [0, 1)", "finite"
+
+# (overload, arguments, shape, dtype, values: a fill value, UNIT, NORMAL, a range, or None)
+FACTORIES = [
+    ("aten::zeros", ([2, 3], *NONE4), (2, 3), f32, 0),
+    ("aten::ones", ([2], 4, None, None, None), (2,), i64, 1),
+    ("aten::empty.memory_format", ([0, 4], *NONE5), (0, 4), f32, None),
+    ("aten::empty_strided", ([2, 2], [2, 1], 7, None, None, None), (2, 2), f64, None),
+    ("aten::full", ([2], 2.5, *NONE4), (2,), f32, 2.5),
+    ("aten::zeros_like", (X64, *NONE5), (2, 1), f64, 0),
+    ("aten::ones_like", (X64, 3, None, None, None, None), (2, 1), np.int32, 1),
+    ("aten::empty_like", (X64, 6, None, None, None, None), (2, 1), f32, None),
+    ("aten::full_like", (X64, 2, *NONE5), (2, 1), f64, 2),
+    ("aten::new_zeros", (X64, [3], *NONE4), (3,), f64, 0),
+    ("aten::new_ones", (X64, [3], 4, None, None, None), (3,), i64, 1),
+    ("aten::new_empty", (X64, [1, 2], *NONE4), (1, 2), f64, None),
+    ("aten::new_full", (X64, [1], 5, *NONE4), (1,), f64, 5),
+    ("aten::rand", ([50], *NONE4), (50,), f32, UNIT),
+    ("aten::rand.generator", ([50], None, 7, None, None, None), (50,), f64, UNIT),
+    ("aten::randn", ([50], *NONE4), (50,), f32, NORMAL),
+    ("aten::randn.generator", ([50], None, *NONE4), (50,), f32, NORMAL),
+    ("aten::rand_like", (X64, *NONE5), (2, 1), f64, UNIT),
+    ("aten::randn_like", (X64, 6, None, None, None, None), (2, 1), f32, NORMAL),
+    ("aten::randint", (5, [50], 4, None, None, None), (50,), i64, range(5)),
+    ("aten::randint.low", (-2, 3, [50], None, None, None, None), (50,), i64, range(-2, 3)),
+    ("aten::randint_like", (X64, 4, *NONE5), (2, 1), f64, range(4)),
+    ("aten::randint_like.low_dtype", (X64, 1, 3, 3, None, None, None, None), (2, 1), np.int32, range(1, 3)),
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "args", "shape", "dtype", "values"), FACTORIES, ids=[f[0] for f in FACTORIES]
+)
+def test_factory_shape_dtype_and_values(name, args, shape, dtype, values):
+    result = op(name)(*args)
+    assert type(result) is np.ndarray and result.shape == shape and result.dtype == dtype
+    if values == UNIT:
+        assert ((0 <= result) & (result < 1)).all()
+    elif values == NORMAL:
+        assert np.isfinite(result).all() and len(np.unique(result)) == result.size
+    elif isinstance(values, range):
+        assert set(result.reshape(-1).tolist()) <= set(values)
+    elif values is not None:
+        assert (result == values).all()
+
+
+@pytest.mark.parametrize("name", [f[0] for f in FACTORIES])
+def test_every_factory_refuses_cuda(name):
+    args = next(f[1] for f in FACTORIES if f[0] == name)
+    # The options end (dtype, layout, device, pin_memory[, memory_format]).
+    with_memory_format = name.endswith(("_like", "_like.low_dtype", ".memory_format"))
+    device_at = len(args) - (3 if with_memory_format else 2)
+    assert args[device_at] is None
+    with pytest.raises(TorchScriptError, match="Torch not compiled with CUDA enabled"):
+        op(name)(*args[:device_at], Device("cuda"), *args[device_at + 1 :])
+
+
+@pytest.mark.parametrize(
+    ("name", "args"),
+    [
+        ("aten::empty_strided", ([-1], [1], *NONE4)),
+        ("aten::new_empty", (X64, [2, -1], *NONE4)),
+        ("aten::rand", ([-1], *NONE4)),
+        ("aten::randn.generator", ([-1], None, *NONE4)),
+        ("aten::randint.low", (0, 2, [-1], None, None, None, None)),
+    ],
+)
+def test_negative_sizes_are_refused(name, args):
+    with pytest.raises(TorchScriptError, match=r"Trying to create tensor with negative dimension -1"):
+        op(name)(*args)
