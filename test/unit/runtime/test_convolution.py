@@ -84,6 +84,37 @@ def test_conv_unbatched_same_padding_and_conv1d():
     np.testing.assert_allclose(result, expected, rtol=1e-4, atol=1e-5)
 
 
+def direct_conv(x, w, stride, padding, dilation):
+    """Any number of spatial dimensions, one group: out[n, o, *i] = sum over c and *k of
+    x_padded[n, c, *(i * stride + k * dilation)] * w[o, c, *k]."""
+    spatial = x.ndim - 2
+    xp = np.pad(x.astype(np.float64), [(0, 0), (0, 0)] + [(p, p) for p in padding])
+    kernel = w.shape[2:]
+    out_sizes = [
+        (xp.shape[2 + d] - dilation[d] * (kernel[d] - 1) - 1) // stride[d] + 1 for d in range(spatial)
+    ]
+    out = np.zeros((x.shape[0], w.shape[0], *out_sizes))
+    for n, o, *i in itertools.product(range(x.shape[0]), range(w.shape[0]), *map(range, out_sizes)):
+        for c, *k in itertools.product(range(w.shape[1]), *map(range, kernel)):
+            at = tuple(i[d] * stride[d] + k[d] * dilation[d] for d in range(spatial))
+            out[(n, o, *i)] += xp[(n, c, *at)] * w[(o, c, *k)]
+    return out
+
+
+@pytest.mark.parametrize("spatial", [1, 2, 3])
+def test_conv_of_each_rank_matches_the_definition(spatial):
+    rng = np.random.default_rng(spatial)
+    x = rng.standard_normal((2, 3, *(5,) * spatial)).astype(f32)
+    w = rng.standard_normal((2, 3, *(2,) * spatial)).astype(f32)
+    stride, padding, dilation = [2] + [1] * (spatial - 1), [1] * spatial, [1] * (spatial - 1) + [2]
+    result = op(f"aten::conv{spatial}d")(x, w, None, stride, padding, dilation, 1)
+    assert result.dtype == f32
+    np.testing.assert_allclose(result, direct_conv(x, w, stride, padding, dilation), rtol=1e-4, atol=1e-5)
+    unbatched = op(f"aten::conv{spatial}d.padding")(x[0], w, None, [1] * spatial, "valid", [1] * spatial, 1)
+    expected = direct_conv(x[:1], w, [1] * spatial, [0] * spatial, [1] * spatial)[0]
+    np.testing.assert_allclose(unbatched, expected, rtol=1e-4, atol=1e-5)
+
+
 def test_conv_errors():
     with pytest.raises(
         TorchScriptError,
@@ -129,6 +160,22 @@ def test_max_pool():
 )
 def test_avg_pool_divisors(args, expected):
     np.testing.assert_allclose(op("aten::avg_pool2d")(X, *args).reshape(-1), expected, rtol=1e-6)
+
+
+def test_one_dimensional_pooling():
+    x = np.array([[[0.0, 5.0, 1.0, 2.0, 7.0, 3.0, 4.0]]], f32)
+    assert op("aten::max_pool1d")(x, [3], [2], [0], [1], False).tolist() == [[[5.0, 7.0, 7.0]]]
+    assert op("aten::max_pool1d")(x, [2], [], [1], [1], False).tolist() == [[[0.0, 5.0, 7.0, 4.0]]]
+    np.testing.assert_allclose(
+        op("aten::avg_pool1d")(x, [3], [2], [0], False, True), [[[2.0, 10 / 3, 14 / 3]]]
+    )
+    np.testing.assert_allclose(
+        op("aten::avg_pool1d")(x, [2], [], [1], False, False), [[[0.0, 3.0, 4.5, 3.5]]]
+    )
+    with pytest.raises(
+        TorchScriptError, match=r"Expected 2D \(unbatched\) or 3D \(batched\) input to avg_pool1d"
+    ):
+        op("aten::avg_pool1d")(X, [2], [], [0], False, True)
 
 
 def test_adaptive_avg_pool():
