@@ -29,6 +29,10 @@ def close(actual, expected, rtol=1e-5, atol=1e-6):
     np.testing.assert_allclose(actual, expected, rtol=rtol, atol=atol)
 
 
+def sigmoid(v):
+    return 1 / (1 + np.exp(-v))
+
+
 def test_softmax_and_log_softmax():
     result = op("aten::softmax.int")(a([[1.0, 2.0, 3.0]]), 1, None)
     assert result.dtype == f32
@@ -37,6 +41,16 @@ def test_softmax_and_log_softmax():
     assert op("aten::softmax.int")(a([1, 2], i64), 0, 7).dtype == np.float64  # dtype=Double casts first
     with pytest.raises(TorchScriptError, match="not implemented for 'Long'"):
         op("aten::softmax.int")(a([1, 2], i64), 0, None)
+
+
+def test_softmax_of_empty_and_zero_dim_tensors():
+    empty = a(np.zeros((0, 3)))
+    for name in ("aten::softmax.int", "aten::log_softmax.int"):
+        result = op(name)(empty, 0, None)
+        assert result.shape == (0, 3) and result is not empty
+    assert op("aten::softmax.int")(a(2.5), 0, None).tolist() == 1.0
+    assert op("aten::log_softmax.int")(a(2.5), -1, None).tolist() == 0.0
+    assert op("aten::log_softmax.int")(a([[1, 1]], i64), 1, 6).dtype == f32
 
 
 def test_layer_norm():
@@ -99,6 +113,21 @@ def test_recurrent_cells():
     gru = op("aten::gru_cell")(x, h, w_ih[:3], w_hh[:3], a([0.0, 0.1, 0.2]), a([0.1, 0.0, 0.0]))
     close(gru, [[0.4060739]])
     close(op("aten::rnn_tanh_cell")(x, h, w_ih[:1], w_hh[:1], None, None), [[np.tanh(-0.1 + 0.05)]])
+
+
+def test_one_state_cells_follow_their_formulas():
+    rng = np.random.default_rng(0)
+    x, h = rng.standard_normal((2, 3)).astype(f32), rng.standard_normal((2, 4)).astype(f32)
+    w_ih, w_hh = rng.standard_normal((12, 3)).astype(f32), rng.standard_normal((12, 4)).astype(f32)
+    b_ih, b_hh = rng.standard_normal(12).astype(f32), rng.standard_normal(12).astype(f32)
+    gi, gh = x @ w_ih.T + b_ih, h @ w_hh.T + b_hh
+    close(op("aten::rnn_tanh_cell")(x, h, w_ih[:4], w_hh[:4], b_ih[:4], b_hh[:4]), np.tanh(gi + gh)[:, :4])
+    relu = op("aten::rnn_relu_cell")(x, h, w_ih[:4], w_hh[:4], None, None)
+    assert relu.dtype == f32
+    close(relu, np.maximum(x @ w_ih[:4].T + h @ w_hh[:4].T, 0))
+    reset, update = sigmoid(gi[:, :4] + gh[:, :4]), sigmoid(gi[:, 4:8] + gh[:, 4:8])
+    new = np.tanh(gi[:, 8:] + reset * gh[:, 8:])
+    close(op("aten::gru_cell")(x, h, w_ih, w_hh, b_ih, b_hh), (1 - update) * new + update * h, rtol=1e-4)
 
 
 def test_losses():
