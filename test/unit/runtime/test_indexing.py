@@ -95,6 +95,25 @@ def test_index_put():
         op("aten::index_put_")(x, indices, np.array(1, i64), False)
 
 
+def test_index_put_overloads_write_in_place_or_into_a_copy():
+    x = np.zeros(3, f32)
+    indices = [np.array([2], i64)]
+    assert op("aten::_index_put_impl_")(x, indices, np.array(4.0, f32), False, True) is x
+    assert op("aten::_index_put_impl_.hacked_twin")(x, indices, np.array(1.0, f32), True, False) is x
+    assert op("aten::index_put_.hacked_twin")(x, indices, np.array(1.0, f32), True) is x
+    assert x.tolist() == [0, 0, 6]
+    copied = op("aten::_index_put_impl")(x, [np.array([0], i64)], np.array(2.0, f32), False, False)
+    assert copied.tolist() == [2, 0, 6] and x.tolist() == [0, 0, 6]
+    assert op("aten::index_put.hacked_twin")(x, indices, np.array(1.0, f32), True).tolist() == [0, 0, 7]
+    assert x.tolist() == [0, 0, 6]
+    with pytest.raises(TorchScriptError, match="index 3 is out of bounds for dimension 0 with size 3"):
+        op("aten::index_put")(x, [np.array([3], i64)], np.array(1.0, f32), False)
+    with pytest.raises(
+        TorchScriptError, match=r"shape mismatch: value tensor of shape \[2\] cannot be broadcast"
+    ):
+        op("aten::_index_put_impl_")(x, indices, np.array([1.0, 2.0], f32), False, False)
+
+
 def test_gather_and_scatter():
     x = np.array([[1, 2], [3, 4]], f32)
     index = np.array([[0, 0], [1, 0]], i64)
