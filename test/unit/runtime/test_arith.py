@@ -68,6 +68,33 @@ def test_rounding_modes():
         op("aten::div.Tensor_mode")(a, b, "round")
 
 
+def test_inplace_rounding_modes():
+    x = arr([7.0, -7.0], f32)
+    assert op("aten::div_.Tensor_mode")(x, arr([2.0, 2.0], f32), "floor") is x and x.tolist() == [3.0, -4.0]
+    y = arr([7, -7], i64)
+    assert op("aten::div_.Scalar_mode")(y, 2, "trunc") is y and y.tolist() == [3, -3]
+    assert op("aten::div_.Tensor_mode")(x, arr([2.0, 2.0], f32), None).tolist() == [1.5, -2.0]
+    with pytest.raises(
+        TorchScriptError, match="result type Float can't be cast to the desired output type Long"
+    ):
+        op("aten::div_.Scalar_mode")(y, 2, None)
+    with pytest.raises(TorchScriptError, match="rounding_mode to be one of None, 'trunc', or 'floor'"):
+        op("aten::div_.Tensor_mode")(x, x, "round")
+
+
+def test_sub_and_add_overloads_with_alpha():
+    x = arr([5, 6], i64)
+    assert op("aten::sub_.Scalar")(x, 1, 2) is x and x.tolist() == [3, 4]
+    assert op("aten::subtract.Tensor")(x, arr([1, 1], i64), 3).tolist() == [0, 1]
+    assert op("aten::subtract.Scalar")(x, 1, 1).tolist() == [2, 3]
+    assert op("aten::add_.Tensor")(x, arr([1, 2], i64), -1) is x and x.tolist() == [2, 2]
+    assert op("aten::add.Scalar")(arr([1.0], f32), 2, 0.5).tolist() == [2.0]
+    with pytest.raises(TorchScriptError, match="alpha must not be a floating point number"):
+        op("aten::sub_.Tensor")(x, x, 1.5)
+    with pytest.raises(TorchScriptError, match="Subtraction, the `-` operator, with two bool tensors"):
+        op("aten::sub.Tensor")(arr([True], bool), arr([False], bool), 1)
+
+
 def test_floor_divide_remainder_fmod_signs():
     a, b = arr([7, -7, 7, -7], i64), arr([3, 3, -3, -3], i64)
     assert op("aten::floor_divide")(a, b).tolist() == [2, -3, -3, 2]
