@@ -98,6 +98,42 @@ def test_variance_and_std():
         op("aten::std")(np.array([1, 2], i64), True)
 
 
+@pytest.mark.parametrize("keepdim", [False, True])
+def test_statistics_overloads_against_numpy(keepdim):
+    x = np.array([[1.0, 2.0, 4.0], [3.0, 7.0, 5.0]], f64)
+    for op_name, with_mean in (("var", False), ("std", False), ("var_mean", True), ("std_mean", True)):
+        numpy_stat = np.var if op_name.startswith("var") else np.std
+        cases = [
+            (op(f"aten::{op_name}")(x, False), numpy_stat(x, ddof=0), np.mean(x)),
+            (
+                op(f"aten::{op_name}.dim")(x, [1], True, keepdim),
+                numpy_stat(x, axis=1, ddof=1, keepdims=keepdim),
+                np.mean(x, axis=1, keepdims=keepdim),
+            ),
+            (
+                op(f"aten::{op_name}.correction")(x, [0], 0, keepdim),
+                numpy_stat(x, axis=0, ddof=0, keepdims=keepdim),
+                np.mean(x, axis=0, keepdims=keepdim),
+            ),
+            (op(f"aten::{op_name}.correction")(x, None, None, False), numpy_stat(x, ddof=1), np.mean(x)),
+        ]
+        for result, statistic, mean in cases:
+            if with_mean:
+                result, result_mean = result
+                np.testing.assert_allclose(result_mean, mean)
+            assert type(result) is np.ndarray
+            np.testing.assert_allclose(result, statistic)
+
+
+def test_prod_overloads():
+    x = np.array([[1, 2], [3, 4]], np.int32)
+    assert op("aten::prod")(x, None).tolist() == 24 and op("aten::prod")(x, None).dtype == i64
+    assert op("aten::prod.dim_int")(x, 1, False, None).tolist() == [2, 12]
+    assert op("aten::prod.dim_int")(x, -2, True, 6).tolist() == [[3.0, 8.0]]
+    with pytest.raises(TorchScriptError, match="Dimension out of range"):
+        op("aten::prod.dim_int")(x, 2, False, None)
+
+
 def test_norms():
     x = np.array([[3.0, -4.0], [0.0, 0.0]], f32)
     assert op("aten::norm.Scalar")(x, 2).tolist() == 5.0
