@@ -207,6 +207,18 @@ def test_to_returns_self_unless_something_changes():
         op("aten::to.device")(x, Device("cuda", 0), 6, False, False, None)
 
 
+def test_to_overloads_with_an_optional_dtype():
+    x = grid()
+    assert op("aten::to.prim_dtype")(x, None, False, False) is x
+    assert op("aten::to.prim_dtype")(x, 4, False, False).dtype == i64
+    assert op("aten::to.prim_Device")(x, CPU, 7, False, False).dtype == f64
+    assert op("aten::to.prim_Device")(x, None, None, False, True) is not x
+    assert op("aten::to.device")(x, CPU, 6, False, False, None) is x
+    assert op("aten::to.prim_other")(x, False, True) is not x
+    with pytest.raises(TorchScriptError, match="Torch not compiled with CUDA enabled"):
+        op("aten::to.prim_Device")(x, Device("cuda"), None, False, False)
+
+
 def test_contiguous_copies_only_strided_tensors():
     x = grid()
     assert op("aten::contiguous")(x, 0) is x
