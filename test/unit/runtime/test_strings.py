@@ -171,6 +171,41 @@ def test_find_uses_torchscript_end_convention():
         op("aten::index.str")(s, "z", 0, -1)
 
 
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("aten::find", [1, 4, -1, 4]),
+        ("aten::rfind", [4, 4, -1, 4]),
+        ("aten::count", [2, 1, 0, 1]),
+        ("aten::startswith", [False, False, False, True]),
+        ("aten::endswith", [True, True, False, True]),
+    ],
+)
+def test_searches_over_torchscript_ranges(name, expected):
+    # "bc" in "abcabc", "abc" (start 3, end -1: to the end), "a" and "bc" (4 to 6)
+    ranges = [(0, -1), (3, -1), (0, 1), (4, 6)]
+    assert [op(name)("abcabc", "bc", start, end) for start, end in ranges] == expected
+
+
+def test_index_and_rindex_raise_where_find_gives_minus_one():
+    assert op("aten::index.str")("abcabc", "b", 2, -1) == 4 and op("aten::rindex")("abcabc", "b", 0, 3) == 1
+    for name in ("aten::index.str", "aten::rindex"):
+        with pytest.raises(TorchScriptError, match="ValueError: substring not found"):
+            op(name)("abcabc", "b", 5, -1)
+
+
+def test_strip_and_justify_families():
+    assert op("aten::lstrip")(" \tab \n", " \n\t\f\v") == "ab \n"
+    assert op("aten::rstrip")(" \tab \n", " \n\t\f\v") == " \tab"
+    assert op("aten::rstrip")("abxx", "x") == "ab"
+    assert op("aten::ljust")("ab", 4, "*") == "ab**" and op("aten::rjust")("ab", 4, "*") == "**ab"
+    assert op("aten::center")("ab", 1, "*") == "ab"
+    for name in ("aten::ljust", "aten::rjust"):
+        with pytest.raises(TorchScriptError, match="The fill character must be exactly one character long"):
+            op(name)("ab", 4, "")
+    assert [op(f"aten::{base}")(10) for base in ("hex", "oct", "bin")] == ["0xa", "0o12", "0b1010"]
+
+
 def test_indexing_and_characters():
     assert (
         op("aten::__getitem__.str")("hello", -1) == "o"
