@@ -29,6 +29,42 @@ def test_tensor_properties():
     assert op("prim::tolist")(np.array([[1.5, 2.0]], np.float32), 2, 1) == [[1.5, 2.0]]
 
 
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("prim::device", CPU),
+        ("prim::layout", 0),
+        ("prim::requires_grad", False),
+        ("prim::grad", None),
+        ("prim::name", None),
+        ("prim::is_cpu", True),
+        *(
+            (f"prim::is_{kind}", False)
+            for kind in (
+                "cuda",
+                "xpu",
+                "xla",
+                "mps",
+                "ipu",
+                "maia",
+                "mtia",
+                "meta",
+                "vulkan",
+                "mkldnn",
+                "sparse",
+                "sparse_csr",
+                "quantized",
+                "nested",
+            )
+        ),
+    ],
+)
+def test_properties_every_array_shares(name, value):
+    for x in (np.zeros((2, 3), np.float64), np.array(1, np.int8)):
+        result = op(name)(x)
+        assert result == value and type(result) is type(value)
+
+
 def test_num_to_tensor_is_a_zero_dim_tensor():
     as_float = op("prim::NumToTensor.Scalar")(1.5)
     assert as_float.shape == () and as_float.dtype == np.float64
