@@ -89,6 +89,8 @@ def test_conversions():
     with pytest.raises(TorchScriptError, match="a Tensor with 2 elements cannot be converted to Scalar"):
         op("aten::Int.Tensor")(np.zeros(2))
     assert op("aten::Float.Scalar")(3) == 3.0 and op("aten::Bool.float")(0.0) is False
+    for name, value in (("aten::Float.int", -2), ("aten::Float.bool", True), ("aten::Float.Scalar", 0.5)):
+        assert type(op(name)(value)) is float and op(name)(value) == float(value)
 
 
 @pytest.mark.parametrize(
