@@ -562,8 +562,7 @@ def to_dtype_layout(
     copy: bool = False,
     memory_format: int | None = None,
 ) -> ndarray:
-    check_device(device)
-    return convert(self, None if dtype is None else numpy_dtype(dtype), copy)
+    return to_device(self, device, dtype, non_blocking, copy, memory_format)
 
 
 @kernel("aten::to.other")
