@@ -67,7 +67,7 @@ def data(a: ndarray) -> ndarray:
     return a.view()
 
 
-@kernel("prim::itemsize")
+@kernel("prim::itemsize", "aten::element_size")
 def itemsize(a: ndarray) -> int:
     return a.itemsize
 

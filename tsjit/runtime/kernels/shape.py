@@ -469,11 +469,6 @@ def is_contiguous(self: ndarray, memory_format: int = 0) -> bool:
     return bool(self.flags.c_contiguous)
 
 
-@kernel("aten::element_size")
-def element_size(self: ndarray) -> int:
-    return self.itemsize
-
-
 @kernel("aten::is_floating_point")
 def is_floating_point(self: ndarray) -> bool:
     return self.dtype.kind == "f"
