@@ -2,7 +2,8 @@
 
 One numpy Generator serves every kernel; `aten::manual_seed` reseeds it, so seeded programs
 are reproducible run to run (but draw different numbers than PyTorch's Mersenne Twister).
-Generator arguments are accepted and ignored.
+Generator arguments are accepted and ignored. The random factories whose schemas match
+zeros' and zeros_like's are rows built with `factory`'s makers over a random constructor.
 """
 
 from __future__ import annotations
