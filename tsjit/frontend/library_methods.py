@@ -7,9 +7,11 @@ Scripting an instance folds the class's `__constants__` into the code. A class n
 a graph comes with no instance, so its *class view* reads every attribute, constants
 included, from the object at run time, typed by the class annotations (PyTorch's own).
 What a layer leaves unannotated is a parameter or buffer, which a layer built without
-it (`bias=False`) holds as None: the view types it `Optional[Tensor]`. module.json holds
-no constants, so objects take the defaults of `__init__` for the ones they lack
-(`constant_defaults`).
+it (`bias=False`) holds as None: the view types it `Optional[Tensor]`.
+
+module.json holds no constants, and no parameter or buffer that is None (it lists
+`named_parameters()`): `attribute_defaults` gives what an object lacks, the defaults of
+`__init__` for constants and None for the `Optional[Tensor]` attributes `forward` reads.
 
 PyTorch mangles the names of classes whose instances differ in constants
 (`linear.___torch_mangle_3.Linear`); the class view serves them all.
@@ -23,6 +25,7 @@ import inspect
 import re
 import sys
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
@@ -64,11 +67,51 @@ def library_classes() -> Mapping[str, type]:
     })  # fmt: skip
 
 
-def compile_method(qualified_name: str, method: str) -> tuple[ModuleOp, str] | None:
-    """The module holding `method` compiled for the class view (and what it calls), and
-    the method's symbol `<class>.<method>`; None when the library defines no such method.
-    Containers (`Sequential`) have no class view: their code depends on their items."""
+@dataclass(frozen=True)
+class CompiledMethod:
+    """A library method compiled for its class view."""
+
+    module: ModuleOp  # the method and what it calls; shared, not to be modified
+    symbol: str  # `<class>.<method>`
+    optional_state: frozenset[str]  # the `Optional[Tensor]` attributes it reads
+
+
+def compile_method(qualified_name: str, method: str) -> CompiledMethod | None:
+    """`method` of the class view of a library class (compiled once per class and
+    method); None when the library defines no such method. Containers (`Sequential`)
+    have no class view: their code depends on their items."""
+    return _compile_method(unmangled(qualified_name), method)
+
+
+def attribute_defaults(qualified_name: str) -> dict[str, object]:
+    """What an object of a library class may lack, with the value it stands for: the
+    constants `__init__` gives a default of their declared type (tuples as lists), and
+    None for the `Optional[Tensor]` attributes (parameters, buffers) `forward` reads.
+    Empty for other classes."""
     qualname = unmangled(qualified_name)
+    forward = _compile_method(qualname, "forward")
+    defaults: dict[str, object] = dict.fromkeys(forward.optional_state if forward is not None else ())
+    for name, value in _constant_defaults(qualname).items():
+        defaults[name] = list(value) if isinstance(value, tuple) else value
+    return defaults
+
+
+@dataclass
+class _ClassView(ModuleInfo):
+    """A library class seen without an instance: nothing folded, state read at run time."""
+
+    reads: set[str] = field(default_factory=set)  # the attributes its compiled code reads
+
+    def attribute(self, em: FunctionEmitter, node: ast.AST, receiver: SSAValue, name: str) -> SugaredValue:
+        if not self.has_attribute(name):  # unannotated: a parameter or buffer
+            self.attributes[name] = OptionalType(TensorType())
+        if name in self.attributes:
+            self.reads.add(name)
+        return super().attribute(em, node, receiver, name)
+
+
+@functools.cache
+def _compile_method(qualname: str, method: str) -> CompiledMethod | None:
     cls = library_class(qualname)
     if cls is None:
         return None
@@ -79,23 +122,8 @@ def compile_method(qualified_name: str, method: str) -> tuple[ModuleOp, str] | N
     unit.registry.by_qualname[qualname] = view
     compiled = unit.compile_method(view, method, None)
     cleanup(unit.module)
-    return unit.module, compiled.symbol
-
-
-def constant_defaults(qualified_name: str) -> Mapping[str, object]:
-    """The constants of a library class that `__init__` gives a default of the
-    constant's declared type (tuples as lists), by name; empty for other classes."""
-    defaults = _constant_defaults(unmangled(qualified_name))
-    return {name: list(value) if isinstance(value, tuple) else value for name, value in defaults.items()}
-
-
-class _ClassView(ModuleInfo):
-    """A library class seen without an instance: nothing folded, state read at run time."""
-
-    def attribute(self, em: FunctionEmitter, node: ast.AST, receiver: SSAValue, name: str) -> SugaredValue:
-        if not self.has_attribute(name):
-            self.attributes[name] = OptionalType(TensorType())  # a parameter or buffer
-        return super().attribute(em, node, receiver, name)
+    optional_state = {name for name in view.reads if view.attributes[name] == OptionalType(TensorType())}
+    return CompiledMethod(unit.module, compiled.symbol, frozenset(optional_state))
 
 
 def _declared_types(unit: CompilationUnit, cls: type) -> dict[str, Attribute]:

@@ -66,12 +66,12 @@ def _complete(
     obj: ScriptObject, submodule_classes: Mapping[tuple[str, str], str], enclosing: frozenset[str]
 ) -> None:
     """Adds what module.json leaves out: submodules the graphs reach that hold nothing
-    listed (`nn.ReLU()`), and the constants builtin classes default (module.json has no
-    constants; scripting folded them into the methods PyTorch compiled)."""
+    listed (`nn.ReLU()`), and what objects of builtin classes lack: constants (scripting
+    folded them into the methods PyTorch compiled) and parameters that are None."""
     if obj.qualified_name.startswith(TORCH_NAMESPACE):  # else no library class: no frontend import
-        from tsjit.frontend.library_methods import constant_defaults
+        from tsjit.frontend.library_methods import attribute_defaults
 
-        for name, value in constant_defaults(obj.qualified_name).items():
+        for name, value in attribute_defaults(obj.qualified_name).items():
             obj.attributes.setdefault(name, value)
     enclosing |= {obj.qualified_name}
     for (owner, name), child_class in submodule_classes.items():
@@ -111,7 +111,4 @@ def builtin_method(class_name: str, method: str) -> Code | None:
     if (canonical := unmangled(class_name)) != class_name:
         return builtin_method(canonical, method)
     compiled = compile_method(class_name, method)
-    if compiled is None:
-        return None
-    module, symbol = compiled
-    return Program(module).function(symbol)
+    return None if compiled is None else Program(compiled.module).function(compiled.symbol)

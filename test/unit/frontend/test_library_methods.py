@@ -1,6 +1,6 @@
 """Library methods compiled for a class a graph names: PyTorch's class names (mangled
 too), the class view (constants read from the object, unannotated state typed
-`Optional[Tensor]`), the defaults of constants, and the annotations the view relies on."""
+`Optional[Tensor]`), what objects may lack, and the annotations the view relies on."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ from tsjit.dialects.types import IntType, OptionalType, TensorType
 from tsjit.frontend import torch_shim as torch
 from tsjit.frontend.library import grad_mode
 from tsjit.frontend.library_methods import (
+    attribute_defaults,
     compile_method,
-    constant_defaults,
     library_class,
     library_classes,
     unmangled,
@@ -74,16 +74,23 @@ def test_every_layer_has_constructor_arguments_here():
 
 
 def test_the_class_view_reads_constants_from_the_object():
-    module, symbol = compile_method(f"{NN}.activation.___torch_mangle_2.Softmax", "forward") or (None, "")
-    assert module is not None and symbol == f"{NN}.activation.Softmax.forward"
-    assert attribute_reads(module) == {"dim": OptionalType(IntType())}
-    assert [op.sym_name.data for op in module.ops if isinstance(op, func.FuncOp)][-1] == symbol
+    compiled = compile_method(f"{NN}.activation.___torch_mangle_2.Softmax", "forward")
+    assert compiled is not None and compiled.symbol == f"{NN}.activation.Softmax.forward"
+    assert attribute_reads(compiled.module) == {"dim": OptionalType(IntType())}
+    assert [op.sym_name.data for op in compiled.module.ops if isinstance(op, func.FuncOp)][
+        -1
+    ] == compiled.symbol
+    assert compiled.optional_state == frozenset()
+    assert compile_method(f"{NN}.activation.Softmax", "forward") is compiled
 
 
 def test_the_class_view_types_unannotated_state_optional():
     compiled = compile_method(f"{NN}.linear.Linear", "forward")
-    assert compiled is not None
-    assert attribute_reads(compiled[0]) == {"weight": TensorType(), "bias": OptionalType(TensorType())}
+    assert compiled is not None and compiled.optional_state == {"bias"}
+    assert attribute_reads(compiled.module) == {"weight": TensorType(), "bias": OptionalType(TensorType())}
+    batch_norm = compile_method(f"{NN}.batchnorm.BatchNorm2d", "forward")
+    assert batch_norm is not None
+    assert batch_norm.optional_state == {"weight", "bias", "running_mean", "running_var"}
 
 
 def test_no_class_view_for_other_classes_missing_methods_and_containers():
@@ -92,22 +99,23 @@ def test_no_class_view_for_other_classes_missing_methods_and_containers():
     assert compile_method(f"{NN}.container.Sequential", "forward") is None
 
 
-def test_constants_default_to_init_defaults_of_their_type():
+def test_constants_default_to_init_defaults_of_their_type_and_state_to_none():
     conv2d = {"stride": [1, 1], "padding": [0, 0], "dilation": [1, 1], "groups": 1, "padding_mode": "zeros"}
-    assert constant_defaults(f"{NN}.conv.Conv2d") == conv2d
-    assert constant_defaults(f"{NN}.conv.___torch_mangle_4.Conv2d") == conv2d
-    assert constant_defaults(f"{NN}.conv.Conv1d")["stride"] == [1]
+    assert attribute_defaults(f"{NN}.conv.Conv2d") == {"bias": None, **conv2d}
+    assert attribute_defaults(f"{NN}.conv.___torch_mangle_4.Conv2d") == {"bias": None, **conv2d}
+    assert attribute_defaults(f"{NN}.conv.Conv1d")["stride"] == [1]
     # stride=None means "the kernel size": no default of type list[int]
-    assert constant_defaults(f"{NN}.pooling.MaxPool2d") == {
+    assert attribute_defaults(f"{NN}.pooling.MaxPool2d") == {
         "padding": [0, 0],
         "dilation": [1, 1],
         "ceil_mode": False,
     }
-    assert constant_defaults(f"{NN}.activation.Softmax") == {"dim": None}
-    assert constant_defaults(f"{NN}.linear.Linear") == {}
-    assert constant_defaults("__torch__.source.Model") == {}
+    assert attribute_defaults(f"{NN}.activation.Softmax") == {"dim": None}
+    assert attribute_defaults(f"{NN}.linear.Linear") == {"bias": None}  # in_features: no default, never read
+    assert attribute_defaults("__torch__.source.Model") == {}
+    assert attribute_defaults(f"{NN}.container.Sequential") == {}
 
 
 def test_default_lists_are_fresh_for_each_object():
-    first, second = constant_defaults(f"{NN}.conv.Conv2d"), constant_defaults(f"{NN}.conv.Conv2d")
+    first, second = attribute_defaults(f"{NN}.conv.Conv2d"), attribute_defaults(f"{NN}.conv.Conv2d")
     assert first["stride"] == second["stride"] and first["stride"] is not second["stride"]

@@ -536,6 +536,21 @@ func.func @forward(%self : {MODEL}, %x : {F}) -> ({F}, {F}) {{
     np.testing.assert_array_equal(flattened, array([-1, 2, -3, 4]))
 
 
+def test_parameters_module_json_omits_are_none():
+    """PyTorch's `named_parameters()` skips a `bias=False` layer's bias."""
+    text = f"""
+func.func @forward(%self : {MODEL}, %x : {F}) -> {F} {{
+  %fc = prim.GetAttr[name = "fc"] %self : {MODEL} -> {LINEAR}
+  %y = prim.CallMethod[name = "forward"] %fc, %x : ({LINEAR}, {F}) -> {F}
+  func.return %y : {F}
+}}"""
+    code = program(text)
+    weight = {"tensor": {"dtype": "float32", "shape": [1, 2], "data": [1, 2]}}
+    model = module_object({"type": "__torch__.Model", "parameters": {"fc.weight": weight}}, code.module)
+    assert model.attributes["fc"].attributes["bias"] is None
+    np.testing.assert_array_equal(code.function("forward")(model, tensor(1, 1)), tensor(3))
+
+
 def array(data: list, dtype: str = "float32") -> np.ndarray:
     return np.array(data, dtype=dtype)
 
