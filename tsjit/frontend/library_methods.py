@@ -33,7 +33,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute, SSAValue
 
 from tsjit.dialects.types import OptionalType, TensorType, is_subtype_of
-from tsjit.frontend.compilation import CompilationUnit, cleanup
+from tsjit.frontend.compilation import CompilationUnit
 from tsjit.frontend.modules import ModuleInfo, value_type
 from tsjit.frontend.resolver import Scope
 from tsjit.frontend.source import SourceFile
@@ -79,7 +79,9 @@ class CompiledMethod:
 def compile_method(qualified_name: str, method: str) -> CompiledMethod | None:
     """`method` of the class view of a library class (compiled once per class and
     method); None when the library defines no such method. Containers (`Sequential`)
-    have no class view: their code depends on their items."""
+    have no class view: their code depends on their items. Scripting's cleanup passes
+    are not run: here they would only pool constants, and importing them costs more
+    than the whole compilation."""
     return _compile_method(unmangled(qualified_name), method)
 
 
@@ -121,7 +123,6 @@ def _compile_method(qualname: str, method: str) -> CompiledMethod | None:
         return None
     unit.registry.by_qualname[qualname] = view
     compiled = unit.compile_method(view, method, None)
-    cleanup(unit.module)
     optional_state = {name for name in view.reads if view.attributes[name] == OptionalType(TensorType())}
     return CompiledMethod(unit.module, compiled.symbol, frozenset(optional_state))
 
