@@ -17,7 +17,8 @@ whole per-call path), numpy op by op as written (`x**3` is numpy's slow power) a
 kernel that reads its inputs and writes its results once pays). Results are dropped
 after each call, as a program does with temporaries; tsjit then reuses large result
 buffers. PyTorch runs in-process when importable, else in `$TORCH_PYTHON` when set.
-Times are medians of interleaved samples; ratios are measured in the same run.
+Times are medians of interleaved samples, each sample repeating one contender for about
+`SAMPLE_SECONDS` (timed warm); ratios are measured in the same run.
 
 Then a chain of 200 elementwise ops on 4-element tensors: one kernel, µs per call.
 The last line sums up what is tracked from run to run:
@@ -133,22 +134,26 @@ def moved_floats(workload: str, n: int) -> int:
 # --------------------------------------------------------------------------------------
 
 
-def batch_size(n: int) -> int:
-    return max(1, (1 << 21) // n)
+SAMPLE_SECONDS = 0.02
+"""Each sample repeats a contender for about this long, so that it is timed warm (its
+data in cache, its buffers reused) even right after another contender's sample."""
 
 
-def measure(contenders: dict[str, Callable[[], Any]], n: int, samples: int) -> dict[str, float]:
-    """Median seconds per call of each contender, sampled in turn (interleaved)."""
-    batch = batch_size(n)
+def measure(contenders: dict[str, Callable[[], Any]], samples: int) -> dict[str, float]:
+    """Median seconds per call of each contender, samples taken in turn (interleaved)."""
+    repeats: dict[str, int] = {}
+    for name, call in contenders.items():
+        call()  # warm up: plans, first buffers
+        start = time.perf_counter()
+        call()
+        repeats[name] = max(1, int(SAMPLE_SECONDS / max(time.perf_counter() - start, 1e-9)))
     times: dict[str, list[float]] = {name: [] for name in contenders}
-    for call in contenders.values():
-        call()  # warm up: plans, page faults of first buffers
     for _ in range(samples):
         for name, call in contenders.items():
             start = time.perf_counter()
-            for _ in range(batch):
+            for _ in range(repeats[name]):
                 call()
-            times[name].append((time.perf_counter() - start) / batch)
+            times[name].append((time.perf_counter() - start) / repeats[name])
     return {name: sorted(t)[len(t) // 2] for name, t in times.items()}
 
 
@@ -164,7 +169,7 @@ TORCH_SCRIPT = r"""
 import json, sys, time
 import torch
 torch.set_num_threads(1)
-sizes, hidden, samples_for_16m = json.loads(sys.argv[1])
+sizes, hidden, samples_for_16m, sample_seconds = json.loads(sys.argv[1])
 
 def gelu(x):
     return 0.5 * x * (1 + torch.tanh(0.79788456 * (x + 0.044715 * x ** 3)))
@@ -199,17 +204,20 @@ with torch.no_grad():
                     contenders["torch.compile"] = lambda: compiled(*args)
                 except Exception as error:
                     results[f"{workload} {label} torch.compile"] = f"unavailable: {type(error).__name__}"
-            batch = max(1, (1 << 21) // n)
             samples = samples_for_16m if n >= (1 << 24) else 15
-            times = {name: [] for name in contenders}
-            for call in contenders.values():
+            repeats = {}
+            for name, call in contenders.items():
                 call()
+                start = time.perf_counter()
+                call()
+                repeats[name] = max(1, int(sample_seconds / max(time.perf_counter() - start, 1e-9)))
+            times = {name: [] for name in contenders}
             for _ in range(samples):
                 for name, call in contenders.items():
                     start = time.perf_counter()
-                    for _ in range(batch):
+                    for _ in range(repeats[name]):
                         call()
-                    times[name].append((time.perf_counter() - start) / batch)
+                    times[name].append((time.perf_counter() - start) / repeats[name])
             for name, t in times.items():
                 results[f"{workload} {label} {name}"] = sorted(t)[len(t) // 2]
 print(json.dumps(results))
@@ -226,7 +234,7 @@ def torch_times() -> tuple[dict[str, Any], str]:
         python = os.environ.get("TORCH_PYTHON", "")
         if not python:
             return {}, "PyTorch not installed (set TORCH_PYTHON to a Python that has it)"
-    arguments = json.dumps([SIZES, HIDDEN, samples_for(1 << 24)])
+    arguments = json.dumps([SIZES, HIDDEN, samples_for(1 << 24), SAMPLE_SECONDS])
     environment = {**os.environ, "OMP_NUM_THREADS": "1"}
     try:
         done = subprocess.run(
@@ -281,7 +289,7 @@ def main() -> None:
             for name, fn in numpy_versions.items():
                 contenders[name] = partial(fn, *args)
             contenders["copy floor"] = partial(np.copyto, destination, source_floats)
-            times = measure(contenders, n, samples_for(n))
+            times = measure(contenders, samples_for(n))
             for name in ("torch eager", "torch.compile"):
                 value = torch_results.get(f"{workload} {label} {name}")
                 if isinstance(value, float):
@@ -304,7 +312,7 @@ def main() -> None:
     chain(x)
     statistics = chain.statistics()
     (program,) = chain.programs
-    per_call = measure({"chain": partial(chain, x)}, 4, 15)["chain"]
+    per_call = measure({"chain": partial(chain, x)}, 15)["chain"]
     print(
         f"\nchain of {CHAIN_LENGTH} elementwise ops on 4 elements: {len(program.natives)} kernel(s), "
         f"{per_call * 1e6:.2f} µs per call (executor, interpreter, argument checks and the kernel), "
