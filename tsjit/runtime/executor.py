@@ -183,8 +183,8 @@ def _parse_pipeline(pipeline: Pipeline) -> list[ModulePass]:
 
 BACKENDS: dict[str, str] = {
     "interp": "tsjit.runtime.executor:GraphExecutor",
-    "llvm": "tsjit.runtime.llvm_jit:LLVMExecutor",
-    "auto": "tsjit.runtime.llvm_jit:AutoExecutor",
+    "llvm": "tsjit.runtime.native:LLVMExecutor",
+    "auto": "tsjit.runtime.native:AutoExecutor",
 }
 """Backend name -> `module:ExecutorClass`, constructed as `(module, entry, pipeline)`."""
 

@@ -81,10 +81,17 @@ def write_python(module: ModuleOp, options: Options) -> str:
     return export_python(module, options.entry)
 
 
+def write_llvm(module: ModuleOp, options: Options) -> str:
+    from tsjit.runtime.native import export_llvm
+
+    return export_llvm(module)
+
+
 MODES: dict[str, Mode] = {
     "--import-torchscript": Mode("PyTorch graph text to MLIR", read_graph_text, write_mlir),
     "--export-torchscript": Mode("MLIR to PyTorch graph text", read_program, write_graph_text),
     "--export-python": Mode("MLIR to TorchScript-syntax Python code", read_program, write_python),
+    "--export-llvm": Mode("MLIR to the LLVM IR of its native code (fused groups, scalar functions)", read_program, write_llvm),
     "--script": Mode("TorchScript-syntax Python source to MLIR (torch.jit.script)", read_script, write_mlir),
 }
 
