@@ -214,3 +214,33 @@ def test_maximum_minimum_propagate_nan():
     assert op("aten::maximum")(a, b).tolist()[0] == 2.0 and np.isnan(op("aten::maximum")(a, b)[1])
     assert op("aten::fmax")(a, b).tolist() == [2.0, 0.0]
     assert op("aten::atan2")(arr([1], i64), arr([1], i64)).dtype == f32
+
+
+# Values below were recorded from PyTorch 2.13 (torch.lerp / addcmul / addcdiv / sign).
+def test_lerp_scalar_and_tensor_weights():
+    a, b = np.array([1.0, 2.0], np.float32), np.array([3.0, 6.0], np.float32)
+    np.testing.assert_array_equal(lookup("aten::lerp.Scalar")(a, b, 0.25), np.array([1.5, 3.0], np.float32))
+    out = lookup("aten::lerp.Tensor")(a, b, np.array([0.5, 0.75], np.float32))
+    np.testing.assert_array_equal(out, np.array([2.0, 5.0], np.float32))
+    assert out.dtype == np.float32
+    lookup("aten::lerp_.Scalar")(a, b, 1.0)
+    np.testing.assert_array_equal(a, b)  # in place, exact at weight 1
+
+
+def test_addcmul_and_addcdiv():
+    s, t1 = np.array([1.0, 2.0], np.float32), np.array([3.0, 4.0], np.float32)
+    np.testing.assert_allclose(
+        lookup("aten::addcmul")(s, t1, np.array([5.0, 6.0], np.float32), 0.5), [8.5, 14.0], rtol=1e-7
+    )
+    np.testing.assert_allclose(lookup("aten::addcdiv")(s, t1, np.array([5.0, 8.0], np.float32), 2), [2.2, 3.0], rtol=1e-6)
+    ints = lookup("aten::addcmul")(np.array([1, 2]), np.array([3, 4]), np.array([5, 6]), 2)
+    np.testing.assert_array_equal(ints, [31, 50])
+    assert ints.dtype == np.int64
+    with pytest.raises(TorchScriptError, match="Integer division with addcdiv"):
+        lookup("aten::addcdiv")(np.array([1]), np.array([3]), np.array([5]), 1)
+
+
+def test_sign_of_nan_is_zero():
+    out = lookup("aten::sign")(np.array([np.nan, -2.0, 0.0, 3.0], np.float32))
+    np.testing.assert_array_equal(out, np.array([0.0, -1.0, 0.0, 1.0], np.float32))
+    assert out.dtype == np.float32

@@ -15,7 +15,7 @@ import numpy as np
 
 from tsjit.runtime.errors import TorchScriptError
 from tsjit.runtime.kernels import Kernel, kernel, register_kernel
-from tsjit.runtime.kernels.common import as_tensor, broadcast_error, write_error
+from tsjit.runtime.kernels.common import as_tensor, assign, broadcast_error, write_error
 from tsjit.runtime.kernels.promotion import (
     BOOL,
     CATEGORY,
@@ -23,6 +23,7 @@ from tsjit.runtime.kernels.promotion import (
     binary_dtype,
     check_cast,
     float_dtype,
+    result_type,
 )
 from tsjit.runtime.values import dtype_name
 
@@ -513,3 +514,48 @@ _TABLE: tuple[tuple[tuple[str, ...], Compute, str, str], ...] = (
 
 for _names, _compute, _rule, _op in _TABLE:
     register_binary(_names, _compute, _rule, _op)
+
+
+# --------------------------------------------------------------------------------------
+# Ternary pointwise: lerp, addcmul, addcdiv
+# --------------------------------------------------------------------------------------
+
+
+def _lerp(self: ndarray, end: ndarray, weight: object) -> ndarray:
+    """PyTorch's two-sided form: exact at both ends (weight 0 gives self, 1 gives end)."""
+    dtype = result_type(self, end)
+    start, stop = self.astype(dtype, copy=False), end.astype(dtype, copy=False)
+    w = np.asarray(weight, dtype=dtype)
+    difference = stop - start
+    return as_tensor(np.where(np.abs(w) < 0.5, start + w * difference, stop - difference * (1 - w)))
+
+
+def _addc(combine: Callable[[ndarray, ndarray], ndarray], name: str) -> Callable[..., ndarray]:
+    """`self + value * combine(tensor1, tensor2)` with the promotion of all three tensors."""
+
+    def compute(self: ndarray, tensor1: ndarray, tensor2: ndarray, value: object = 1) -> ndarray:
+        dtype = result_type(self, tensor1, tensor2)
+        if name == "addcdiv" and dtype.kind in "biu":
+            raise TorchScriptError(
+                "Integer division with addcdiv is no longer supported, and in a future release addcdiv "
+                "will perform a true division of tensor1 and tensor2."
+            )
+        combined = combine(tensor1.astype(dtype, copy=False), tensor2.astype(dtype, copy=False))
+        return as_tensor((self + np.asarray(value).astype(dtype) * combined).astype(dtype, copy=False))
+
+    return compute
+
+
+for _name, _compute in (
+    ("lerp", _lerp),
+    ("addcmul", _addc(np.multiply, "addcmul")),
+    ("addcdiv", _addc(np.true_divide, "addcdiv")),
+):
+    _overloads = ("Scalar", "Tensor") if _name == "lerp" else ("",)
+    for _overload in _overloads:
+        _suffix = f".{_overload}" if _overload else ""
+        register_kernel(f"aten::{_name}{_suffix}", _compute)
+        register_kernel(
+            f"aten::{_name}_{_suffix}",
+            lambda self, *rest, _compute=_compute: assign(self, _compute(self, *rest)),
+        )

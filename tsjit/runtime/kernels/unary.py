@@ -59,7 +59,12 @@ def _negative(x: ndarray) -> object:
 
 
 def _sign(x: ndarray) -> object:
-    return x.copy() if x.dtype.kind == "b" else np.sign(x)
+    if x.dtype.kind == "b":
+        return x.copy()
+    signs = np.sign(x)
+    if x.dtype.kind == "f":  # PyTorch's sign of NaN is 0 (numpy's is NaN)
+        signs = np.where(np.isnan(signs), signs.dtype.type(0), signs)
+    return signs
 
 
 def _frac(x: ndarray) -> object:
