@@ -131,7 +131,8 @@ class Module:
         return self
 
     def forward(self, *args: Any, **kwargs: Any) -> Any:
-        raise NotImplementedError(f"module '{type(self).__name__}' defines no forward()")
+        """PyTorch's `nn.Module` behaviour: a module class without `forward` fails when called."""
+        raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required "forward" function')
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return self.forward(*args, **kwargs)
