@@ -48,10 +48,9 @@ CONTAINERS = frozenset({"Sequential", "ModuleList"})
 
 
 def is_module(value: object) -> bool:
-    """A shim or PyTorch `nn.Module` instance (both keep the same private tables)."""
-    return all(hasattr(value, t) for t in ("_parameters", "_buffers", "_modules")) and callable(
-        getattr(value, "forward", None)
-    )
+    """A shim or PyTorch `nn.Module` instance (both keep the same private tables); one
+    without `forward` is still a module, and scripting it says the method is missing."""
+    return not isinstance(value, type) and all(hasattr(value, t) for t in ("_parameters", "_buffers", "_modules"))
 
 
 def is_tensor(value: object) -> bool:

@@ -98,3 +98,19 @@ def test_containers_unroll_and_dropout_follows_the_mode():
     assert all(
         op.results[0].type == TensorType() for op in scripted.graph.walk() if op.name == "prim.CallMethod"
     )
+
+
+def test_a_module_without_forward_is_still_a_module_and_scripting_says_what_is_missing():
+    import pytest
+
+    from tsjit.diagnostics import TsjitError
+
+    class NoForward(torch_shim.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.scale = 2.0
+
+    with pytest.raises(TsjitError, match="module 'NoForward' has no method 'forward' to script"):
+        script(NoForward())
+    with pytest.raises(AttributeError, match="forward"):
+        NoForward()(1)

@@ -130,12 +130,9 @@ class Module:
             p.requires_grad = flag
         return self
 
-    def forward(self, *args: Any, **kwargs: Any) -> Any:
-        """PyTorch's `nn.Module` behaviour: a module class without `forward` fails when called."""
-        raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required "forward" function')
-
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return self.forward(*args, **kwargs)
+        # a subclass without `forward` fails here with Python's AttributeError naming it
+        return self.forward(*args, **kwargs)  # pyright: ignore[reportAttributeAccessIssue]
 
     def extra_repr(self) -> str:
         return ""
