@@ -87,42 +87,38 @@ func.func @tanh(%x: f32) -> f32 {
 // CHECK-NEXT:   %4 = llvm.fcmp "ogt" %2, %3 : f32
 // CHECK-NEXT:   %5 = llvm.select %4, %3, %2 : i1, f32
 // CHECK-NEXT:   %6 = llvm.fmul %5, %5 {fastmathFlags = #llvm.fastmath<contract>} : f32
-// CHECK-NEXT:   %7 = llvm.mlir.constant(-2.76076837e-16 : f32) : f32
+// CHECK-NEXT:   %7 = llvm.mlir.constant(-5.64167684e-14 : f32) : f32
 // CHECK-NEXT:   %8 = llvm.fmul %7, %6 {fastmathFlags = #llvm.fastmath<contract>} : f32
-// CHECK-NEXT:   %9 = llvm.mlir.constant(2.00018794e-13 : f32) : f32
+// CHECK-NEXT:   %9 = llvm.mlir.constant(4.0874179e-11 : f32) : f32
 // CHECK-NEXT:   %10 = llvm.fadd %8, %9 {fastmathFlags = #llvm.fastmath<contract>} : f32
 // CHECK-NEXT:   %11 = llvm.fmul %10, %6 {fastmathFlags = #llvm.fastmath<contract>} : f32
-// CHECK-NEXT:   %12 = llvm.mlir.constant(-8.60467184e-11 : f32) : f32
+// CHECK-NEXT:   %12 = llvm.mlir.constant(-1.75837922e-08 : f32) : f32
 // CHECK-NEXT:   %13 = llvm.fadd %11, %12 {fastmathFlags = #llvm.fastmath<contract>} : f32
 // CHECK-NEXT:   %14 = llvm.fmul %13, %6 {fastmathFlags = #llvm.fastmath<contract>} : f32
-// CHECK-NEXT:   %15 = llvm.mlir.constant(5.12229725e-08 : f32) : f32
+// CHECK-NEXT:   %15 = llvm.mlir.constant(1.04675009e-05 : f32) : f32
 // CHECK-NEXT:   %16 = llvm.fadd %14, %15 {fastmathFlags = #llvm.fastmath<contract>} : f32
 // CHECK-NEXT:   %17 = llvm.fmul %16, %6 {fastmathFlags = #llvm.fastmath<contract>} : f32
-// CHECK-NEXT:   %18 = llvm.mlir.constant(1.48572235e-05 : f32) : f32
+// CHECK-NEXT:   %18 = llvm.mlir.constant(0.00303609879 : f32) : f32
 // CHECK-NEXT:   %19 = llvm.fadd %17, %18 {fastmathFlags = #llvm.fastmath<contract>} : f32
 // CHECK-NEXT:   %20 = llvm.fmul %19, %6 {fastmathFlags = #llvm.fastmath<contract>} : f32
-// CHECK-NEXT:   %21 = llvm.mlir.constant(0.000637261954 : f32) : f32
+// CHECK-NEXT:   %21 = llvm.mlir.constant(0.130225554 : f32) : f32
 // CHECK-NEXT:   %22 = llvm.fadd %20, %21 {fastmathFlags = #llvm.fastmath<contract>} : f32
 // CHECK-NEXT:   %23 = llvm.fmul %22, %6 {fastmathFlags = #llvm.fastmath<contract>} : f32
-// CHECK-NEXT:   %24 = llvm.mlir.constant(0.00489352457 : f32) : f32
+// CHECK-NEXT:   %24 = llvm.mlir.constant(1.000000e+00 : f32) : f32
 // CHECK-NEXT:   %25 = llvm.fadd %23, %24 {fastmathFlags = #llvm.fastmath<contract>} : f32
 // CHECK-NEXT:   %26 = llvm.fmul %5, %25 {fastmathFlags = #llvm.fastmath<contract>} : f32
-// CHECK-NEXT:   %27 = llvm.mlir.constant(1.19825836e-06 : f32) : f32
+// CHECK-NEXT:   %27 = llvm.mlir.constant(0.000244866125 : f32) : f32
 // CHECK-NEXT:   %28 = llvm.fmul %27, %6 {fastmathFlags = #llvm.fastmath<contract>} : f32
-// CHECK-NEXT:   %29 = llvm.mlir.constant(0.000118534706 : f32) : f32
+// CHECK-NEXT:   %29 = llvm.mlir.constant(0.024222767 : f32) : f32
 // CHECK-NEXT:   %30 = llvm.fadd %28, %29 {fastmathFlags = #llvm.fastmath<contract>} : f32
 // CHECK-NEXT:   %31 = llvm.fmul %30, %6 {fastmathFlags = #llvm.fastmath<contract>} : f32
-// CHECK-NEXT:   %32 = llvm.mlir.constant(0.00226843474 : f32) : f32
+// CHECK-NEXT:   %32 = llvm.mlir.constant(0.463558435 : f32) : f32
 // CHECK-NEXT:   %33 = llvm.fadd %31, %32 {fastmathFlags = #llvm.fastmath<contract>} : f32
 // CHECK-NEXT:   %34 = llvm.fmul %33, %6 {fastmathFlags = #llvm.fastmath<contract>} : f32
-// CHECK-NEXT:   %35 = llvm.mlir.constant(0.00489352504 : f32) : f32
+// CHECK-NEXT:   %35 = llvm.mlir.constant(1.00000012 : f32) : f32
 // CHECK-NEXT:   %36 = llvm.fadd %34, %35 {fastmathFlags = #llvm.fastmath<contract>} : f32
 // CHECK-NEXT:   %37 = llvm.fdiv %26, %36 {fastmathFlags = #llvm.fastmath<contract>} : f32
-// CHECK-NEXT:   %38 = llvm.intr.fabs(%x) : (f32) -> f32
-// CHECK-NEXT:   %39 = llvm.mlir.constant(4.000000e-04 : f32) : f32
-// CHECK-NEXT:   %40 = llvm.fcmp "olt" %38, %39 : f32
-// CHECK-NEXT:   %41 = llvm.select %40, %x, %37 : i1, f32
-// CHECK-NEXT:   func.return %41 : f32
+// CHECK-NEXT:   func.return %37 : f32
 // CHECK-NEXT: }
 
 // exp: reduction to [-ln2/2, ln2/2], polynomial, 2^n in the exponent bits.

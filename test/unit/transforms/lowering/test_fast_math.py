@@ -107,3 +107,11 @@ def test_f64_keeps_libm_accuracy(engine):
     _, kernel = compile_kernel(engine, "erf", "f64")
     x = np.linspace(-5, 5, 10001)
     np.testing.assert_allclose(run(kernel, x, np.float64), ERF(x), rtol=1e-15, atol=1e-16)
+
+
+def test_tanh_keeps_relative_accuracy_near_zero(engine):
+    """Without a small-|x| special case, tanh must still be x to within rounding there."""
+    _, kernel = compile_kernel(engine, "tanh")
+    x = np.geomspace(1.2e-38, 1e-3, 100_001).astype(np.float32)
+    x = np.concatenate([x, -x])
+    np.testing.assert_allclose(run(kernel, x), np.tanh(x.astype(np.float64)), rtol=2.5e-7, atol=0)
