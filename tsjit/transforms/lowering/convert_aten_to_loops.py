@@ -83,6 +83,7 @@ from tsjit.transforms.lowering.elementwise_table import (
     kind_of,
     match_elementwise,
 )
+from tsjit.transforms.lowering.loop_hints import set_interleave
 from tsjit.transforms.pass_logging import TsjitPass
 
 INDEX = IndexType()
@@ -340,19 +341,24 @@ off: LLVM vectorizes both, so a short row (down to a 4-element tensor) is comput
 vector registers rather than by its scalar remainder loop (2.4x faster on 4 elements),
 and long rows keep unmasked loads and stores (masked stores are slow on AMD)."""
 
+INTERLEAVE = 4
+"""Vector iterations LLVM is asked to interleave in the whole-vectors loop (`loop_hints`)."""
+
 
 def _index(builder: Builder) -> ScalarEmitter:
     return ScalarEmitter(builder, Kind(INDEX))
 
 
 def _loop(
-    builder: Builder, start: SSAValue, end: SSAValue, step: SSAValue, name: str
+    builder: Builder, start: SSAValue, end: SSAValue, step: SSAValue, name: str, interleave: int | None = None
 ) -> tuple[Builder, SSAValue]:
     """An `scf.for`: a builder into its body, and its index."""
     body = Block(arg_types=[INDEX])
     body.args[0].name_hint = name
     body.add_op(scf.YieldOp())
-    builder.insert(scf.ForOp(start, end, step, [], Region(body)))
+    loop = builder.insert(scf.ForOp(start, end, step, [], Region(body)))
+    if interleave is not None:
+        set_interleave(loop, interleave)
     return Builder(InsertPoint.before(body.last_op)), body.args[0]  # pyright: ignore[reportArgumentType]
 
 
@@ -400,7 +406,8 @@ class _KernelBuilder:
         rounded_up = index.and_(index.add(size, VECTOR_WIDTH - 1), -VECTOR_WIDTH)
         loops = ((index.zero(), whole_vectors, False), (whole_vectors, rounded_up, True))
         for start, end, guarded in loops:
-            body, value = _loop(builder, start, end, index.one(), f"i{len(sizes) - 1}")
+            interleave = None if guarded else INTERLEAVE
+            body, value = _loop(builder, start, end, index.one(), f"i{len(sizes) - 1}", interleave)
             if guarded:  # the last vector: lanes past the end are masked off
                 block = Block()
                 block.add_op(scf.YieldOp())

@@ -29,13 +29,16 @@ from xdsl.rewriter import BlockInsertPoint, InsertPoint, Rewriter
 from tsjit.transforms.lowering.calling_convention import native_type
 from tsjit.transforms.lowering.llvm_builder import LLVMBuilder
 from tsjit.transforms.lowering.llvm_types import native_value
+from tsjit.transforms.lowering.loop_hints import copy_hints
 
 
 class BranchToLLVM(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: cf.BranchOp, rewriter: PatternRewriter, /) -> None:
         operands = _successor_operands(rewriter, op.successor, op.arguments)
-        rewriter.replace(op, llvm.BrOp(op.successor, *operands))
+        branch = llvm.BrOp(op.successor, *operands)
+        copy_hints(op, branch)  # a loop's back edge
+        rewriter.replace(op, branch)
 
 
 class ConditionalBranchToLLVM(RewritePattern):

@@ -1,7 +1,8 @@
 """convert-to-llvm: a module of func/scf/cf/arith/math/memref ops, all the way to the
 llvm dialect, ready for `llvm_export` and the JIT.
 
-It runs xDSL's convert-scf-to-cf and tsjit's convert-scf-while-to-cf, then the patterns
+It runs xDSL's convert-scf-to-cf (keeping `loop_hints` on loop back edges) and tsjit's
+convert-scf-while-to-cf, then the patterns
 of convert-{func,memref,arith,math,cf}-to-llvm, then reconcile-unrealized-casts, and
 checks that nothing else is left: an op no pass lowers is reported with its location
 instead of failing later in LLVM.
@@ -15,7 +16,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, UnrealizedConversionCastOp
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
-from xdsl.transforms.convert_scf_to_cf import ConvertScfToCf
+from xdsl.transforms.convert_scf_to_cf import IfLowering, SwitchLowering
 from xdsl.transforms.reconcile_unrealized_casts import reconcile_unrealized_casts
 
 from tsjit.diagnostics import SourceLocation, TsjitError
@@ -25,6 +26,7 @@ from tsjit.transforms.lowering.convert_func_to_llvm import ConvertFuncToLLVMPass
 from tsjit.transforms.lowering.convert_math_to_llvm import MathToLLVM
 from tsjit.transforms.lowering.convert_memref_to_llvm import MEMREF_TO_LLVM_PATTERNS
 from tsjit.transforms.lowering.convert_scf_while_to_cf import WhileLowering
+from tsjit.transforms.lowering.loop_hints import ForLoweringWithHints
 
 
 @dataclass(frozen=True)
@@ -32,7 +34,8 @@ class ConvertToLLVMPass(ModulePass):
     name = "convert-to-llvm"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        ConvertScfToCf().apply(ctx, op)
+        scf_to_cf = [SwitchLowering(), IfLowering(), ForLoweringWithHints()]
+        PatternRewriteWalker(GreedyRewritePatternApplier(scf_to_cf)).rewrite_module(op)
         PatternRewriteWalker(WhileLowering()).rewrite_module(op)
         # Functions first, so that memref accesses see the parameters themselves; then
         # one walk with the other conversions, as they do not depend on each other.

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import IO
 
-import llvmlite.ir as ir
+from llvmlite import ir
 from xdsl.backend.llvm.convert import _convert_global, _declare_func  # pyright: ignore[reportPrivateUsage]
 from xdsl.backend.llvm.convert_op import convert_op
 from xdsl.backend.llvm.convert_type import convert_type
@@ -25,6 +25,7 @@ from xdsl.utils.target import Target
 
 from tsjit.diagnostics import SourceLocation, TsjitError
 from tsjit.transforms.lowering.llvm_ops import FPToSIOp, FPToUIOp, UIToFPOp
+from tsjit.transforms.lowering.loop_hints import interleave_of, loop_metadata
 
 Translation = Callable[[ir.IRBuilder, ir.Value, ir.Type], ir.Value]
 
@@ -91,6 +92,8 @@ def _translate_body(function: llvm.FuncOp, module: ir.Module) -> None:
                 convert_op(op, builder, values, blocks)
             except NotImplementedError as e:
                 raise _untranslatable(op, str(e)) from None
+            if (interleave := interleave_of(op)) is not None:  # a loop's back edge
+                blocks[block].instructions[-1].set_metadata("llvm.loop", loop_metadata(module, interleave))
 
 
 def _untranslatable(op: Operation, reason: str = "") -> TsjitError:

@@ -44,7 +44,7 @@ func.func @gelu(%x: !V, %s: !ts.float) -> !V {
 // CHECK-NEXT:     %16 = arith.constant 5.000000e-01 : f32
 // CHECK-NEXT:     %17 = arith.mulf %15, %16 fastmath<contract> : f32
 // CHECK-NEXT:     memref.store %17, %out0[%i0] : memref<?xf32, strided<[?]>>
-// CHECK-NEXT:   }
+// CHECK-NEXT:   } {tsjit.interleave = 4 : i64}
 // CHECK-NEXT:   scf.for %i0_1 = %1 to %4 step %6 {
 // CHECK-NEXT:     %18 = arith.cmpi slt, %i0_1, %n0 : index
 // CHECK-NEXT:     scf.if %18 {

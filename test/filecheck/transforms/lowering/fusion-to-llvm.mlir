@@ -41,6 +41,10 @@ func.func @sum_of_squares(%n: !ts.int) -> !ts.int {
 // CHECK-NOT:     call float @{{.*}}tanh
 // CHECK:         fdiv contract float
 // CHECK:         store float %{{".[0-9]+"}}, ptr
+// The whole-vectors loop asks LLVM to interleave four vector iterations (`loop_hints`);
+// the masked last vector does not.
+// CHECK:         br label %{{".[0-9]+"}}, !llvm.loop ![[LOOP:[0-9]+]]
+// CHECK-NOT:     !llvm.loop
 // CHECK:         ret void
 
 // The scalar loop returns its raised flag and its result.
@@ -50,4 +54,9 @@ func.func @sum_of_squares(%n: !ts.int) -> !ts.int {
 // CHECK:         ret {i1, i64}
 
 // DIALECT-LABEL: llvm.func @gelu.fusion0(%n0: i64, %x: !llvm.ptr, %x.size0: i64, %x.stride0: i64, %out0: !llvm.ptr, %out0.size0: i64, %out0.stride0: i64) {
+// DIALECT:       llvm.br ^{{.*}} {tsjit.interleave = 4 : i64}
+// DIALECT-NOT:   tsjit.interleave
 // DIALECT-LABEL: llvm.func @sum_of_squares(%n: i64) -> !llvm.struct<(i1, i64)> {
+
+// CHECK: ![[COUNT:[0-9]+]] = !{ !"llvm.loop.interleave.count", i32 4 }
+// CHECK: ![[LOOP]] = !{ ![[LOOP]], ![[COUNT]] }
