@@ -118,6 +118,15 @@ class GraphExecutor:
     def cache_size(self) -> int:
         return len(self._cache)
 
+    def specialization_passes(self) -> list[ModulePass]:
+        """The passes run on each specialization: the executor's pipeline; a backend
+        adds its own (the llvm backend fuses)."""
+        return list(self._passes)
+
+    def make_program(self, module: ModuleOp) -> Program:
+        """What runs a specialized module; a backend returns its own Program."""
+        return Program(module)
+
     def _specialize(self, args: Sequence[Any]) -> tuple[ModuleOp, Code]:
         spec = argument_spec(args)
         with self._lock:
@@ -127,11 +136,11 @@ class GraphExecutor:
             function = _function(module, self.entry)
             if not function.is_declaration and len(spec) == len(function.body.block.args):
                 refine_inputs(function, spec)
-            if self._passes:
+            if passes := self.specialization_passes():
                 from tsjit.context import make_context
 
-                PassPipeline(tuple(self._passes)).apply(make_context(), module)
-            entry = self._cache[spec] = (module, Program(module).function(self.entry))
+                PassPipeline(tuple(passes)).apply(make_context(), module)
+            entry = self._cache[spec] = (module, self.make_program(module).function(self.entry))
             return entry
 
 

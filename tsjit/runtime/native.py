@@ -45,7 +45,7 @@ from xdsl.rewriter import Rewriter
 
 from tsjit.dialects.prim import FusionGroupOp, LoopOp, YieldOp
 from tsjit.dialects.types import TupleType
-from tsjit.runtime.executor import DEFAULT_PIPELINE, GraphExecutor, Pipeline, argument_spec, refine_inputs
+from tsjit.runtime.executor import DEFAULT_PIPELINE, GraphExecutor, Pipeline
 from tsjit.runtime.interpreter import Code, Program
 from tsjit.runtime.llvm_jit import LLVMEngine, array_address
 from tsjit.transforms.lowering.convert_aten_to_loops import (
@@ -103,26 +103,15 @@ class LLVMExecutor(GraphExecutor):
         self.engine = engine or default_engine()
         self.programs: list[NativeProgram] = []
 
-    def _specialize(self, args: Sequence[Any]) -> tuple[ModuleOp, Code]:
-        spec = argument_spec(args)
-        with self._lock:
-            if (entry := self._cache.get(spec)) is not None:
-                return entry
-            from tsjit.context import make_context
-            from tsjit.transforms.fuse_pointwise import FusePointwisePass
+    def specialization_passes(self) -> list[ModulePass]:
+        from tsjit.transforms.fuse_pointwise import FusePointwisePass
 
-            module = self.module.clone()
-            function = next(
-                op for op in module.ops if isinstance(op, func.FuncOp) and op.sym_name.data == self.entry
-            )
-            if not function.is_declaration and len(spec) == len(function.body.block.args):
-                refine_inputs(function, spec)
-            passes: list[ModulePass] = [*self._passes, FusePointwisePass(min_ops=self.policy.min_ops)]
-            PassPipeline(tuple(passes)).apply(make_context(), module)
-            program = NativeProgram(module, self.engine, self.policy)
-            self.programs.append(program)
-            entry = self._cache[spec] = (module, program.function(self.entry))
-            return entry
+        return [*super().specialization_passes(), FusePointwisePass(min_ops=self.policy.min_ops)]
+
+    def make_program(self, module: ModuleOp) -> NativeProgram:
+        program = NativeProgram(module, self.engine, self.policy)
+        self.programs.append(program)
+        return program
 
     def statistics(self) -> dict[str, int]:
         """Native calls, interpreter fallbacks and kernels compiled, over every
