@@ -14,6 +14,7 @@ import pytest
 from tsjit.context import make_context
 from tsjit.formats.mlir import parse_mlir
 from tsjit.frontend import script_source
+from tsjit.runtime import native as native_module
 from tsjit.runtime.errors import TorchScriptError
 from tsjit.runtime.executor import GraphExecutor
 from tsjit.runtime.native import REUSE_BYTES, AutoExecutor, LLVMExecutor, export_llvm
@@ -259,6 +260,25 @@ def test_lstm_cell_runs_as_one_kernel_with_chunked_inputs():
     (program,) = native.programs
     assert list(program.natives) == ["forward.fusion0"]
     assert native.statistics()["kernels"] == 1
+
+
+@pytest.mark.parametrize(("hidden", "staged"), [(5, (0, 1)), (4096, ())])
+def test_large_chunked_inputs_are_staged_a_row_at_a_time(monkeypatch, hidden, staged):
+    """Past STAGE_FROM_BYTES, the gate products (chunked along their rows) are copied a
+    row at a time to stack buffers first, the broadcast biases are not, nor are rows
+    over STAGE_BYTES; the results are the same."""
+    monkeypatch.setattr(native_module, "STAGE_FROM_BYTES", 0)
+    native = assert_same(LSTM, *lstm_inputs(3, hidden, 4))
+    (group,) = native.programs[0].natives.values()
+    assert [layout.staged for layout in group.layouts] == [staged]
+    chunked = [p.input for p in group.signature.tensors if p.chunking is not None]
+    assert len(chunked) == 4  # the two products and the two biases
+
+
+def test_small_chunked_inputs_are_read_in_place():
+    native = assert_same(LSTM, *lstm_inputs(3, 5, 4))
+    (group,) = native.programs[0].natives.values()
+    assert [layout.staged for layout in group.layouts] == [()]
 
 
 def test_chunk_of_an_input_and_cat_of_results():

@@ -10,7 +10,7 @@ func.func @matmul_in_group(%x: !ts.tensor<f32, [?, ?]>) -> !ts.tensor<f32, [?, ?
   func.return %r : !ts.tensor<f32, [?, ?]>
 }
 // CHECK: convert-aten-to-loops-errors.mlir:7:5: error: fusion group: 'aten.mm' cannot run in a fused kernel
-// VARIANT: error: convert-aten-to-loops: unknown variant 'diagonal' (variants: flat, contiguous, strided)
+// VARIANT: error: convert-aten-to-loops: unknown variant 'diagonal' (variants: flat, contiguous, staged, strided)
 
 // -----
 

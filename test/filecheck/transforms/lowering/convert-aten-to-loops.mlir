@@ -1,5 +1,6 @@
 // RUN: ts-opt %s -p convert-aten-to-loops | filecheck %s
 // RUN: ts-opt %s -p convert-aten-to-loops{variant=contiguous} | filecheck %s --check-prefix=CONTIGUOUS
+// RUN: ts-opt %s -p convert-aten-to-loops{variant=staged} | filecheck %s --check-prefix=STAGED
 // RUN: not ts-opt %s -p convert-aten-to-loops{variant=flat} 2>&1 | filecheck %s --check-prefix=FLAT
 
 !F = !ts.tensor<f32, [?, ?]>
@@ -112,6 +113,23 @@ func.func @chunk_cat(%x: !F, %y: !F) -> !F {
 // CONTIGUOUS:          %[[UP:.*]] = arith.addi %i1, %n1 : index
 // CONTIGUOUS-NEXT:     %{{.*}} = memref.load %p[%i0, %[[UP]]] : memref<?x?xf32, strided<[?, 1]>>
 // FLAT: convert-aten-to-loops.mlir:[[# @LINE - 15]]:3: error: fusion group: chunks need the contiguous or strided variant
+
+// Staged: each row of %p (both chunks) is copied to a stack buffer made once, and the
+// chunks are read from there.
+// STAGED-LABEL: func.func @chunk_cat.fusion0
+// STAGED-NEXT:    %[[TWO:.*]] = arith.constant 2 : index
+// STAGED-NEXT:    %[[LEN:.*]] = arith.muli %n1, %[[TWO]] : index
+// STAGED-NEXT:    %p.row = memref.alloca(%[[LEN]]) : memref<?xf32>
+// STAGED:         scf.for %i0 =
+// STAGED:           scf.for %j = %{{.*}} to %[[LEN]] step %{{.*}} {
+// STAGED-NEXT:        %[[V:.*]] = memref.load %p[%i0, %j] : memref<?x?xf32, strided<[?, 1]>>
+// STAGED-NEXT:        memref.store %[[V]], %p.row[%j] : memref<?xf32>
+// STAGED-NEXT:      }
+// STAGED:           scf.for %i1 =
+// STAGED-NEXT:        %{{.*}} = memref.load %p.row[%i1] : memref<?xf32>
+// STAGED-NEXT:        %{{.*}} = memref.load %q[%i0, %i1] : memref<?x?xf32, strided<[?, 1]>>
+// STAGED:             %[[UP:.*]] = arith.addi %i1, %n1 : index
+// STAGED-NEXT:        %{{.*}} = memref.load %p.row[%[[UP]]] : memref<?xf32>
 // CHECK-LABEL: func.func @chunk_cat.fusion0(%n0: index, %n1: index, %p: memref<?x?xf32, strided<[?, ?]>>, %q: memref<?x?xf32, strided<[?, ?]>>, %out0: memref<?x?xf32, strided<[?, ?]>>) {
 // CHECK:           scf.for %i1 = %{{.*}} {
 // CHECK-NEXT:        %[[A:.*]] = memref.load %p[%i0, %i1] : memref<?x?xf32, strided<[?, ?]>>
