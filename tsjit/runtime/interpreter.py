@@ -31,7 +31,6 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, NoneAttr
 from xdsl.ir import Block, Operation, SSAValue
@@ -40,6 +39,7 @@ from tsjit.diagnostics import SourceLocation, TsjitError
 from tsjit.dialects.types import ClassType, TupleType
 from tsjit.runtime import kernels
 from tsjit.runtime.errors import TorchScriptError
+from tsjit.runtime.float_errors import ignore_float_errors, restore_float_errors
 from tsjit.runtime.values import NamedTupleValue, ScriptObject
 
 Step = Callable[[list[Any]], int]
@@ -150,8 +150,11 @@ class Code:
         self.results: tuple[int, ...] = ()
 
     def __call__(self, *args: Any) -> Any:
-        with np.errstate(all="ignore"):
+        token = ignore_float_errors()
+        try:
             return self.run(args)
+        finally:
+            restore_float_errors(token)
 
     def invoke(self, *args: Any) -> Any:
         """A call from running code (numpy's error state is already set)."""
@@ -212,11 +215,13 @@ class Future:
         self._thread.start()
 
     def _run(self, function: Callable[..., Any], args: Sequence[Any]) -> None:
+        token = ignore_float_errors()  # numpy's error state is per thread
         try:
-            with np.errstate(all="ignore"):  # numpy's error state is per thread
-                self._value = function(*args)
+            self._value = function(*args)
         except BaseException as error:  # noqa: BLE001 -- re-raised by wait() in the waiting thread
             self._error = error
+        finally:
+            restore_float_errors(token)
 
     def wait(self) -> Any:
         self._thread.join()

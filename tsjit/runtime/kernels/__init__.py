@@ -6,8 +6,8 @@ arguments included, varargs schemas get the rest) and receives the single result
 for several results, or None. Kernels raise `TorchScriptError` with PyTorch's messages.
 
 Kernels compute IEEE special values (inf, nan) silently, as PyTorch does; numpy would warn,
-so callers run them under `numpy.errstate(all="ignore")` (once per graph run: entering it
-per call would cost more than most kernels).
+so callers run them with numpy's errors ignored (`float_errors`, once per graph run:
+per call it would cost more than most kernels).
 
     from tsjit.runtime.kernels import lookup
     lookup("aten::add.Tensor")(x, y, 1)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import func, llvm
-from xdsl.dialects.builtin import MemRefType, ModuleOp, UnrealizedConversionCastOp
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, MemRefType, ModuleOp, UnrealizedConversionCastOp
 from xdsl.ir import Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -25,6 +25,7 @@ from xdsl.rewriter import InsertPoint
 
 from tsjit.diagnostics import SourceLocation, TsjitError
 from tsjit.transforms.lowering.calling_convention import (
+    KernelSignature,
     kernel_signature,
     llvm_function_type,
     native_type,
@@ -66,12 +67,22 @@ class FuncToLLVMFunc(RewritePattern):
                 rewriter.replace_all_uses_with(arg, result)
                 rewriter.erase_block_argument(arg)
         body = rewriter.move_region_contents_to_new_regions(op.body) if op.body.blocks else Region()
-        rewriter.replace(
-            op,
-            llvm.FuncOp(
-                op.sym_name, llvm_function_type(signature), linkage=llvm.LinkageAttr("external"), body=body
-            ),
+        function = llvm.FuncOp(
+            op.sym_name, llvm_function_type(signature), linkage=llvm.LinkageAttr("external"), body=body
         )
+        if op.arg_attrs is not None:
+            function.arg_attrs = _native_arg_attrs(op.arg_attrs, signature)
+        rewriter.replace(op, function)
+
+
+def _native_arg_attrs(
+    arg_attrs: ArrayAttr[DictionaryAttr], signature: KernelSignature
+) -> ArrayAttr[DictionaryAttr]:
+    """A parameter's attributes go to its first native argument (a memref's pointer)."""
+    native: list[DictionaryAttr] = []
+    for attrs, parameter in zip(arg_attrs.data, signature.parameters, strict=True):
+        native += [attrs] + [DictionaryAttr({})] * (len(parameter.native_types) - 1)
+    return ArrayAttr(native)
 
 
 class ReturnToLLVM(RewritePattern):

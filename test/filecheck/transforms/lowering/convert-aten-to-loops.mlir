@@ -24,7 +24,7 @@ func.func @gelu(%x: !V, %s: !ts.float) -> !V {
 
 // The flat loop over whole vectors, then the last partial vector with its lanes
 // past the end masked off (`scf.if`).
-// CHECK-LABEL: func.func @gelu.fusion0(%n0: index, %p: memref<?xf32, strided<[?]>>, %q: f64, %out0: memref<?xf32, strided<[?]>>) {
+// CHECK-LABEL: func.func @gelu.fusion0(%n0: index, %p: memref<?xf32, strided<[?]>> {llvm.noalias}, %q: f64, %out0: memref<?xf32, strided<[?]>> {llvm.noalias}) {
 // CHECK-NEXT:   %0 = arith.constant -8 : index
 // CHECK-NEXT:   %1 = arith.andi %n0, %0 : index
 // CHECK-NEXT:   %2 = arith.constant 7 : index
@@ -78,8 +78,8 @@ func.func @broadcast(%x: !F, %row: !V) -> !ts.tuple<!F, !ts.tensor<i1, [?, ?]>> 
   func.return %t : !ts.tuple<!F, !ts.tensor<i1, [?, ?]>>
 }
 
-// CONTIGUOUS-LABEL: func.func @broadcast.fusion0(%n0: index, %n1: index, %p: memref<?x?xf32, strided<[?, 1]>>, %q: memref<?x?xf32, strided<[?, 1]>>, %out0: memref<?x?xf32, strided<[?, 1]>>, %out1: memref<?x?xi1, strided<[?, 1]>>) {
-// CHECK-LABEL: func.func @broadcast.fusion0(%n0: index, %n1: index, %p: memref<?x?xf32, strided<[?, ?]>>, %q: memref<?x?xf32, strided<[?, ?]>>, %out0: memref<?x?xf32, strided<[?, ?]>>, %out1: memref<?x?xi1, strided<[?, ?]>>) {
+// CONTIGUOUS-LABEL: func.func @broadcast.fusion0(%n0: index, %n1: index, %p: memref<?x?xf32, strided<[?, 1]>> {llvm.noalias}, %q: memref<?x?xf32, strided<[?, 1]>> {llvm.noalias}, %out0: memref<?x?xf32, strided<[?, 1]>> {llvm.noalias}, %out1: memref<?x?xi1, strided<[?, 1]>> {llvm.noalias}) {
+// CHECK-LABEL: func.func @broadcast.fusion0(%n0: index, %n1: index, %p: memref<?x?xf32, strided<[?, ?]>> {llvm.noalias}, %q: memref<?x?xf32, strided<[?, ?]>> {llvm.noalias}, %out0: memref<?x?xf32, strided<[?, ?]>> {llvm.noalias}, %out1: memref<?x?xi1, strided<[?, ?]>> {llvm.noalias}) {
 // CHECK:         scf.for %i0 = %{{.*}} to %n0 step %{{.*}} {
 // CHECK:           scf.for %i1 = %{{.*}} to %{{.*}} step %{{.*}} {
 // CHECK-NEXT:        %[[P:.*]] = memref.load %p[%i0, %i1] : memref<?x?xf32, strided<[?, ?]>>
@@ -130,7 +130,7 @@ func.func @chunk_cat(%x: !F, %y: !F) -> !F {
 // STAGED-NEXT:        %{{.*}} = memref.load %q[%i0, %i1] : memref<?x?xf32, strided<[?, 1]>>
 // STAGED:             %[[UP:.*]] = arith.addi %i1, %n1 : index
 // STAGED-NEXT:        %{{.*}} = memref.load %p.row[%[[UP]]] : memref<?xf32>
-// CHECK-LABEL: func.func @chunk_cat.fusion0(%n0: index, %n1: index, %p: memref<?x?xf32, strided<[?, ?]>>, %q: memref<?x?xf32, strided<[?, ?]>>, %out0: memref<?x?xf32, strided<[?, ?]>>) {
+// CHECK-LABEL: func.func @chunk_cat.fusion0(%n0: index, %n1: index, %p: memref<?x?xf32, strided<[?, ?]>> {llvm.noalias}, %q: memref<?x?xf32, strided<[?, ?]>> {llvm.noalias}, %out0: memref<?x?xf32, strided<[?, ?]>> {llvm.noalias}) {
 // CHECK:           scf.for %i1 = %{{.*}} {
 // CHECK-NEXT:        %[[A:.*]] = memref.load %p[%i0, %i1] : memref<?x?xf32, strided<[?, ?]>>
 // CHECK-NEXT:        %[[Y:.*]] = memref.load %q[%i0, %i1] : memref<?x?xf32, strided<[?, ?]>>

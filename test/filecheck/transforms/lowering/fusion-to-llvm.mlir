@@ -33,7 +33,8 @@ func.func @sum_of_squares(%n: !ts.int) -> !ts.int {
 // The fused GELU-tanh chain is one loop over (n, x pointer and size, result pointer
 // and size): loads and stores through getelementptr, x³ as two multiplies, tanh inline
 // (a clamped rational function), no call per element.
-// CHECK-LABEL: define void @"gelu.fusion0"(i64 %".1", ptr %".2", i64 %".3", ptr %".4", i64 %".5")
+// Its memrefs are noalias: results are fresh arrays, inputs only read.
+// CHECK-LABEL: define void @"gelu.fusion0"(i64 %".1", ptr noalias %".2", i64 %".3", ptr noalias %".4", i64 %".5")
 // CHECK:         %[[X:".[0-9]+"]] = load float, ptr
 // CHECK-NEXT:    fmul contract float %[[X]], 0x3fe0000000000000
 // CHECK-NEXT:    %[[X2:".[0-9]+"]] = fmul contract float %[[X]], %[[X]]
@@ -53,7 +54,7 @@ func.func @sum_of_squares(%n: !ts.int) -> !ts.int {
 // CHECK:         add i64
 // CHECK:         ret {i1, i64}
 
-// DIALECT-LABEL: llvm.func @gelu.fusion0(%n0: i64, %x: !llvm.ptr, %x.size0: i64, %x.stride0: i64, %out0: !llvm.ptr, %out0.size0: i64, %out0.stride0: i64) {
+// DIALECT-LABEL: llvm.func @gelu.fusion0(%n0: i64, %x: !llvm.ptr {llvm.noalias}, %x.size0: i64, %x.stride0: i64, %out0: !llvm.ptr {llvm.noalias}, %out0.size0: i64, %out0.stride0: i64) {
 // DIALECT:       llvm.br ^{{.*}} {tsjit.interleave = 4 : i64}
 // DIALECT-NOT:   tsjit.interleave
 // DIALECT-LABEL: llvm.func @sum_of_squares(%n: i64) -> !llvm.struct<(i1, i64)> {
