@@ -45,7 +45,8 @@ def dialect_factories() -> dict[str, Callable[[], Dialect]]:
         "arith": xdsl("arith", "Arith"),
         "scf": xdsl("scf", "Scf"),
         "cf": xdsl("cf", "Cf"),
-        "memref": xdsl("memref", "MemRef"),
+        # xDSL's memref dialect plus the prefetch it lacks
+        "memref": ours_at("tsjit.transforms.lowering.memref_ops", "MEMREF_EXTENDED"),
         "math": xdsl("math", "Math"),
         # xDSL's llvm dialect plus the casts it lacks (fptosi, fptoui, uitofp)
         "llvm": ours_at("tsjit.transforms.lowering.llvm_ops", "LLVM_EXTENDED"),

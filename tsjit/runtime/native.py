@@ -69,10 +69,11 @@ STAGE_BYTES = 1 << 16
 """Kernels stage chunked rows (`KernelLayout.staged`) of up to this many bytes in all:
 the row buffers live on the kernel's stack."""
 
-STAGE_FROM_BYTES = 1 << 25
-"""... and only when the chunked inputs are this large: from memory, staging made the
-LSTM tail 1.4x faster at 16M gate elements (128 MB of chunked inputs), broke even at
-2M-4M, and was 1.3x slower on inputs in cache (64K-1M), which the copy only adds to."""
+STAGE_FROM_BYTES = 1 << 23
+"""... and only when the chunked inputs are this large, beyond the caches closest to the
+core: with the next row prefetched, staging made the LSTM tail 1.2x faster at 1M gate
+elements (8 MB of chunked inputs), 1.9x at 4M and 1.8x at 16M, and 1.15x slower at 64K,
+whose inputs are in cache and only pay for the copy."""
 
 
 @cache

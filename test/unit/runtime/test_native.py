@@ -262,13 +262,13 @@ def test_lstm_cell_runs_as_one_kernel_with_chunked_inputs():
     assert native.statistics()["kernels"] == 1
 
 
-@pytest.mark.parametrize(("hidden", "staged"), [(5, (0, 1)), (4096, ())])
-def test_large_chunked_inputs_are_staged_a_row_at_a_time(monkeypatch, hidden, staged):
+@pytest.mark.parametrize(("batch", "hidden", "staged"), [(3, 5, (0, 1)), (1, 9, (0, 1)), (3, 4096, ())])
+def test_large_chunked_inputs_are_staged_a_row_at_a_time(monkeypatch, batch, hidden, staged):
     """Past STAGE_FROM_BYTES, the gate products (chunked along their rows) are copied a
     row at a time to stack buffers first, the broadcast biases are not, nor are rows
     over STAGE_BYTES; the results are the same."""
     monkeypatch.setattr(native_module, "STAGE_FROM_BYTES", 0)
-    native = assert_same(LSTM, *lstm_inputs(3, hidden, 4))
+    native = assert_same(LSTM, *lstm_inputs(batch, hidden, 4))
     (group,) = native.programs[0].natives.values()
     assert [layout.staged for layout in group.layouts] == [staged]
     chunked = [p.input for p in group.signature.tensors if p.chunking is not None]

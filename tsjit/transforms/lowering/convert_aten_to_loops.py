@@ -49,12 +49,13 @@ from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     ArrayAttr,
     DictionaryAttr,
-    UnitAttr,
     IndexType,
     IntegerAttr,
+    IntegerType,
     MemRefType,
     ModuleOp,
     StridedLayoutAttr,
+    UnitAttr,
     i1,
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
@@ -90,6 +91,7 @@ from tsjit.transforms.lowering.elementwise_table import (
     match_elementwise,
 )
 from tsjit.transforms.lowering.loop_hints import set_interleave
+from tsjit.transforms.lowering.memref_ops import PrefetchOp
 from tsjit.transforms.pass_logging import TsjitPass
 
 INDEX = IndexType()
@@ -374,12 +376,19 @@ and long rows keep unmasked loads and stores (masked stores are slow on AMD)."""
 INTERLEAVE = 4
 """Vector iterations LLVM is asked to interleave in the whole-vectors loop (`loop_hints`)."""
 
+CACHE_LINE_BYTES = 64
+
 NOALIAS = "llvm.noalias"
 """On every memref of a kernel: its results are arrays the runtime allocates for the
 call, never views of its inputs, and inputs are only read. Without it LLVM checks at run
 time whether a result starts within a vector's span after an input and if so runs
 scalar code, which small arrays hit: numpy places a small result right after its input
 (the 200-op chain on 4 elements ran scalar, 2x slower)."""
+
+
+def _element_bytes(element: Attribute) -> int:
+    bits = element.width.data if isinstance(element, IntegerType) else element.bitwidth  # pyright: ignore
+    return max(1, bits // 8)
 
 
 def _index(builder: Builder) -> ScalarEmitter:
@@ -444,6 +453,8 @@ class _KernelBuilder:
             copy, j = _loop(builder, index.zero(), length, index.one(), "j")
             element = copy.insert(memref.LoadOp.get(source, [*outer, j])).res
             copy.insert(memref.StoreOp.get(element, buffer, [j]))
+        if staging:  # the next row is on its way while this one is computed
+            self.prefetch_next_rows(builder, sizes, outer, staging)
         size, index = sizes[-1], _index(builder)
         whole_vectors = index.and_(size, -VECTOR_WIDTH)
         rounded_up = index.and_(index.add(size, VECTOR_WIDTH - 1), -VECTOR_WIDTH)
@@ -464,6 +475,26 @@ class _KernelBuilder:
         noalias = DictionaryAttr({NOALIAS: UnitAttr()})
         arg_attrs = ArrayAttr([noalias if isinstance(t, MemRefType) else DictionaryAttr({}) for t in types])
         return func.FuncOp(name, (types, []), Region(entry), arg_attrs=arg_attrs)
+
+    def prefetch_next_rows(
+        self,
+        builder: Builder,
+        sizes: Sequence[SSAValue],
+        outer: list[SSAValue],
+        staging: dict[SSAValue, tuple[SSAValue, SSAValue]],
+    ) -> None:
+        """Prefetches, a cache line at a time, the next row of each staged input (the
+        last row again at the end, so that every address is in the array): staging
+        alone copies each row from memory before computing it, and the copy then waits
+        for memory while the arithmetic units idle."""
+        index = _index(builder)
+        next_row = index.minimum(index.add(outer[-1], 1), index.sub(sizes[-2], 1))
+        for source, (_, length) in staging.items():
+            memref_type = source.type
+            assert isinstance(memref_type, MemRefType)
+            line = max(1, CACHE_LINE_BYTES // _element_bytes(memref_type.element_type))
+            fetch, j = _loop(builder, index.zero(), length, index.constant(line), "k")
+            fetch.insert(PrefetchOp(source, [*outer[:-1], next_row, j]))
 
     def staging_buffers(
         self, builder: Builder, inner_size: SSAValue, tensor_args: Sequence[SSAValue]

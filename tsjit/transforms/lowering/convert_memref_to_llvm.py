@@ -8,7 +8,7 @@ strides and offset of its type, packed in a struct when there are any. `memref.l
 memref→ptr route), keeps LLVM's alias analysis and loop vectorizer working. `memref.dim`
 reads the size from the descriptor. `memref.alloca` (identity layout) becomes
 `llvm.alloca`, placed in the entry block when its size is static so that a loop does not
-grow the stack.
+grow the stack. `memref.prefetch` (`memref_ops`) becomes the `llvm.prefetch` intrinsic.
 `memref.alloc`/`dealloc` are not lowered: kernels receive their buffers as parameters.
 """
 
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func, llvm, memref
-from xdsl.dialects.builtin import IntegerAttr, MemRefType, ModuleOp, UnrealizedConversionCastOp
+from xdsl.dialects.builtin import IntegerAttr, MemRefType, ModuleOp, UnrealizedConversionCastOp, i32
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -34,6 +34,7 @@ from xdsl.rewriter import InsertPoint
 from tsjit.transforms.lowering.calling_convention import MemRefDescriptor, native_type
 from tsjit.transforms.lowering.llvm_builder import LLVMBuilder
 from tsjit.transforms.lowering.llvm_types import native_value, replace_op
+from tsjit.transforms.lowering.memref_ops import PrefetchOp
 
 
 @dataclass
@@ -116,6 +117,24 @@ class StoreToLLVM(RewritePattern):
         value = native_value(rewriter, op.value)
         address = _address(e, op.memref, op.indices, value.type)
         rewriter.replace(op, llvm.StoreOp(value, address), [])
+
+
+class PrefetchToLLVM(RewritePattern):
+    """`memref.prefetch` → `llvm.prefetch.p0(address, write, locality, data)`."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: PrefetchOp, rewriter: PatternRewriter, /) -> None:
+        e = LLVMBuilder(rewriter)
+        memref_type = op.memref.type
+        assert isinstance(memref_type, MemRefType)
+        address = _address(e, op.memref, op.indices, native_type(memref_type.element_type))
+        flags = (
+            int(bool(op.isWrite.value.data)),
+            op.localityHint.value.data,
+            int(bool(op.isDataCache.value.data)),
+        )
+        call = llvm.CallIntrinsicOp("llvm.prefetch.p0", [address, *(e.constant(f, i32) for f in flags)], [])
+        rewriter.replace(op, call)
 
 
 def _address(
@@ -202,6 +221,7 @@ def _entry_block(op: Operation) -> Block:
 
 MEMREF_TO_LLVM_PATTERNS: tuple[RewritePattern, ...] = (
     LoadToLLVM(),
+    PrefetchToLLVM(),
     StoreToLLVM(),
     DimToLLVM(),
     AllocaToLLVM(),

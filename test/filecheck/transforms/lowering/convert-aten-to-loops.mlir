@@ -125,6 +125,16 @@ func.func @chunk_cat(%x: !F, %y: !F) -> !F {
 // STAGED-NEXT:        %[[V:.*]] = memref.load %p[%i0, %j] : memref<?x?xf32, strided<[?, 1]>>
 // STAGED-NEXT:        memref.store %[[V]], %p.row[%j] : memref<?xf32>
 // STAGED-NEXT:      }
+// Then the next row (the last one again at the end) is prefetched, a cache line at a time.
+// STAGED-NEXT:      %[[ONE:.*]] = arith.constant 1 : index
+// STAGED-NEXT:      %[[DOWN:.*]] = arith.addi %i0, %[[ONE]] : index
+// STAGED-NEXT:      %[[LAST:.*]] = arith.subi %n0, %[[ONE]] : index
+// STAGED-NEXT:      %[[NEXT:.*]] = arith.minsi %[[DOWN]], %[[LAST]] : index
+// STAGED-NEXT:      %{{.*}} = arith.constant 0 : index
+// STAGED-NEXT:      %[[LINE:.*]] = arith.constant 16 : index
+// STAGED-NEXT:      scf.for %k = %{{.*}} to %[[LEN]] step %[[LINE]] {
+// STAGED-NEXT:        memref.prefetch %p[%[[NEXT]], %k], read, locality<3>, data : memref<?x?xf32, strided<[?, 1]>>
+// STAGED-NEXT:      }
 // STAGED:           scf.for %i1 =
 // STAGED-NEXT:        %{{.*}} = memref.load %p.row[%i1] : memref<?xf32>
 // STAGED-NEXT:        %{{.*}} = memref.load %q[%i0, %i1] : memref<?x?xf32, strided<[?, 1]>>

@@ -78,3 +78,21 @@ func.func @scratch(%n: index, %i: index, %x: f32) -> f32 {
 // CHECK-NEXT:   %v_2 = llvm.load %26 : !llvm.ptr -> f32
 // CHECK-NEXT:   llvm.return %v_2 : f32
 // CHECK-NEXT: }
+
+// A prefetch addresses its element like a load and becomes the llvm.prefetch intrinsic
+// (read = 0, locality 3, data cache = 1); its custom syntax is MLIR's.
+func.func @prefetch(%m: memref<?x?xf32, strided<[?, 1]>>, %i: index, %j: index) {
+  memref.prefetch %m[%i, %j], read, locality<3>, data : memref<?x?xf32, strided<[?, 1]>>
+  memref.prefetch %m[%i, %j], write, locality<0>, instr : memref<?x?xf32, strided<[?, 1]>>
+  func.return
+}
+// CHECK-LABEL: llvm.func @prefetch(%m: !llvm.ptr, %m.size0: i64, %m.size1: i64, %m.stride0: i64, %i_3: i64, %j_2: i64) {
+// CHECK:        %[[A:.*]] = llvm.getelementptr inbounds %m[%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+// CHECK-NEXT:   %[[R:.*]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK-NEXT:   %[[L:.*]] = llvm.mlir.constant(3 : i32) : i32
+// CHECK-NEXT:   %[[D:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK-NEXT:   llvm.call_intrinsic "llvm.prefetch.p0"(%[[A]], %[[R]], %[[L]], %[[D]]) : (!llvm.ptr, i32, i32, i32) -> ()
+// CHECK:        %[[B:.*]] = llvm.getelementptr inbounds %m[%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+// CHECK-NEXT:   %[[W:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK-NEXT:   %[[Z:.*]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK-NEXT:   llvm.call_intrinsic "llvm.prefetch.p0"(%[[B]], %[[W]], %[[Z]], %[[Z]]) : (!llvm.ptr, i32, i32, i32) -> ()
