@@ -377,6 +377,7 @@ INTERLEAVE = 4
 """Vector iterations LLVM is asked to interleave in the whole-vectors loop (`loop_hints`)."""
 
 CACHE_LINE_BYTES = 64
+"""The prefetch stride: one prefetch per cache line (64 bytes on x86-64 and most ARM cores)."""
 
 NOALIAS = "llvm.noalias"
 """On every memref of a kernel: its results are arrays the runtime allocates for the
