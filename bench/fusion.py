@@ -20,7 +20,8 @@ buffers. PyTorch runs in-process when importable, else in `$TORCH_PYTHON` when s
 Times are medians of interleaved samples, each sample repeating one contender for about
 `SAMPLE_SECONDS` (timed warm); ratios are measured in the same run.
 
-Then a chain of 200 elementwise ops on 4-element tensors: one kernel, µs per call.
+Then a chain of 200 elementwise ops on 4-element tensors: one kernel, µs per call; and
+GELU at 16M split over two threads, for comparison.
 The last line sums up what is tracked from run to run:
 `fusion: gelu1M_vs_numpy=X lstm1M_vs_numpy=X gelu16M_vs_copy=X lstm16M_vs_copy=X`
 (speed-up over the faster numpy, and time relative to the copy floor).
@@ -317,6 +318,23 @@ def main() -> None:
         f"\nchain of {CHAIN_LENGTH} elementwise ops on 4 elements: {len(program.natives)} kernel(s), "
         f"{per_call * 1e6:.2f} µs per call (executor, interpreter, argument checks and the kernel), "
         f"{statistics['fallbacks']} fallbacks"
+    )
+    threads = 2
+    threaded = LLVMExecutor(executors["gelu"].module, "gelu", threads=threads)
+    (x,) = gelu_inputs(SIZES["16M"])
+    source_floats, destination = np.ones_like(x), np.empty_like(x)
+    split = measure(
+        {
+            "one": partial(executors["gelu"], x),
+            "split": partial(threaded, x),
+            "copy": partial(np.copyto, destination, source_floats),
+        },
+        samples_for(SIZES["16M"]),
+    )
+    print(
+        f"\ngelu 16M split over {threads} threads (`threads=`; the figures above are one thread): "
+        f"{show(split['split']).strip()}, {split['one'] / split['split']:.2f}x one thread, "
+        f"{split['split'] / split['copy']:.2f}x the copy floor"
     )
     print(
         "\nfusion: "

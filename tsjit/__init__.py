@@ -35,13 +35,16 @@ def load(path: str) -> ModuleOp:
     return module
 
 
-def compile(module: ModuleOp, entry: str = "forward", backend: str = "interp", pipeline: Any = None) -> Any:  # noqa: A001
+def compile(  # noqa: A001
+    module: ModuleOp, entry: str = "forward", backend: str = "interp", pipeline: Any = None, threads: int = 1
+) -> Any:
     """A callable running `entry` of `module` through the GraphExecutor of `backend`,
     which specialises on argument types and optimizes with `pipeline` (by default the
-    executor's, `executor-default`; `()` for none) on each new argument spec."""
+    executor's, `executor-default`; `()` for none) on each new argument spec; native
+    backends split large kernels over `threads` threads."""
     from tsjit.runtime.executor import DEFAULT_PIPELINE, make_executor
 
-    return make_executor(module, entry, backend, DEFAULT_PIPELINE if pipeline is None else pipeline)
+    return make_executor(module, entry, backend, DEFAULT_PIPELINE if pipeline is None else pipeline, threads)
 
 
 def __getattr__(name: str) -> Any:

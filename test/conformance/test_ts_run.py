@@ -162,3 +162,15 @@ def test_declared_callees_come_from_the_source_beside_the_graph(tmp_path: Path, 
     (tmp_path / "source.py").write_text((case / "source.py").read_text())
     status, out, _ = run_tool([str(graph), "--check", check], capsys)
     assert status == 0 and out.splitlines()[-1] == "2 passed, 0 failed"
+
+
+def test_threads_split_native_kernels_and_need_a_native_backend(capsys):
+    case = str(CORPUS / "unary_activations")
+    status, out, _ = run_tool([case, "--backend", "llvm", "--threads", "2"], capsys)
+    assert status == 0, out
+    assert out.splitlines()[-1].endswith("0 failed")
+    status, _, err = run_tool([case, "--threads", "2"], capsys)
+    assert status == 1
+    assert err.startswith(
+        "ts-run: error: backend 'interp' runs on one thread; threads need a native backend (llvm, auto)"
+    )

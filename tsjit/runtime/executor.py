@@ -20,7 +20,7 @@ import importlib.util
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from xdsl.dialects import func
@@ -101,6 +101,9 @@ pipeline, shape propagation, unrolling, remove-mutation and a final cleanup
 class GraphExecutor:
     """Runs the function `entry` of `module` through the interpreter, with code
     optimized per ArgumentSpec; `module` itself is never modified."""
+
+    threaded: ClassVar[bool] = False
+    """Whether the executor can split work over threads (`threads=`)."""
 
     def __init__(self, module: ModuleOp, entry: str = "forward", pipeline: Pipeline = DEFAULT_PIPELINE):
         self.module = module
@@ -208,10 +211,15 @@ BACKENDS: dict[str, str] = {
 
 
 def make_executor(
-    module: ModuleOp, entry: str = "forward", backend: str = "interp", pipeline: Pipeline = DEFAULT_PIPELINE
+    module: ModuleOp,
+    entry: str = "forward",
+    backend: str = "interp",
+    pipeline: Pipeline = DEFAULT_PIPELINE,
+    threads: int = 1,
 ) -> Callable[..., Any]:
-    """The executor of `backend` for `entry`; a clear error for an unknown backend or
-    one whose module this tsjit does not have yet."""
+    """The executor of `backend` for `entry` (on `threads` threads where it can split
+    work); a clear error for an unknown backend or one whose module this tsjit does not
+    have yet."""
     target = BACKENDS.get(backend)
     if target is None:
         raise TsjitError(f"unknown backend '{backend}' (backends: {', '.join(BACKENDS)})")
@@ -221,7 +229,13 @@ def make_executor(
         raise TsjitError(
             f"backend '{backend}' is not available yet ({target} is missing); available: {available}"
         )
-    return executor_class(module, entry, pipeline)
+    if threads == 1:
+        return executor_class(module, entry, pipeline)
+    if not executor_class.threaded:
+        raise TsjitError(
+            f"backend '{backend}' runs on one thread; threads need a native backend (llvm, auto)"
+        )
+    return executor_class(module, entry, pipeline, threads=threads)
 
 
 def _backend_class(target: str) -> type | None:

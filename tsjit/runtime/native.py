@@ -32,6 +32,7 @@ import ctypes
 import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, replace
 from functools import cache
@@ -43,6 +44,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.rewriter import Rewriter
 
+from tsjit.diagnostics import TsjitError
 from tsjit.dialects.prim import FusionGroupOp, LoopOp, YieldOp
 from tsjit.dialects.types import TupleType
 from tsjit.runtime.executor import DEFAULT_PIPELINE, GraphExecutor, Pipeline
@@ -91,17 +93,22 @@ def default_engine() -> LLVMEngine:
 class NativePolicy:
     """What runs natively: groups of at least `min_ops` elementwise ops, scalar
     functions (`loops_only`: only those with a loop), kernels compiled on a group's
-    `compile_after`-th call."""
+    `compile_after`-th call; a flat kernel of `split_from` elements or more runs on
+    `threads` threads, each on a slice (ctypes releases the GIL during the call)."""
 
     min_ops: int = 1
     loops_only: bool = False
     compile_after: int = 1
+    threads: int = 1
+    split_from: int = 1 << 20
 
 
 class LLVMExecutor(GraphExecutor):
-    """The GraphExecutor with fused groups and scalar functions as native code."""
+    """The GraphExecutor with fused groups and scalar functions as native code;
+    `threads` splits large flat kernels (see `NativePolicy`)."""
 
     policy = NativePolicy()
+    threaded = True
 
     def __init__(
         self,
@@ -109,10 +116,15 @@ class LLVMExecutor(GraphExecutor):
         entry: str = "forward",
         pipeline: Pipeline = DEFAULT_PIPELINE,
         engine: LLVMEngine | None = None,
+        threads: int = 1,
     ):
         super().__init__(module, entry, pipeline)
         self.engine = engine or default_engine()
         self.programs: list[NativeProgram] = []
+        if threads < 1:
+            raise TsjitError(f"threads must be 1 or more, not {threads}")
+        if threads != self.policy.threads:
+            self.policy = replace(self.policy, threads=threads)
 
     def specialization_passes(self) -> list[ModulePass]:
         from tsjit.transforms.fuse_pointwise import FusePointwisePass
@@ -173,7 +185,7 @@ class NativeProgram(Program):
         super().__init__(module)
         for name, group in groups.items():
             with _unless_unsupported():
-                self.natives[name] = FusedGroup(group, engine, policy.compile_after, self.interpreted(name))
+                self.natives[name] = FusedGroup(group, engine, policy, self.interpreted(name))
         for op in module.ops:
             if isinstance(op, func.FuncOp) and op.sym_name.data not in groups and is_scalar_function(op):
                 if policy.loops_only and not any(isinstance(o, LoopOp) for o in op.walk()):
@@ -303,12 +315,13 @@ class FusedGroup:
     """One FusionGroup's kernels and its call plans (see the module docstring)."""
 
     def __init__(
-        self, group: FusionGroupOp, engine: LLVMEngine, compile_after: int, interpreted: Callable[[], Code]
+        self, group: FusionGroupOp, engine: LLVMEngine, policy: NativePolicy, interpreted: Callable[[], Code]
     ):
         self.group = group
         self.signature = group_signature(group)
         self.engine = engine
-        self.compile_after = compile_after
+        self.policy = policy
+        self.compile_after = policy.compile_after
         self._interpreted = interpreted
         self._plans: dict[tuple[Any, ...], CallPlan | None] = {}
         self._kernels: dict[KernelLayout, Callable[..., Any]] = {}
@@ -352,6 +365,13 @@ class FusedGroup:
     def statistics(self) -> dict[str, int]:
         return {"kernel_calls": self.calls, "fallbacks": self.fallbacks, "kernels": len(self._kernels)}
 
+    def splitter(self, length: int) -> Splitter | None:
+        """How a flat call on `length` elements is split over threads, if it is."""
+        threads = self.policy.threads
+        if threads <= 1 or length < max(self.policy.split_from, 2 * SPLIT_ALIGNMENT):
+            return None
+        return Splitter(self.engine.pool(threads), threads, length)
+
     @property
     def layouts(self) -> tuple[KernelLayout, ...]:
         """The layouts of the kernels compiled so far."""
@@ -369,7 +389,7 @@ class FusedGroup:
 
     def plan(self, args: Sequence[Any]) -> CallPlan | None:
         try:
-            return plan_call(self.signature, args, self.kernel)
+            return plan_call(self.signature, args, self.kernel, self.splitter)
         except Unplannable:
             return None
 
@@ -397,12 +417,15 @@ def _generate_call(
     scalars: list[tuple[int, int]],
     outputs: list[tuple[int, tuple[int, ...], np.dtype, int]],
     result_count: int,
+    split: Splitter | None = None,
 ) -> CallPlan:
     """The call: `inputs` and `scalars` are (native slot, group input), `outputs` are
-    (native slot, shape, dtype, group result). A generated function costs half of a
-    loop over these lists, which matters for kernels on small tensors."""
+    (native slot, shape, dtype, group result); `split` runs it in slices on threads. A
+    generated function costs half of a loop over these lists, which matters for
+    kernels on small tensors."""
     namespace: dict[str, Any] = {
         "raw": raw,
+        "split": split,
         "empty": np.empty,
         "address": array_address,
         "refcount": sys.getrefcount,
@@ -427,17 +450,22 @@ def _generate_call(
             lines.append(f"o{k} = empty({shape!r}, d{k})")
         natives[slot] = f"address(o{k})"
         results[result] = f"o{k}"
-    lines += [f"raw({', '.join(natives)})", f"return [{', '.join(results)}]"]
+    call = f"raw({', '.join(natives)})" if split is None else f"split(raw, [{', '.join(natives)}])"
+    lines += [call, f"return [{', '.join(results)}]"]
     source = "def call(args):\n" + "".join(f"    {line}\n" for line in lines)
     exec(compile(source, "<fused group call>", "exec"), namespace)  # noqa: S102 -- generated from the plan
     return namespace["call"]
 
 
 def plan_call(
-    signature: GroupSignature, args: Sequence[Any], kernel: Callable[[KernelLayout], Callable[..., Any]]
+    signature: GroupSignature,
+    args: Sequence[Any],
+    kernel: Callable[[KernelLayout], Callable[..., Any]],
+    splitter: Callable[[int], Splitter | None] = lambda length: None,
 ) -> CallPlan:
     """Works out a call of `signature`'s kernel on `args` (see `FusedGroup`); raises
-    Unplannable for values the kernel cannot take."""
+    Unplannable for values the kernel cannot take. A flat call on arrays long enough
+    for `splitter` runs in slices on several threads."""
     rank = signature.rank
     arrays: dict[int, np.ndarray] = {}
     for param in signature.tensors:
@@ -508,10 +536,12 @@ def plan_call(
             for p in signature.tensors
         )
     )
+    split = None
     if flat or rank == 0:
         layout = FLAT
         iteration_sizes = [int(np.prod(iteration))]
         memref_natives = [[int(np.prod(iteration))] for _ in memrefs]
+        split = splitter(iteration_sizes[0])
     else:
         layout = KernelLayout(False, tuple(_inner_class(strides[-1]) for _, strides in memrefs))
         layout = _staged_if_it_pays(signature, layout, iteration, memrefs)
@@ -535,7 +565,48 @@ def plan_call(
     ):
         output_slots.append((len(template), shape, dtype, output.result))
         template += [0, *natives]
-    return _generate_call(raw, template, input_slots, scalar_slots, output_slots, len(signature.outputs))
+    if split is not None:  # flat: each memref is (pointer, length), after the length itself
+        itemsizes = [arrays[param.input].itemsize for param in signature.tensors]
+        itemsizes += [dtype.itemsize for _, dtype, _ in outputs]
+        slots = [slot for slot, _ in input_slots] + [slot for slot, *_ in output_slots]
+        split.lengths = (0, *(slot + 1 for slot in slots))
+        split.pointers = tuple(zip(slots, itemsizes, strict=True))
+    return _generate_call(
+        raw, template, input_slots, scalar_slots, output_slots, len(signature.outputs), split
+    )
+
+
+SPLIT_ALIGNMENT = 64
+"""Slices of a split call start on multiples of this many elements: whole cache lines
+for any dtype, so that no two threads write one line."""
+
+
+class Splitter:
+    """Runs a flat kernel call as one call per slice of its arrays, in parallel: the
+    calling thread runs the first slice, the engine's pool the others. `lengths` are the
+    native argument positions holding the length (the kernel's own, each memref's),
+    `pointers` the positions of the memrefs' pointers with their element sizes."""
+
+    def __init__(self, pool: ThreadPoolExecutor, threads: int, length: int):
+        step = -(-length // threads // SPLIT_ALIGNMENT) * SPLIT_ALIGNMENT
+        self.pool = pool
+        self.slices = [(low, min(step, length - low)) for low in range(0, length, step)]
+        self.lengths: tuple[int, ...] = ()
+        self.pointers: tuple[tuple[int, int], ...] = ()
+
+    def __call__(self, raw: Callable[..., Any], natives: list[Any]) -> None:
+        calls = []
+        for low, size in self.slices:
+            chunk = list(natives)
+            for position in self.lengths:
+                chunk[position] = size
+            for position, itemsize in self.pointers:
+                chunk[position] += low * itemsize
+            calls.append(chunk)
+        futures = [self.pool.submit(raw, *chunk) for chunk in calls[1:]]
+        raw(*calls[0])
+        for future in futures:
+            future.result()
 
 
 def _staged_if_it_pays(

@@ -46,7 +46,7 @@ def run_tool(argv: list[str] | None) -> None:
 
     module = load_program(graph_path)
     pipeline = DEFAULT_PIPELINE if args.passes is None else args.passes  # -p '' runs the graph as is
-    executor = make_executor(module, entry, args.backend, pipeline)
+    executor = make_executor(module, entry, args.backend, pipeline, args.threads)
     receiver = module_receiver(module, entry, args.module, graph_path)
     call = executor if receiver is None else (lambda *inputs: executor(receiver, *inputs))
 
@@ -77,7 +77,19 @@ def _arguments() -> argparse.ArgumentParser:
     parser.add_argument("--check", metavar="IO.json", help="run every recorded run and compare")
     parser.add_argument("--module", metavar="MODULE.json", help="module (default: module.json beside FILE)")
     parser.add_argument("--backend", choices=list(BACKENDS), default="interp")
-    parser.add_argument("-p", "--passes", metavar="PIPELINE", help="optimization pipeline, as for ts-opt (default: executor-default; '' for none)")
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=1,
+        metavar="N",
+        help="split large native kernels over N threads (llvm, auto)",
+    )
+    parser.add_argument(
+        "-p",
+        "--passes",
+        metavar="PIPELINE",
+        help="optimization pipeline, as for ts-opt (default: executor-default; '' for none)",
+    )
     return parser
 
 

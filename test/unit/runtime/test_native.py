@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import replace
 
 import numpy as np
 import pytest
 
 from tsjit.context import make_context
+from tsjit.diagnostics import TsjitError
 from tsjit.formats.mlir import parse_mlir
 from tsjit.frontend import script_source
 from tsjit.runtime import native as native_module
@@ -273,6 +275,32 @@ def test_large_chunked_inputs_are_staged_a_row_at_a_time(monkeypatch, batch, hid
     assert [layout.staged for layout in group.layouts] == [staged]
     chunked = [p.input for p in group.signature.tensors if p.chunking is not None]
     assert len(chunked) == 4  # the two products and the two biases
+
+
+@pytest.mark.parametrize("length", [1000, 4099])
+def test_threads_split_a_large_flat_kernel_into_slices(length):
+    """Each thread gets a slice starting on a whole cache line; results are the same."""
+    source = "def forward(x, y):\n    return torch.tanh(x) * y + 1\n"
+    interpreted, native = compile_both(source)
+    threaded = LLVMExecutor(native.module, "forward", threads=3)
+    threaded.policy = replace(threaded.policy, split_from=256)
+    x, y = floats((length,)), floats((length,))
+    expected = interpreted(x, y)
+    assert match_value(threaded(x, y), expected, 1e-5, 1e-6, "result") is None
+    assert match_value(native(x, y), expected, 1e-5, 1e-6, "result") is None
+    (group,) = threaded.programs[0].natives.values()
+    (plan,) = group._plans.values()
+    split = plan.__globals__["split"]
+    assert [low % native_module.SPLIT_ALIGNMENT for low, _ in split.slices] == [0] * len(split.slices)
+    assert sum(size for _, size in split.slices) == length and len(split.slices) == 3
+    (plan,) = native.programs[0].natives["forward.fusion0"]._plans.values()
+    assert plan.__globals__["split"] is None
+
+
+def test_threads_must_be_positive():
+    _, native = compile_both("def forward(x):\n    return x + 1\n")
+    with pytest.raises(TsjitError, match="threads must be 1 or more, not 0"):
+        LLVMExecutor(native.module, "forward", threads=0)
 
 
 def test_small_chunked_inputs_are_read_in_place():
