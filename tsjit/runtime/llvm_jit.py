@@ -17,8 +17,9 @@ function: 0.64 s at level 3, 0.03 s at level 0; its lowering in xDSL, about 0.2 
 op, costs more than either). Compiled modules are cached by the SHA-256 of their text,
 which includes every signature.
 
-Splitting a 1-D elementwise kernel over threads is opt-in (`Kernel.split_call`) and
-pays off only on large arrays: ctypes releases the GIL while the kernel runs.
+Splitting a 1-D elementwise kernel over threads (`SplitCall`: `Kernel.split_call`, and
+the native executors' `threads=`) pays off only on large arrays: ctypes releases the GIL
+while the kernel runs.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from __future__ import annotations
 import ctypes
 import hashlib
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cache, partial
@@ -193,7 +194,7 @@ class Kernel:
 
     def split_call(self, *args: Any, threads: int | None = None) -> None:
         """Runs a 1-D elementwise kernel (every memref parameter of rank 1 and dynamic
-        size, all of one length, element i depending only on elements i) on chunks of
+        size, all of one length, element i depending only on elements i) on slices of
         the arrays in parallel; a plain call below the engine's `split_threshold`."""
         natives = self.native_arguments(*args)
         plan = _split_plan(self.signature)
@@ -205,17 +206,56 @@ class Kernel:
         if threads <= 1 or length < engine.split_threshold:
             self.raw(*natives)
             return
-        step = -(-length // threads // 64) * 64  # chunks start on cache-line boundaries
+        pointers = [
+            (p.pointer, (natives[p.stride] if p.stride is not None else p.static_stride) * p.itemsize)
+            for p in plan
+        ]
+        SplitCall.of(engine.pool(threads), length, threads, [p.size for p in plan], pointers)(
+            self.raw, natives
+        )
+
+
+SPLIT_ALIGNMENT = 64
+"""Slices of a split call start on multiples of this many elements: whole cache lines
+for any dtype, so that no two threads write one line."""
+
+
+@dataclass(frozen=True)
+class SplitCall:
+    """A native call on arrays of one length as one call per slice, in parallel: the
+    calling thread runs the first slice, `pool` the others (ctypes releases the GIL).
+    `lengths` are the native argument positions holding the length, `pointers` those
+    holding a pointer, with the bytes a pointer moves per element."""
+
+    pool: ThreadPoolExecutor
+    slices: tuple[tuple[int, int], ...]
+    lengths: tuple[int, ...]
+    pointers: tuple[tuple[int, int], ...]
+
+    @staticmethod
+    def of(
+        pool: ThreadPoolExecutor,
+        length: int,
+        threads: int,
+        lengths: Sequence[int],
+        pointers: Sequence[tuple[int, int]],
+    ) -> SplitCall:
+        step = -(-length // threads // SPLIT_ALIGNMENT) * SPLIT_ALIGNMENT
+        slices = tuple((low, min(step, length - low)) for low in range(0, length, step))
+        return SplitCall(pool, slices, tuple(lengths), tuple(pointers))
+
+    def __call__(self, raw: Callable[..., Any], natives: Sequence[Any]) -> None:
         calls = []
-        for low in range(0, length, step):
+        for low, size in self.slices:
             chunk = list(natives)
-            for p in plan:
-                stride = natives[p.stride] if p.stride is not None else p.static_stride
-                chunk[p.pointer] = natives[p.pointer] + low * stride * p.itemsize
-                chunk[p.size] = min(step, length - low)
+            for position in self.lengths:
+                chunk[position] = size
+            for position, step in self.pointers:
+                chunk[position] += low * step
             calls.append(chunk)
-        pool = engine.pool(threads)
-        for future in [pool.submit(self.raw, *chunk) for chunk in calls]:
+        futures = [self.pool.submit(raw, *chunk) for chunk in calls[1:]]
+        raw(*calls[0])
+        for future in futures:
             future.result()
 
 

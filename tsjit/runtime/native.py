@@ -32,7 +32,6 @@ import ctypes
 import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, replace
 from functools import cache
@@ -49,7 +48,7 @@ from tsjit.dialects.prim import FusionGroupOp, LoopOp, YieldOp
 from tsjit.dialects.types import TupleType
 from tsjit.runtime.executor import DEFAULT_PIPELINE, GraphExecutor, Pipeline
 from tsjit.runtime.interpreter import Code, Program
-from tsjit.runtime.llvm_jit import LLVMEngine, array_address
+from tsjit.runtime.llvm_jit import SPLIT_ALIGNMENT, LLVMEngine, SplitCall, array_address
 from tsjit.transforms.lowering.convert_aten_to_loops import (
     FLAT,
     GroupSignature,
@@ -365,12 +364,15 @@ class FusedGroup:
     def statistics(self) -> dict[str, int]:
         return {"kernel_calls": self.calls, "fallbacks": self.fallbacks, "kernels": len(self._kernels)}
 
-    def splitter(self, length: int) -> Splitter | None:
-        """How a flat call on `length` elements is split over threads, if it is."""
+    def splitter(
+        self, length: int, lengths: Sequence[int], pointers: Sequence[tuple[int, int]]
+    ) -> SplitCall | None:
+        """How a flat call on `length` elements is split over threads, if it is (see
+        `SplitCall` for `lengths` and `pointers`)."""
         threads = self.policy.threads
         if threads <= 1 or length < max(self.policy.split_from, 2 * SPLIT_ALIGNMENT):
             return None
-        return Splitter(self.engine.pool(threads), threads, length)
+        return SplitCall.of(self.engine.pool(threads), length, threads, lengths, pointers)
 
     @property
     def layouts(self) -> tuple[KernelLayout, ...]:
@@ -417,7 +419,7 @@ def _generate_call(
     scalars: list[tuple[int, int]],
     outputs: list[tuple[int, tuple[int, ...], np.dtype, int]],
     result_count: int,
-    split: Splitter | None = None,
+    split: SplitCall | None = None,
 ) -> CallPlan:
     """The call: `inputs` and `scalars` are (native slot, group input), `outputs` are
     (native slot, shape, dtype, group result); `split` runs it in slices on threads. A
@@ -461,7 +463,7 @@ def plan_call(
     signature: GroupSignature,
     args: Sequence[Any],
     kernel: Callable[[KernelLayout], Callable[..., Any]],
-    splitter: Callable[[int], Splitter | None] = lambda length: None,
+    splitter: Callable[[int, Sequence[int], Sequence[tuple[int, int]]], SplitCall | None] | None = None,
 ) -> CallPlan:
     """Works out a call of `signature`'s kernel on `args` (see `FusedGroup`); raises
     Unplannable for values the kernel cannot take. A flat call on arrays long enough
@@ -536,12 +538,10 @@ def plan_call(
             for p in signature.tensors
         )
     )
-    split = None
     if flat or rank == 0:
         layout = FLAT
         iteration_sizes = [int(np.prod(iteration))]
         memref_natives = [[int(np.prod(iteration))] for _ in memrefs]
-        split = splitter(iteration_sizes[0])
     else:
         layout = KernelLayout(False, tuple(_inner_class(strides[-1]) for _, strides in memrefs))
         layout = _staged_if_it_pays(signature, layout, iteration, memrefs)
@@ -565,48 +565,16 @@ def plan_call(
     ):
         output_slots.append((len(template), shape, dtype, output.result))
         template += [0, *natives]
-    if split is not None:  # flat: each memref is (pointer, length), after the length itself
+    split = None
+    if layout.flat and splitter is not None:  # each memref is (pointer, length), after the length itself
         itemsizes = [arrays[param.input].itemsize for param in signature.tensors]
         itemsizes += [dtype.itemsize for _, dtype, _ in outputs]
         slots = [slot for slot, _ in input_slots] + [slot for slot, *_ in output_slots]
-        split.lengths = (0, *(slot + 1 for slot in slots))
-        split.pointers = tuple(zip(slots, itemsizes, strict=True))
+        lengths = (0, *(slot + 1 for slot in slots))
+        split = splitter(iteration_sizes[0], lengths, list(zip(slots, itemsizes, strict=True)))
     return _generate_call(
         raw, template, input_slots, scalar_slots, output_slots, len(signature.outputs), split
     )
-
-
-SPLIT_ALIGNMENT = 64
-"""Slices of a split call start on multiples of this many elements: whole cache lines
-for any dtype, so that no two threads write one line."""
-
-
-class Splitter:
-    """Runs a flat kernel call as one call per slice of its arrays, in parallel: the
-    calling thread runs the first slice, the engine's pool the others. `lengths` are the
-    native argument positions holding the length (the kernel's own, each memref's),
-    `pointers` the positions of the memrefs' pointers with their element sizes."""
-
-    def __init__(self, pool: ThreadPoolExecutor, threads: int, length: int):
-        step = -(-length // threads // SPLIT_ALIGNMENT) * SPLIT_ALIGNMENT
-        self.pool = pool
-        self.slices = [(low, min(step, length - low)) for low in range(0, length, step)]
-        self.lengths: tuple[int, ...] = ()
-        self.pointers: tuple[tuple[int, int], ...] = ()
-
-    def __call__(self, raw: Callable[..., Any], natives: list[Any]) -> None:
-        calls = []
-        for low, size in self.slices:
-            chunk = list(natives)
-            for position in self.lengths:
-                chunk[position] = size
-            for position, itemsize in self.pointers:
-                chunk[position] += low * itemsize
-            calls.append(chunk)
-        futures = [self.pool.submit(raw, *chunk) for chunk in calls[1:]]
-        raw(*calls[0])
-        for future in futures:
-            future.result()
 
 
 def _staged_if_it_pays(

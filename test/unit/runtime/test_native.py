@@ -19,6 +19,7 @@ from tsjit.frontend import script_source
 from tsjit.runtime import native as native_module
 from tsjit.runtime.errors import TorchScriptError
 from tsjit.runtime.executor import GraphExecutor
+from tsjit.runtime.llvm_jit import SPLIT_ALIGNMENT
 from tsjit.runtime.native import REUSE_BYTES, AutoExecutor, LLVMExecutor, export_llvm
 from tsjit.runtime.values import match_value
 
@@ -291,7 +292,7 @@ def test_threads_split_a_large_flat_kernel_into_slices(length):
     (group,) = threaded.programs[0].natives.values()
     (plan,) = group._plans.values()
     split = plan.__globals__["split"]
-    assert [low % native_module.SPLIT_ALIGNMENT for low, _ in split.slices] == [0] * len(split.slices)
+    assert [low % SPLIT_ALIGNMENT for low, _ in split.slices] == [0] * len(split.slices)
     assert sum(size for _, size in split.slices) == length and len(split.slices) == 3
     (plan,) = native.programs[0].natives["forward.fusion0"]._plans.values()
     assert plan.__globals__["split"] is None

@@ -51,7 +51,6 @@ from xdsl.dialects.builtin import (
     DictionaryAttr,
     IndexType,
     IntegerAttr,
-    IntegerType,
     MemRefType,
     ModuleOp,
     StridedLayoutAttr,
@@ -387,11 +386,6 @@ scalar code, which small arrays hit: numpy places a small result right after its
 (the 200-op chain on 4 elements ran scalar, 2x slower)."""
 
 
-def _element_bytes(element: Attribute) -> int:
-    bits = element.width.data if isinstance(element, IntegerType) else element.bitwidth  # pyright: ignore
-    return max(1, bits // 8)
-
-
 def _index(builder: Builder) -> ScalarEmitter:
     return ScalarEmitter(builder, Kind(INDEX))
 
@@ -493,7 +487,7 @@ class _KernelBuilder:
         for source, (_, length) in staging.items():
             memref_type = source.type
             assert isinstance(memref_type, MemRefType)
-            line = max(1, CACHE_LINE_BYTES // _element_bytes(memref_type.element_type))
+            line = max(1, CACHE_LINE_BYTES * 8 // Kind(memref_type.element_type).width)
             fetch, j = _loop(builder, index.zero(), length, index.constant(line), "k")
             fetch.insert(PrefetchOp(source, [*outer[:-1], next_row, j]))
 
