@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from xdsl.dialects.builtin import ModuleOp
 
-__all__ = ["script", "load", "compile"]
+__all__ = ["script", "trace", "load", "compile", "install_torch_shim"]
 
 
 def load(path: str) -> ModuleOp:
@@ -50,4 +50,8 @@ def compile(  # noqa: A001
 def __getattr__(name: str) -> Any:
     if name == "script":
         return import_module("tsjit.frontend.script").script
+    if name in ("trace", "TracerWarning", "TracingCheckError"):
+        return getattr(import_module("tsjit.frontend.tracer"), name)
+    if name == "install_torch_shim":
+        return import_module("tsjit.frontend.torch_shim.install").install_torch_shim
     raise AttributeError(f"module 'tsjit' has no attribute '{name}'")

@@ -28,6 +28,7 @@ from tsjit.diagnostics import SourceLocation, TsjitError
 from tsjit.frontend.compilation import CompilationUnit, CompiledFunction, cleanup
 from tsjit.frontend.modules import ModuleInfo, is_module, tensor_array
 from tsjit.frontend.source import SourceFile
+from tsjit.frontend.torch_shim._state import ACTIVE
 
 
 class ScriptFunction:
@@ -71,6 +72,8 @@ class ScriptFunction:
         return self._executor
 
     def __call__(self, *args: Any) -> Any:
+        if ACTIVE.tracer is not None:  # called from code being traced: recorded as a call
+            return ACTIVE.tracer.call_script(self, args)
         return self.executor()(*(_runtime_argument(a) for a in args))
 
     def __repr__(self) -> str:

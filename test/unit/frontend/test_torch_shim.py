@@ -59,9 +59,9 @@ def test_a_linear_without_bias_has_a_none_parameter():
     assert [name for name, _ in layer.named_parameters()] == ["weight"]
 
 
-def test_operators_only_run_in_scripted_code():
-    with pytest.raises(TypeError, match=r"torch\.relu is a TorchScript operator \(aten::relu\)"):
-        torch.relu(torch.ones(2))
+def test_operators_run_eagerly_and_stay_operators_for_the_frontend():
+    assert torch.relu.operator == "aten::relu"
+    np.testing.assert_array_equal(torch.relu(torch.tensor([-1.0, 2.0])).array, [0.0, 2.0])
     with pytest.raises(AttributeError):
         torch.no_such_function  # noqa: B018 - the attribute access is what fails
 

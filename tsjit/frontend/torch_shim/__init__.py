@@ -1,33 +1,41 @@
-"""A small torch-compatible surface, imported as `torch` by programs tsjit scripts when
-PyTorch is absent (see `tsjit.frontend.resolver.run_user_file`).
+"""A torch-compatible eager tensor library over tsjit's kernels, imported as `torch`
+by programs tsjit scripts when PyTorch is absent (see `tsjit.frontend.script.run_user_file`)
+and by user code after `tsjit.install_torch_shim()`.
 
-It has what a TorchScript file needs at Python level: `torch.Tensor` and the dtypes for
-annotations, `torch.nn.Module` and the common layers so that modules can be built,
-factory functions for parameters and buffers, `torch.no_grad`, and `torch.jit`'s
-decorators. Operators (`torch.add`, `torch.relu`, ...) are not here: the script frontend
-resolves them by name through the schema table.
+`torch.X` is the operator `aten::X` (a `TorchBuiltin`): scripted code calls the
+operator, Python code runs it eagerly, matched against the schema table and run by the
+kernel the interpreter uses (`_dispatch`). Tensor methods and operators are operators
+too (`_methods`, `_indexing`); `torch.nn.functional` and the `torch.nn` layers are
+tsjit's TorchScript-source library run as Python. What is data rather than an operator
+is plain Python here: dtypes, devices, `torch.tensor(data)`, `from_numpy`.
 """
 
 from __future__ import annotations
 
-import builtins
 import math
-from collections.abc import Sequence
+import types
+from typing import Any
 
 import numpy as np
 
 from tsjit.frontend.library.grad_mode import enable_grad, no_grad
-from tsjit.frontend.torch_shim._builtins import TorchBuiltin
+from tsjit.frontend.torch_shim import _methods  # noqa: F401 - binds Tensor's operators
+from tsjit.frontend.torch_shim._builtins import OperatorNamespace, OpsNamespace, TorchBuiltin
+from tsjit.frontend.torch_shim._state import ACTIVE
 from tsjit.frontend.torch_shim._tensor import (
     ALIASES,
     DTYPES_BY_NAME,
+    LAYOUTS,
+    MEMORY_FORMATS,
     Size,
     Tensor,
+    as_array,
     device,
     dtype,
     generator,
     manual_seed,
     to_dtype,
+    wrap,
 )
 
 __version__ = "2.13.0+tsjit-shim"
@@ -38,106 +46,50 @@ for _name, _dtype in DTYPES_BY_NAME.items():
     globals()[_name] = _dtype
 for _alias, _name in ALIASES.items():
     globals()[_alias] = DTYPES_BY_NAME[_name]
+globals().update(MEMORY_FORMATS)
+globals().update(LAYOUTS)
 
 _float32 = DTYPES_BY_NAME["float32"]
 _int64 = DTYPES_BY_NAME["int64"]
 
 
-def _sizes(size: Sequence[object]) -> tuple[int, ...]:
-    if len(size) == 1 and isinstance(size[0], (tuple, list, Size)):
-        return tuple(size[0])  # pyright: ignore[reportArgumentType]
-    return tuple(size)  # pyright: ignore[reportReturnType]
-
-
 def tensor(
     data: object, dtype: dtype | None = None, device: object = None, requires_grad: bool = False
 ) -> Tensor:
-    if dtype is None:
-        array = np.asarray(data.array if isinstance(data, Tensor) else data)
-        if array.dtype.kind == "f":
-            dtype = _float32
-        elif array.dtype.kind in "iu":
-            dtype = _int64
-    return Tensor(data, dtype, requires_grad)
+    """A new tensor holding a copy of `data`; while tracing, a constant of the graph
+    (PyTorch's warning says so)."""
+    if ACTIVE.tracer is not None:
+        ACTIVE.tracer.warn(
+            "torch.tensor results are registered as constants in the trace. You can safely ignore this warning "
+            "if you use this function to create tensors out of constant variables that would be the same every "
+            "time you call this function. In any other case, this might cause the trace to be incorrect."
+        )
+    array = np.array(as_array(data, dtype), copy=True)
+    result = wrap(array)
+    result.requires_grad = requires_grad
+    return result
 
 
 def as_tensor(data: object, dtype: dtype | None = None, device: object = None) -> Tensor:
-    return tensor(data, dtype)
+    if isinstance(data, Tensor) and (dtype is None or data.dtype is dtype):
+        return data
+    return wrap(as_array(data, dtype))
 
 
 def from_numpy(array: np.ndarray) -> Tensor:
-    return Tensor(array)
-
-
-def zeros(*size: object, dtype: dtype | None = None, **_: object) -> Tensor:
-    return Tensor(np.zeros(_sizes(size), to_dtype(dtype).numpy))
-
-
-def ones(*size: object, dtype: dtype | None = None, **_: object) -> Tensor:
-    return Tensor(np.ones(_sizes(size), to_dtype(dtype).numpy))
-
-
-def empty(*size: object, dtype: dtype | None = None, **_: object) -> Tensor:
-    return zeros(*size, dtype=dtype)
-
-
-def full(size: Sequence[int], fill_value: float, dtype: dtype | None = None, **_: object) -> Tensor:
-    if dtype is None:
-        dtype = (
-            _int64
-            if isinstance(fill_value, builtins.int) and not isinstance(fill_value, builtins.bool)
-            else _float32
-        )
-    return Tensor(np.full(tuple(size), fill_value, dtype.numpy))
-
-
-def eye(n: int, m: int | None = None, dtype: dtype | None = None, **_: object) -> Tensor:
-    return Tensor(np.eye(n, m, dtype=to_dtype(dtype).numpy))
-
-
-def arange(
-    start: float, end: float | None = None, step: float = 1, dtype: dtype | None = None, **_: object
-) -> Tensor:
-    if end is None:
-        start, end = 0, start
-    integral = all(isinstance(v, builtins.int) for v in (start, end, step))
-    return Tensor(np.arange(start, end, step, dtype=to_dtype(dtype, _int64 if integral else _float32).numpy))
-
-
-def linspace(start: float, end: float, steps: int, dtype: dtype | None = None, **_: object) -> Tensor:
-    return Tensor(np.linspace(start, end, steps, dtype=to_dtype(dtype).numpy))
-
-
-def rand(*size: object, dtype: dtype | None = None, **_: object) -> Tensor:
-    return Tensor(generator().random(_sizes(size)).astype(to_dtype(dtype).numpy))
-
-
-def randn(*size: object, dtype: dtype | None = None, **_: object) -> Tensor:
-    return Tensor(generator().standard_normal(_sizes(size)).astype(to_dtype(dtype).numpy))
-
-
-def randint(
-    low: int, high: int | None = None, size: Sequence[int] = (), dtype: dtype | None = None, **_: object
-) -> Tensor:
-    if high is None:
-        low, high = 0, low
-    return Tensor(generator().integers(low, high, tuple(size)).astype(to_dtype(dtype, _int64).numpy))
-
-
-def zeros_like(t: Tensor, dtype: dtype | None = None, **_: object) -> Tensor:
-    return zeros(*t.shape, dtype=dtype or t.dtype)
-
-
-def ones_like(t: Tensor, dtype: dtype | None = None, **_: object) -> Tensor:
-    return ones(*t.shape, dtype=dtype or t.dtype)
-
-
-def full_like(t: Tensor, fill_value: float, dtype: dtype | None = None, **_: object) -> Tensor:
-    return full(t.shape, fill_value, dtype=dtype or t.dtype)
+    return wrap(array)
 
 
 def is_tensor(value: object) -> bool:
     return isinstance(value, Tensor)
+
+
+def is_floating_point(value: Tensor) -> bool:
+    return value.is_floating_point()
+
+
+def numel(value: Tensor) -> Any:
+    return value.numel()
 
 
 def get_default_dtype() -> dtype:
@@ -148,28 +100,42 @@ def is_grad_enabled() -> bool:
     return False
 
 
+def set_grad_enabled(mode: bool) -> no_grad:
+    return no_grad()
+
+
 pi = math.pi
 e = math.e
 inf = math.inf
 nan = math.nan
 
+_C = types.ModuleType("torch._C", "The shim's view of PyTorch's C extension: operator namespaces.")
+_C._nn = OperatorNamespace("torch._C._nn")  # pyright: ignore[reportAttributeAccessIssue]
+_C._VariableFunctions = OperatorNamespace("torch._C._VariableFunctions")  # pyright: ignore[reportAttributeAccessIssue]
+_C._get_tracing_state = lambda: ACTIVE.tracer  # pyright: ignore[reportAttributeAccessIssue]
+_VF = OperatorNamespace("torch._VF")
+linalg = OperatorNamespace("torch.linalg", prefix="linalg_")
+special = OperatorNamespace("torch.special", prefix="special_")
+fft = OperatorNamespace("torch.fft", prefix="fft_")
+ops = OpsNamespace()
+
 
 def __getattr__(name: str) -> TorchBuiltin:
-    """`torch.cat` and every other operator: resolved by the frontend, not run here."""
+    """`torch.cat` and every other operator: `aten::<name>`, eager in Python."""
     from tsjit.dialects.schema import has_operator
 
-    if has_operator(f"aten::{name}"):
-        return TorchBuiltin(f"aten::{name}", f"torch.{name}")
+    if not name.startswith("__") and has_operator(f"aten::{name}"):
+        builtin = globals()[name] = TorchBuiltin(f"aten::{name}", f"torch.{name}")
+        return builtin
     raise AttributeError(f"module 'torch' has no attribute '{name}'")
 
 
-from tsjit.frontend.torch_shim import _builtins as _jit_internal  # noqa: F401
-from tsjit.frontend.torch_shim import jit, nn
-from tsjit.frontend.torch_shim.nn import functional  # noqa: F401
+from tsjit.frontend.torch_shim import _builtins as _jit_internal  # noqa: E402, F401
+from tsjit.frontend.torch_shim import jit, nn  # noqa: E402
+from tsjit.frontend.torch_shim.nn import functional  # noqa: E402, F401
 
 __all__ = [
-    "Size", "Tensor", "arange", "as_tensor", "device", "dtype", "empty", "enable_grad", "eye", "from_numpy",
-    "full", "full_like", "get_default_dtype", "is_grad_enabled", "is_tensor", "jit", "linspace",
-    "manual_seed", "nn", "no_grad", "ones", "ones_like", "rand", "randint", "randn", "tensor", "zeros",
-    "zeros_like",
+    "Size", "Tensor", "as_tensor", "device", "dtype", "enable_grad", "fft", "from_numpy", "generator",
+    "get_default_dtype", "is_floating_point", "is_grad_enabled", "is_tensor", "jit", "linalg", "manual_seed",
+    "nn", "no_grad", "numel", "ops", "set_grad_enabled", "special", "tensor", "to_dtype",
 ]  # fmt: skip

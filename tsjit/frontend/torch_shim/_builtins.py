@@ -1,27 +1,98 @@
-"""Names the shim gives to TorchScript-only things: operators reached as `torch.X`
-(`from torch import cat` works, and the frontend resolves the object to `aten::cat`),
-and the annotation helpers of `torch._jit_internal`."""
+"""Names the shim gives to operators and to TorchScript-only things: operators reached
+as `torch.X` (`from torch import cat` works, and the script frontend resolves the object
+to `aten::cat`; called in Python it runs eagerly through tsjit's kernels), and the
+annotation helpers of `torch._jit_internal`."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
+
+from tsjit.frontend.torch_shim._state import ACTIVE
+from tsjit.runtime.errors import TorchScriptError
 
 
 class TorchBuiltin:
-    """An operator under a torch name; it runs only inside scripted code."""
+    """An operator under a torch name (`torch.relu` is `aten::relu`): scripted code
+    calls the operator, Python code runs it eagerly (`_dispatch`). One object per name."""
+
+    __slots__ = ("operator", "python_name", "_fast", "_planned")
+    _known: ClassVar[dict[tuple[str, str], TorchBuiltin]] = {}
+
+    def __new__(cls, operator: str, python_name: str) -> TorchBuiltin:
+        known = cls._known.get((operator, python_name))
+        if known is None:
+            known = cls._known[(operator, python_name)] = super().__new__(cls)
+            known.operator = operator  # "aten::cat"
+            known.python_name = python_name  # "torch.cat"
+            known._fast = None
+        return known
 
     def __init__(self, operator: str, python_name: str):
-        self.operator = operator  # "aten::cat"
-        self.python_name = python_name  # "torch.cat"
+        pass  # made once per name by __new__
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        raise TypeError(
-            f"{self.python_name} is a TorchScript operator ({self.operator}) and runs only in "
-            "scripted code: call tsjit.script on the function that uses it"
-        )
+        fast = self._fast
+        if fast is None:
+            from tsjit.frontend.torch_shim._dispatch import Dispatcher
+
+            dispatcher = Dispatcher(self.operator, self.python_name)
+            self._fast = fast = dispatcher.fast
+            self._planned = dispatcher.call
+        if kwargs or ACTIVE.tracer is not None:
+            return self._planned(args, kwargs)
+        run = fast.get(tuple(map(type, args)))
+        if run is None:
+            return self._planned(args, kwargs)
+        try:
+            return run(*args)
+        except TorchScriptError as error:
+            from tsjit.frontend.torch_shim._dispatch import eager_error
+
+            raise eager_error(error) from None
 
     def __repr__(self) -> str:
         return f"<TorchScript operator {self.operator}>"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (TorchBuiltin, (self.operator, self.python_name))
+
+
+class OperatorNamespace:
+    """`torch._C._nn`, `torch.linalg`, `torch.ops.aten`: operators by attribute name
+    (`torch.linalg.norm` is `aten::linalg_norm`)."""
+
+    def __init__(self, python_name: str, namespace: str = "aten", prefix: str = ""):
+        self.__name__ = python_name
+        self._namespace = namespace
+        self._prefix = prefix
+
+    def __getattr__(self, name: str) -> Any:
+        from tsjit.dialects.schema import has_operator
+
+        operator = f"{self._namespace}::{self._prefix}{name}"
+        if name.startswith("__") or not has_operator(operator):
+            raise AttributeError(f"module '{self.__name__}' has no attribute '{name}'")
+        builtin = TorchBuiltin(operator, f"{self.__name__}.{name}")
+        setattr(self, name, builtin)
+        return builtin
+
+    def __repr__(self) -> str:
+        return f"<module '{self.__name__}' (tsjit's torch shim)>"
+
+
+class OpsNamespace:
+    """`torch.ops`: `torch.ops.aten.add` is the operator `aten::add`."""
+
+    __name__ = "torch.ops"
+
+    def __getattr__(self, namespace: str) -> OperatorNamespace:
+        from tsjit.dialects.schema import TABLE
+
+        if namespace.startswith("__") or namespace not in TABLE.namespaces:
+            raise AttributeError(f"module 'torch.ops' has no attribute '{namespace}'")
+        found = OperatorNamespace(f"torch.ops.{namespace}", namespace)
+        setattr(self, namespace, found)
+        return found
 
 
 class BroadcastingList:

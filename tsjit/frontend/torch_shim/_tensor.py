@@ -1,18 +1,23 @@
-"""The shim's `torch.Tensor`, dtypes and devices: numpy arrays with torch's names.
+"""The shim's `torch.Tensor`, dtypes, devices and sizes: numpy arrays with torch's names.
 
-They exist so that a user's file imports and its modules can be constructed without
-PyTorch (parameters get shapes and initial values); programs themselves run through
-tsjit, so a Tensor here supports what `__init__` code needs, not torch's whole API.
+A Tensor holds one numpy array (`.array`, shared, so in-place operators and views
+write through) and runs every operator on it eagerly through tsjit's kernels
+(`_dispatch`, bound as methods by `_methods`); this module has what is data rather
+than operators: construction, dtype/shape/device queries, conversions to Python
+values (which a trace records as constants, with PyTorch's TracerWarning), and the
+in-place initialisers `torch.nn.init` uses on parameters before any program runs.
 """
 
 from __future__ import annotations
 
 import builtins
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
 from tsjit.dialects.types import DTYPES
+from tsjit.frontend.torch_shim._state import ACTIVE, warn_constant
 
 
 class dtype:
@@ -27,8 +32,19 @@ class dtype:
     def is_floating_point(self) -> bool:
         return self.numpy.kind == "f"
 
+    @property
+    def is_complex(self) -> bool:
+        return self.numpy.kind == "c"
+
+    @property
+    def itemsize(self) -> int:
+        return self.numpy.itemsize
+
     def __repr__(self) -> str:
         return f"torch.{self.torch_name}"
+
+    def __reduce__(self) -> str:
+        return self.torch_name  # pickled by name: the module attribute `torch.<name>`
 
 
 _NUMPY_OF = {
@@ -45,7 +61,7 @@ ALIASES = {
     "short": "int16", "cfloat": "complex64", "cdouble": "complex128",
 }  # fmt: skip
 DTYPE_BY_CODE = {d.code: d for d in DTYPES_BY_NAME.values()}
-_DTYPE_OF_NUMPY = {d.numpy: d for d in DTYPES_BY_NAME.values() if d.torch_name != "bfloat16"}
+DTYPE_OF_NUMPY = {d.numpy: d for d in DTYPES_BY_NAME.values() if d.torch_name != "bfloat16"}
 
 _default_dtype = DTYPES_BY_NAME["float32"]
 
@@ -78,122 +94,241 @@ class device:
         return self.type if self.index is None else f"{self.type}:{self.index}"
 
     def __eq__(self, other: object) -> bool:
+        if isinstance(other, str):
+            other = device(other)
         return isinstance(other, device) and (self.type, self.index) == (other.type, other.index)
 
     def __hash__(self) -> int:
         return hash((self.type, self.index))
 
 
-class Size(tuple):
-    """`tensor.shape`: a tuple of ints."""
+class EnumValue:
+    """`torch.contiguous_format`, `torch.strided`: TorchScript passes them as ints."""
 
-    def numel(self) -> int:
-        return int(np.prod(self, dtype=np.int64))
+    def __init__(self, name: str, code: int):
+        self.name = name
+        self.code = code
+
+    def __repr__(self) -> str:
+        return f"torch.{self.name}"
+
+
+MEMORY_FORMATS = {
+    name: EnumValue(name, code)
+    for code, name in enumerate(("contiguous_format", "preserve_format", "channels_last", "channels_last_3d"))
+}
+LAYOUTS = {name: EnumValue(name, code) for code, name in enumerate(("strided", "sparse_coo", "sparse_csr"))}
+
+
+class Size(tuple):
+    """`tensor.shape`: a tuple of ints (of 0-dim int tensors while tracing, as in PyTorch)."""
+
+    def numel(self) -> Any:
+        total: Any = 1
+        for size in self:
+            total = total * size
+        return total
+
+    def __getitem__(self, index: Any) -> Any:
+        item = super().__getitem__(index)
+        return Size(item) if isinstance(index, slice) else item
+
+    def __repr__(self) -> str:
+        return f"torch.Size({list(self)!r})"
+
+
+_CPU = device("cpu")
 
 
 class Tensor:
-    """A dense CPU tensor over a numpy array (shared, so in-place methods write through)."""
+    """A dense CPU tensor over a numpy array; its operators run tsjit's kernels."""
+
+    __slots__ = ("array", "__dict__", "__weakref__")
+    __array_priority__ = 1000  # `ndarray + Tensor` runs Tensor.__radd__, as with PyTorch's tensors
+
+    array: np.ndarray
+    # Defaults read from the class: a result tensor is one slot write (`wrap`); its
+    # instance dict exists only once something sets them.
+    requires_grad = False
+    grad = None
 
     def __init__(self, data: object = (), dtype: dtype | None = None, requires_grad: bool = False):
-        if isinstance(data, Tensor):
-            array = data.array
-        elif isinstance(data, np.ndarray):
-            array = data
-        else:  # Python numbers and lists: floats are torch's default dtype
-            array = np.asarray(data)
-            if dtype is None and array.dtype.kind == "f":
-                array = array.astype(_default_dtype.numpy)
-        if dtype is not None:
-            array = array.astype(dtype.numpy, copy=False)
-        self.array = array
-        self.requires_grad = requires_grad
+        self.array = as_array(data, dtype)
+        if requires_grad:
+            self.requires_grad = True
 
     # -- what modules and user code read -------------------------------------------
     @property
     def dtype(self) -> dtype:
-        return _DTYPE_OF_NUMPY[self.array.dtype]
+        return DTYPE_OF_NUMPY[self.array.dtype]
 
     @property
     def shape(self) -> Size:
-        return Size(self.array.shape)
+        return self.size()
 
     @property
     def device(self) -> device:
-        return device("cpu")
+        return _CPU
 
     @property
     def ndim(self) -> int:
         return self.array.ndim
 
     @property
-    def data(self) -> Tensor:
-        return Tensor(self.array)
+    def is_leaf(self) -> bool:
+        return True
 
-    def size(self, dim: int | None = None) -> Size | int:
-        return self.shape if dim is None else self.array.shape[dim]
+    @property
+    def is_cuda(self) -> bool:
+        return False
+
+    @property
+    def layout(self) -> EnumValue:
+        return LAYOUTS["strided"]
+
+    @property
+    def data(self) -> Tensor:
+        return wrap(self.array)
+
+    @data.setter
+    def data(self, value: Tensor) -> None:
+        self.array = value.array
+
+    def size(self, dim: int | None = None) -> Any:
+        """Ints; while tracing, each size is recorded (`aten::size` + `prim::NumToTensor`)
+        and is a 0-dim tensor, as in PyTorch."""
+        if ACTIVE.tracer is not None:
+            return ACTIVE.tracer.size_of(self, dim)
+        if dim is None:
+            return Size(self.array.shape)
+        return self.array.shape[dim]
 
     def dim(self) -> int:
         return self.array.ndim
 
-    def numel(self) -> int:
+    ndimension = dim
+
+    def numel(self) -> Any:
+        if ACTIVE.tracer is not None:
+            return ACTIVE.tracer.numel_of(self)
         return int(self.array.size)
 
+    nelement = numel
+
+    def element_size(self) -> int:
+        return self.array.itemsize
+
+    def stride(self, dim: int | None = None) -> Any:
+        strides = tuple(s // self.array.itemsize for s in self.array.strides)
+        return strides if dim is None else strides[dim]
+
+    def is_floating_point(self) -> bool:
+        return self.array.dtype.kind == "f"
+
+    def is_complex(self) -> bool:
+        return self.array.dtype.kind == "c"
+
+    def get_device(self) -> int:
+        return -1
+
+    # -- conversions to Python values: constants in a trace --------------------------
     def numpy(self) -> np.ndarray:
+        warn_constant(self, "a NumPy array")
         return self.array
 
     def tolist(self) -> object:
+        warn_constant(self, "a Python list")
         return self.array.tolist()
 
     def item(self) -> int | float | bool:
+        warn_constant(self, "a Python number")
+        if self.array.size != 1:
+            raise RuntimeError(
+                f"a Tensor with {self.array.size} elements cannot be converted to Scalar"
+            )
         return self.array.item()
 
-    def detach(self) -> Tensor:
-        return Tensor(self.array)
+    def __bool__(self) -> bool:
+        warn_constant(self, "a Python boolean")
+        if self.array.size != 1:
+            raise RuntimeError(
+                f"Boolean value of Tensor with {'no values' if self.array.size == 0 else 'more than one value'} "
+                "is ambiguous"
+            )
+        return bool(self.array.item())
 
-    def clone(self) -> Tensor:
-        return Tensor(self.array.copy())
+    def __float__(self) -> builtins.float:
+        warn_constant(self, "a Python float")
+        return builtins.float(_single(self, "float"))
 
-    def cpu(self) -> Tensor:
-        return self
+    def __int__(self) -> builtins.int:
+        warn_constant(self, "a Python integer")
+        return builtins.int(_single(self, "int"))
 
-    def to(self, *args: object, **kwargs: object) -> Tensor:
-        wanted = kwargs.get("dtype", next((a for a in args if isinstance(a, dtype)), None))
-        return self if wanted is None else Tensor(self.array.astype(wanted.numpy))  # pyright: ignore[reportAttributeAccessIssue]
+    def __index__(self) -> builtins.int:
+        warn_constant(self, "a Python index")
+        if self.array.dtype.kind not in "biu" or self.array.size != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return builtins.int(self.array.item())
 
-    def float(self) -> Tensor:
-        return Tensor(self.array.astype(np.float32))
+    def __complex__(self) -> builtins.complex:
+        warn_constant(self, "a Python complex")
+        return builtins.complex(_single(self, "complex"))
 
-    def double(self) -> Tensor:
-        return Tensor(self.array.astype(np.float64))
+    def __array__(self, dtype: object = None, copy: object = None) -> np.ndarray:
+        warn_constant(self, "a NumPy array")
+        return self.array if dtype is None else self.array.astype(dtype)
 
-    def long(self) -> Tensor:
-        return Tensor(self.array.astype(np.int64))
+    def __len__(self) -> int:
+        if self.array.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        if ACTIVE.tracer is not None:
+            ACTIVE.tracer.warn(
+                "Using len to get tensor shape might cause the trace to be incorrect. Recommended usage would "
+                "be tensor.shape[0]. Passing a tensor of different shape might lead to errors or silently give "
+                "incorrect results."
+            )
+        return len(self.array)
 
-    def view(self, *shape: int) -> Tensor:
-        return Tensor(self.array.reshape(_shape(shape)))
+    def __iter__(self):
+        if self.array.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        if ACTIVE.tracer is not None:
+            ACTIVE.tracer.warn(
+                "Iterating over a tensor might cause the trace to be incorrect. Passing a tensor of different "
+                "shape won't change the number of iterations executed (and might lead to errors or silently "
+                "give incorrect results)."
+            )
+        return iter(self.unbind(0))  # pyright: ignore[reportAttributeAccessIssue]
 
-    reshape = view
+    __hash__ = object.__hash__
 
-    def t(self) -> Tensor:
-        return Tensor(self.array.T)
+    def __repr__(self) -> str:
+        body = np.array2string(self.array, separator=", ", precision=4, threshold=1000, prefix="tensor(")
+        suffix = "" if self.array.dtype in (np.float32, np.int64, np.bool_) else f", dtype={self.dtype!r}"
+        return f"tensor({body}{suffix})"
 
-    # -- in-place initialisation (torch.nn.init uses these) ------------------------
-    def copy_(self, other: object) -> Tensor:
-        self.array[...] = other.array if isinstance(other, Tensor) else other
-        return self
+    def __format__(self, spec: str) -> str:
+        if self.array.ndim == 0:
+            return format(self.array.item(), spec)
+        return format(repr(self), spec)
 
-    def fill_(self, value: builtins.float) -> Tensor:
-        self.array.fill(value)
-        return self
+    def __reduce_ex__(self, protocol: builtins.int) -> tuple[Any, ...]:
+        return (_rebuild, (type(self), self.array, self.requires_grad))
 
-    def zero_(self) -> Tensor:
-        return self.fill_(0)
+    def __deepcopy__(self, memo: dict[builtins.int, Any]) -> Tensor:
+        copied = type(self).__new__(type(self))
+        copied.array = self.array.copy()
+        copied.requires_grad = self.requires_grad
+        memo[id(self)] = copied
+        return copied
 
-    def uniform_(self, low: builtins.float = 0.0, high: builtins.float = 1.0) -> Tensor:
+    # -- Python-side state: parameter initialisation, not recorded -----------------------
+    def uniform_(self, low: builtins.float = 0.0, high: builtins.float = 1.0, generator: object = None) -> Tensor:
         self.array[...] = _rng.uniform(low, high, self.array.shape)
         return self
 
-    def normal_(self, mean: builtins.float = 0.0, std: builtins.float = 1.0) -> Tensor:
+    def normal_(self, mean: builtins.float = 0.0, std: builtins.float = 1.0, generator: object = None) -> Tensor:
         self.array[...] = _rng.normal(mean, std, self.array.shape)
         return self
 
@@ -201,64 +336,83 @@ class Tensor:
         self.requires_grad = flag
         return self
 
-    # -- Python protocol ---------------------------------------------------------------
-    def __len__(self) -> int:
-        return len(self.array)
+    def cpu(self) -> Tensor:
+        return self
 
-    def __iter__(self):
-        return (Tensor(row) for row in self.array)
+    def cuda(self, *args: object, **kwargs: object) -> Tensor:
+        raise RuntimeError("tsjit runs on the CPU only: Tensor.cuda() is not available")
 
-    def __getitem__(self, index: object) -> Tensor:
-        return Tensor(self.array[_unwrap(index)])
+    def __getattr__(self, name: str) -> Any:
+        """Methods are bound on first use (an operator of the schema table named after
+        the method, taking `self`); `_methods` installs them on the class."""
+        from tsjit.frontend.torch_shim._methods import install_method
 
-    def __setitem__(self, index: object, value: object) -> None:
-        self.array[_unwrap(index)] = _unwrap(value)
-
-    def __repr__(self) -> str:
-        return f"tensor({self.array.tolist()!r}, dtype={self.dtype!r})"
-
-    def __bool__(self) -> bool:
-        return bool(self.array)
-
-    def __float__(self) -> builtins.float:
-        return builtins.float(self.array)
-
-    def __int__(self) -> builtins.int:
-        return builtins.int(self.array)
+        method = install_method(name)
+        if method is None:
+            raise AttributeError(f"'Tensor' object has no attribute '{name}'")
+        return method.__get__(self, type(self))
 
 
-def _binary(op: str, reflected: bool = False):
-    ufunc = getattr(np, op)
-
-    def method(self: Tensor, other: object) -> Tensor:
-        a, b = self.array, _unwrap(other)
-        result = ufunc(b, a) if reflected else ufunc(a, b)
-        if not isinstance(other, Tensor) and np.asarray(result).dtype == np.float64 and a.dtype != np.float64:
-            result = np.asarray(result, dtype=_default_dtype.numpy)
-        return Tensor(np.asarray(result))
-
-    return method
+def wrap(array: np.ndarray) -> Tensor:
+    """A Tensor over `array` without copying or checking (the dispatcher's results)."""
+    tensor = _new(Tensor)
+    tensor.array = array
+    return tensor
 
 
-for _name, _ufunc in {
-    "add": "add", "sub": "subtract", "mul": "multiply", "truediv": "true_divide", "floordiv": "floor_divide",
-    "mod": "remainder", "pow": "power", "matmul": "matmul", "lt": "less", "le": "less_equal", "gt": "greater",
-    "ge": "greater_equal", "and": "logical_and", "or": "logical_or",
-}.items():  # fmt: skip
-    setattr(Tensor, f"__{_name}__", _binary(_ufunc))
-    setattr(Tensor, f"__r{_name}__", _binary(_ufunc, reflected=True))
-Tensor.__neg__ = lambda self: Tensor(-self.array)  # pyright: ignore[reportAttributeAccessIssue]
+_new = object.__new__
+
+
+def as_array(data: object, dtype: dtype | None = None) -> np.ndarray:
+    """A numpy array for `data`: Tensors and arrays as they are, Python numbers and
+    nested lists as torch infers them (floats in the default dtype)."""
+    if isinstance(data, Tensor):
+        array = data.array
+    elif isinstance(data, np.ndarray):
+        array = data
+    else:
+        if isinstance(data, (list, tuple)) and any(isinstance(e, Tensor) for e in _flat(data)):
+            data = _unwrap(data)
+        array = np.asarray(data)
+        if dtype is None and array.dtype.kind == "f":
+            array = array.astype(_default_dtype.numpy)
+        elif dtype is None and array.dtype.kind in "iu":
+            array = array.astype(np.int64)
+    if dtype is not None:
+        array = array.astype(dtype.numpy, copy=False)
+    return array
+
+
+def _flat(data: object) -> Iterable[object]:
+    if isinstance(data, (list, tuple)):
+        for element in data:
+            yield from _flat(element)
+    else:
+        yield data
 
 
 def _unwrap(value: object) -> object:
     if isinstance(value, Tensor):
         return value.array
-    if isinstance(value, tuple):
-        return tuple(_unwrap(v) for v in value)
+    if isinstance(value, (tuple, list)):
+        return [_unwrap(v) for v in value]
     return value
 
 
-def _shape(sizes: Sequence[object]) -> tuple[int, ...]:
+def _single(tensor: Tensor, what: str) -> object:
+    if tensor.array.size != 1:
+        raise TypeError(f"only one element tensors can be converted to Python scalars (Tensor to {what})")
+    return tensor.array.item()
+
+
+def _rebuild(cls: type[Tensor], array: np.ndarray, requires_grad: bool) -> Tensor:
+    tensor = cls.__new__(cls)
+    tensor.array = array
+    tensor.requires_grad = requires_grad
+    return tensor
+
+
+def shape_argument(sizes: Sequence[object]) -> tuple[int, ...]:
     if len(sizes) == 1 and isinstance(sizes[0], Iterable):
         return tuple(sizes[0])  # pyright: ignore[reportArgumentType]
     return tuple(sizes)  # pyright: ignore[reportReturnType]
@@ -268,8 +422,14 @@ _rng = np.random.default_rng(0)
 
 
 def manual_seed(seed: int) -> None:
+    """Seeds the shim's parameter initialisers and the runtime's random kernels."""
     global _rng
+    from tsjit.runtime.kernels import lookup
+
     _rng = np.random.default_rng(seed)
+    reseed = lookup("aten::manual_seed")
+    if reseed is not None:
+        reseed(seed)
 
 
 def generator() -> np.random.Generator:

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from typing import Any, Final, TypeVar
 
-__all__ = ["Final", "annotate", "export", "ignore", "is_scripting", "script", "unused"]
+__all__ = [
+    "Final", "TracerWarning", "TracingCheckError", "annotate", "export", "ignore", "is_scripting", "is_tracing",
+    "script", "trace", "unused",
+]  # fmt: skip
 
 T = TypeVar("T")
 
@@ -14,6 +17,27 @@ def script(obj: Any, *args: object, **kwargs: object) -> Any:
     from tsjit.frontend.script import script as tsjit_script
 
     return tsjit_script(obj)
+
+
+def trace(fn: Any, example_inputs: Any, *args: object, **kwargs: Any) -> Any:
+    """`torch.jit.trace` is `tsjit.trace`."""
+    from tsjit.frontend.tracer import trace as tsjit_trace
+
+    return tsjit_trace(fn, example_inputs, *args, **kwargs)
+
+
+def is_tracing() -> bool:
+    from tsjit.frontend.torch_shim._state import ACTIVE
+
+    return ACTIVE.tracer is not None
+
+
+def __getattr__(name: str) -> Any:
+    if name in ("TracerWarning", "TracingCheckError"):
+        from tsjit.frontend import tracer
+
+        return getattr(tracer, name)
+    raise AttributeError(f"module 'torch.jit' has no attribute '{name}'")
 
 
 def export(fn: T) -> T:

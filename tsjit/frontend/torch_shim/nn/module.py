@@ -7,14 +7,20 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from tsjit.frontend.torch_shim._state import ACTIVE
 from tsjit.frontend.torch_shim._tensor import Tensor
 
 
 class Parameter(Tensor):
     """A tensor that is a module parameter."""
 
+    __slots__ = ()
+
     def __init__(self, data: Tensor | None = None, requires_grad: bool = True):
         super().__init__(data if data is not None else (), requires_grad=requires_grad)
+
+    def __repr__(self) -> str:
+        return "Parameter containing:\n" + super().__repr__()
 
 
 class Module:
@@ -131,6 +137,8 @@ class Module:
         return self
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if ACTIVE.tracer is not None:  # a submodule call in a trace: its own method graph
+            return ACTIVE.tracer.call_module(self, args, kwargs)
         # a subclass without `forward` fails here with Python's AttributeError naming it
         return self.forward(*args, **kwargs)  # pyright: ignore[reportAttributeAccessIssue]
 

@@ -1,0 +1,595 @@
+"""Eager operators: a call resolved against the schema table, run by the interpreter's kernel.
+
+`torch.add(x, y, alpha=2)`, `x.view(3, 4)` and `x + 1` are calls of TorchScript
+operators. A call is matched against the operator's overloads exactly as the script
+frontend matches one (`schema_matching`: keyword arguments, defaults, implicit
+conversions, varargs packed into lists), with each argument typed from its Python kind
+(a Tensor is `Tensor`, a dtype an `int`, a tuple of ints a `Tuple[int, int]`, ...). The
+match is planned once per operator and argument kinds: the plan — which kernel, and how
+each of its inputs is built from the call's arguments — is compiled into a small Python
+function, and later calls with the same kinds run it straight away (`Operator.fast`:
+one dict lookup keyed by the arguments' types).
+
+While a trace is recorded (`_state.ACTIVE.tracer`), every call takes the planned path
+and the tracer records the plan's inputs as graph values (`Entry.inputs`), so the
+graph holds exactly the nodes the frontend would have emitted for the same call.
+"""
+
+from __future__ import annotations
+
+import builtins
+import itertools
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from xdsl.ir import Attribute
+
+from tsjit.dialects.schema import FunctionSchema, resolve_overload, schemas_for
+from tsjit.dialects.types import (
+    AnyType,
+    BoolType,
+    ComplexScalarType,
+    DeviceType,
+    FloatType,
+    IntType,
+    ListType,
+    NoneType,
+    OptionalType,
+    StrType,
+    TensorType,
+    TupleType,
+    unify,
+)
+from tsjit.frontend.torch_shim._state import ACTIVE
+from tsjit.frontend.torch_shim._tensor import EnumValue, Size, Tensor, device, dtype, wrap
+from tsjit.runtime import kernels
+from tsjit.runtime.errors import TorchScriptError
+from tsjit.runtime.values import Device
+
+# --------------------------------------------------------------------------------------
+# Argument kinds: what a Python value is to schema matching
+# --------------------------------------------------------------------------------------
+
+Kind = Any
+"""A Python type (for scalars and tensors) or `(list | tuple | Size, element kinds)`."""
+
+
+@dataclass(frozen=True)
+class ScalarKind:
+    """How values of one Python type enter a kernel: their TorchScript type, the source
+    converting one (`{}` is the value), and whether it is a tensor."""
+
+    type: Attribute
+    convert: str = "{}"
+    is_tensor: bool = False
+
+
+_TENSOR = ScalarKind(TensorType(), "{}.array", True)
+SCALAR_KINDS: dict[type, ScalarKind] = {
+    Tensor: _TENSOR,
+    np.ndarray: ScalarKind(TensorType(), "{}", True),
+    bool: ScalarKind(BoolType()),
+    int: ScalarKind(IntType()),
+    float: ScalarKind(FloatType()),
+    complex: ScalarKind(ComplexScalarType()),
+    str: ScalarKind(StrType()),
+    type(None): ScalarKind(NoneType()),
+    dtype: ScalarKind(IntType(), "{}.code"),
+    EnumValue: ScalarKind(IntType(), "{}.code"),
+    device: ScalarKind(DeviceType(), "_device({})"),
+    Device: ScalarKind(DeviceType()),
+}
+"""Kinds by exact Python type; subclasses are added on first sight (`scalar_kind`)."""
+
+
+def scalar_kind(cls: type) -> ScalarKind | None:
+    known = SCALAR_KINDS.get(cls)
+    if known is not None:
+        return known
+    found: ScalarKind | None = None
+    if issubclass(cls, Tensor):
+        found = _TENSOR
+    elif issubclass(cls, np.ndarray):
+        found = SCALAR_KINDS[np.ndarray]
+    elif issubclass(cls, (bool, np.bool_)):
+        found = ScalarKind(BoolType(), "bool({})")
+    elif issubclass(cls, (int, np.integer)):
+        found = ScalarKind(IntType(), "int({})")
+    elif issubclass(cls, (float, np.floating)):
+        found = ScalarKind(FloatType(), "float({})")
+    elif issubclass(cls, str):
+        found = ScalarKind(StrType(), "str({})")
+    elif cls.__name__ == "dtype" and cls.__module__ == "torch":  # a real torch dtype (interop)
+        found = ScalarKind(IntType(), "_torch_dtype_code({})")
+    if found is not None:
+        SCALAR_KINDS[cls] = found
+    return found
+
+
+_CONTAINERS = {list: list, tuple: tuple, Size: Size}
+
+
+def kind_of(value: object) -> Kind:
+    cls = type(value)
+    container = _CONTAINERS.get(cls)
+    if container is None and isinstance(value, tuple):
+        container = tuple
+    if container is not None:
+        return (container, tuple(map(kind_of, value)))  # pyright: ignore[reportArgumentType]
+    return cls
+
+
+def kind_type(kind: Kind) -> Attribute:
+    """The TorchScript type of a kind: containers of 0-dim int tensors in a Size (or
+    mixed with ints in a list), as traced sizes are, are lists of ints."""
+    if type(kind) is tuple:
+        container, elements = kind
+        types = [kind_type(e) for e in elements]
+        if container is not list:
+            if container is Size:
+                types = [IntType() if isinstance(t, TensorType) else t for t in types]
+            return TupleType(types)  # pyright: ignore[reportArgumentType]
+        if not types:
+            return ListType(TensorType())
+        element = types[0]
+        for t in types[1:]:
+            joined = unify(element, t)
+            if joined is None and {type(element), type(t)} <= {IntType, TensorType}:
+                joined = IntType()  # sizes read while tracing, mixed with ints
+            element = joined if joined is not None else AnyType()
+        return ListType(element)  # pyright: ignore[reportArgumentType]
+    found = scalar_kind(kind)
+    if found is None:
+        raise TypeError(f"a value of type '{kind.__name__}' cannot be an operator argument")
+    return found.type
+
+
+# --------------------------------------------------------------------------------------
+# Plans: what each kernel input is made of (stand-ins for SSA values while matching)
+# --------------------------------------------------------------------------------------
+
+
+class Ref:
+    """A kernel input as schema matching builds it; `type` as an SSA value's."""
+
+    type: Attribute
+
+
+@dataclass(eq=False)
+class ArgRef(Ref):
+    """Argument `root` of the call (positional ones, then keyword values), or an element
+    of it (`path`)."""
+
+    root: int
+    kind: Kind
+    type: Attribute
+    path: tuple[int, ...] = ()
+
+    def element(self, index: int) -> ArgRef:
+        container_type = self.type
+        element_type = (
+            container_type.types.data[index]  # pyright: ignore[reportAttributeAccessIssue]
+            if isinstance(container_type, TupleType)
+            else container_type.element_type  # pyright: ignore[reportAttributeAccessIssue]
+        )
+        return ArgRef(self.root, self.kind[1][index], element_type, (*self.path, index))
+
+
+@dataclass(eq=False)
+class ConstRef(Ref):
+    value: object
+    type: Attribute
+
+
+@dataclass(eq=False)
+class CallRef(Ref):
+    """An implicit conversion (`aten::IntImplicit` of a 0-dim tensor, `aten::Int`, ...)."""
+
+    operator: str
+    schema: FunctionSchema
+    kernel: Callable[..., Any]
+    operands: list[Ref]
+    type: Attribute
+
+
+@dataclass(eq=False)
+class ListRef(Ref):
+    elements: list[Ref]
+    type: Attribute
+
+
+@dataclass(eq=False)
+class TupleRef(Ref):
+    elements: list[Ref]
+    type: Attribute
+
+
+@dataclass(eq=False)
+class ItemRef(Ref):
+    of: Ref
+    index: int
+    type: Attribute
+
+
+class Planner:
+    """The `Builder` of schema matching, building Refs instead of IR."""
+
+    def constant(self, value: object, type: Attribute | None = None, node: object = None) -> Ref:
+        from tsjit.frontend.schema_matching import constant_type
+
+        if isinstance(value, tuple) and isinstance(type, ListType):
+            value = list(value)
+        return ConstRef(value, type if type is not None else constant_type(value))
+
+    def operator(self, name: str, operands: Sequence[Ref], node: object = None) -> Ref:
+        schema = resolve_overload(name, [o.type for o in operands])
+        if schema is None:
+            raise TypeError(f"no overload of {name} converts ({', '.join(str(o.type) for o in operands)})")
+        kernel = kernel_of(name, schema)
+        return CallRef(name, schema, kernel, list(operands), schema.returns[0].type)
+
+    def list_of(self, elements: Sequence[Ref], list_type: ListType, node: object = None) -> Ref:
+        return ListRef(list(elements), list_type)
+
+    def tuple_of(self, elements: Sequence[Ref], node: object = None, tuple_type: object = None) -> Ref:
+        return TupleRef(list(elements), TupleType([e.type for e in elements]))  # pyright: ignore[reportArgumentType]
+
+    def tuple_elements(self, value: Ref) -> list[Ref]:
+        if isinstance(value, TupleRef):
+            return list(value.elements)
+        types = value.type.types.data  # pyright: ignore[reportAttributeAccessIssue]
+        if isinstance(value, ArgRef):
+            return [value.element(i) for i in range(len(types))]
+        return [ItemRef(value, i, t) for i, t in enumerate(types)]
+
+    def is_empty_list_literal(self, value: Ref) -> bool:
+        return isinstance(value, ArgRef) and value.kind == (list, ())
+
+
+# --------------------------------------------------------------------------------------
+# Entries: one planned call, compiled
+# --------------------------------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class Entry:
+    """A call planned for one operator and argument kinds: `run(*args, *kwarg_values)`
+    runs the kernel; `inputs`, `returns` and `operator` are what the tracer records."""
+
+    operator: str  # the node kind: "aten::add" (normalized, as the frontend emits it)
+    schema: FunctionSchema
+    inputs: list[Ref]
+    returns: list[Attribute]
+    run: Callable[..., Any] = field(repr=False, default=None)  # pyright: ignore[reportAssignmentType]
+    self_returned: tuple[int | None, ...] = ()  # per result: the argument it is (in-place ops)
+
+
+class MissingKernel(RuntimeError):
+    """The schema table knows the overload, tsjit's runtime has no kernel for it."""
+
+    def __init__(self, schema: FunctionSchema):
+        super().__init__(f"tsjit's runtime has no kernel for {schema}")
+        self.schema = schema
+
+
+def kernel_of(operator: str, schema: FunctionSchema) -> Callable[..., Any]:
+    from tsjit.frontend.builtins import NORMALIZED_OPERATORS
+
+    name = NORMALIZED_OPERATORS.get(operator, operator)
+    overload = f"{name}.{schema.overload_name}" if schema.overload_name else name
+    kernel = kernels.lookup(overload)
+    if kernel is None:
+        return _missing(schema)
+    return kernel
+
+
+def _missing(schema: FunctionSchema) -> Callable[..., Any]:
+    def fail(*args: Any) -> Any:
+        raise MissingKernel(schema)
+
+    return fail
+
+
+def plan(operator: str, python_name: str, kinds: Sequence[Kind], names: Sequence[str], method: bool) -> Entry:
+    """Matches a call with arguments of `kinds` (positional ones, then the keyword ones
+    named `names`) against `operator`'s schemas; a TypeError naming the call when none
+    accepts them."""
+    from tsjit.frontend.builtins import NORMALIZED_OPERATORS
+    from tsjit.frontend.schema_matching import (
+        CallArg,
+        Matcher,
+        MatchFailure,
+        describe_failure,
+        match_signatures,
+        operator_signature,
+        operator_signatures,
+    )
+
+    refs = [ArgRef(i, kind, kind_type(kind)) for i, kind in enumerate(kinds)]
+    positional = len(kinds) - len(names)
+    call_args = [CallArg(r) for r in refs[:positional]]  # pyright: ignore[reportArgumentType]
+    call_kwargs = [CallArg(r, None, n) for r, n in zip(refs[positional:], names)]  # pyright: ignore[reportArgumentType]
+    self_arg = None
+    if method:
+        self_arg, call_args = call_args[0], call_args[1:]
+    signatures = operator_signatures(operator)
+    if not signatures:
+        raise TypeError(f"{python_name} is not an operator tsjit knows ({operator})")
+    schema_of_signature = {id(operator_signature(s)): s for s in schemas_for(operator)}
+    planner = Planner()
+    try:
+        index, matched = match_signatures(Matcher(planner, None), signatures, call_args, call_kwargs, self_arg)  # pyright: ignore[reportArgumentType]
+    except MatchFailure as failure:
+        message = describe_failure(python_name, failure, [r.type for r in refs])
+        raise TypeError(message) from None
+    schema = schema_of_signature[id(signatures[index])]
+    inputs: list[Ref] = matched.inputs(planner)  # pyright: ignore[reportAssignmentType]
+    entry = Entry(NORMALIZED_OPERATORS.get(operator, operator), schema, inputs, list(matched.return_types))
+    entry.self_returned = _returned_arguments(schema, inputs)
+    entry.run = compile_entry(entry, kernel_of(operator, schema), len(kinds))
+    return entry
+
+
+def _returned_arguments(schema: FunctionSchema, inputs: Sequence[Ref]) -> tuple[int | None, ...]:
+    """For each result, the call argument an in-place op returns (`x.add_(y)` is `x`)."""
+    returned: list[int | None] = []
+    for result in schema.returns:
+        info = result.alias_info
+        found = None
+        if info is not None and info.is_write:
+            for i, argument in enumerate(schema.arguments):
+                a = argument.alias_info
+                if a is not None and a.is_write and a.before_sets == info.before_sets and i < len(inputs):
+                    ref = inputs[i]
+                    if isinstance(ref, ArgRef) and not ref.path:
+                        found = ref.root
+                    break
+        returned.append(found)
+    return tuple(returned)
+
+
+# --------------------------------------------------------------------------------------
+# Compiling a plan to Python
+# --------------------------------------------------------------------------------------
+
+
+class _Source:
+    """Python source for a plan's inputs; constants and callees become names."""
+
+    def __init__(self) -> None:
+        self.names: dict[str, object] = {
+            "_device": _runtime_device, "_torch_dtype_code": _torch_dtype_code, "_wrap": wrap, "_new": object.__new__,
+            "_Tensor": Tensor,
+        }  # fmt: skip
+        self.counter = itertools.count()
+
+    def name(self, value: object, prefix: str) -> str:
+        name = f"{prefix}{next(self.counter)}"
+        self.names[name] = value
+        return name
+
+    def of(self, ref: Ref) -> str:
+        if isinstance(ref, ArgRef):
+            access = f"a{ref.root}" + "".join(f"[{i}]" for i in ref.path)
+            return self.converted(access, ref.kind, ref.type)
+        if isinstance(ref, ConstRef):
+            if isinstance(ref.value, (bool, int, float, str, type(None))) and not isinstance(ref.value, float):
+                return repr(ref.value)
+            name = self.name(ref.value, "c")
+            return f"list({name})" if isinstance(ref.value, list) else name
+        if isinstance(ref, CallRef):
+            callee = self.name(ref.kernel, "k")
+            return f"{callee}({', '.join(self.of(o) for o in ref.operands)})"
+        if isinstance(ref, ListRef):
+            return "[" + ", ".join(self.of(e) for e in ref.elements) + "]"
+        if isinstance(ref, TupleRef):
+            return "(" + "".join(f"{self.of(e)}, " for e in ref.elements) + ")"
+        assert isinstance(ref, ItemRef)
+        return f"{self.of(ref.of)}[{ref.index}]"
+
+    def converted(self, access: str, kind: Kind, target: Attribute) -> str:
+        if type(kind) is tuple:
+            container, elements = kind
+            if isinstance(target, TupleType):
+                targets = list(target.types.data)
+            else:
+                element = target.element_type if isinstance(target, ListType) else AnyType()
+                targets = [element] * len(elements)
+            parts = [self.converted(f"{access}[{i}]", k, t) for i, (k, t) in enumerate(zip(elements, targets))]
+            if container is list or isinstance(target, ListType):
+                return "[" + ", ".join(parts) + "]"
+            return "(" + "".join(f"{p}, " for p in parts) + ")"
+        found = scalar_kind(kind)
+        assert found is not None
+        source = found.convert.format(access)
+        if found.is_tensor and isinstance(target, (IntType, FloatType)):
+            implicit = "aten::IntImplicit" if isinstance(target, IntType) else "aten::FloatImplicit"
+            kernel = kernels.lookup(implicit)
+            return f"{self.name(kernel, 'k')}({source})"
+        return source
+
+
+def compile_entry(entry: Entry, kernel: Callable[..., Any], arity: int) -> Callable[..., Any]:
+    source = _Source()
+    callee = source.name(kernel, "kernel")
+    call = f"{callee}({', '.join(source.of(r) for r in entry.inputs)})"
+    params = ", ".join(f"a{i}" for i in range(arity))
+    results = _result_expressions(entry, "r")
+    if len(results) == 1 and results[0] == "_wrap(r)":  # the common case, with `wrap` inlined
+        body = f"    t = _new(_Tensor)\n    t.array = {call}\n    return t\n"
+    elif len(results) == 1:
+        body = f"    r = {call}\n    return {results[0]}\n" if results[0] != "r" else f"    return {call}\n"
+    elif not results:
+        body = f"    {call}\n    return None\n"
+    else:
+        unpacked = ", ".join(f"r{i}" for i in range(len(results)))
+        returned = ", ".join(_result_expressions(entry, "r", unpacked=True))
+        body = f"    {unpacked}, = {call}\n    return ({returned},)\n"
+    text = f"def run({params}):\n{body}"
+    namespace = dict(source.names)
+    exec(compile(text, f"<eager {entry.schema.qualified_name}>", "exec"), namespace)  # noqa: S102 - generated from the plan
+    run = namespace["run"]
+    run.source = text  # pyright: ignore[reportFunctionMemberAccess]
+    return run
+
+
+def _result_expressions(entry: Entry, name: str, unpacked: bool = False) -> list[str]:
+    expressions = []
+    for i, t in enumerate(entry.returns):
+        value = f"{name}{i}" if unpacked else name
+        returned = entry.self_returned[i] if i < len(entry.self_returned) else None
+        if returned is not None:
+            expressions.append(f"a{returned}")
+        else:
+            expressions.append(_wrapped(value, t))
+    return expressions
+
+
+def _wrapped(value: str, t: Attribute) -> str:
+    """Source wrapping a kernel result of type `t` as the shim's values."""
+    if isinstance(t, TensorType):
+        return f"_wrap({value})"
+    if isinstance(t, OptionalType) and isinstance(t.element_type, TensorType):
+        return f"(None if {value} is None else _wrap({value}))"
+    if isinstance(t, ListType) and isinstance(t.element_type, (TensorType, OptionalType)):
+        return f"[None if e is None else _wrap(e) for e in {value}]"
+    if isinstance(t, TupleType) and any(isinstance(e, TensorType) for e in t.types):
+        parts = [_wrapped(f"{value}[{i}]", e) for i, e in enumerate(t.types)]
+        return "(" + "".join(f"{p}, " for p in parts) + ")"
+    return value
+
+
+def _runtime_device(value: device) -> Device:
+    return Device(value.type, value.index)
+
+
+def _torch_dtype_code(value: object) -> int:
+    from tsjit.frontend.torch_shim._tensor import ALIASES, DTYPES_BY_NAME
+
+    name = str(value).removeprefix("torch.")
+    return DTYPES_BY_NAME[ALIASES.get(name, name)].code
+
+
+# --------------------------------------------------------------------------------------
+# Operators: the callables
+# --------------------------------------------------------------------------------------
+
+
+class Dispatcher:
+    """One operator called as a function (`torch.add`) or as a method (`x.add`): its
+    planned entries by argument kinds, and by plain argument types (`fast`) for calls
+    without containers or keywords."""
+
+    def __init__(self, operator: str, python_name: str, method: bool = False):
+        self.operator = operator
+        self.python_name = python_name
+        self.method = method
+        self.fast: dict[tuple[type, ...], Callable[..., Any]] = {}
+        self.entries: dict[tuple[object, ...], Entry] = {}
+
+    def entry(self, args: Sequence[object], kwargs: dict[str, object]) -> Entry:
+        kinds = [*map(kind_of, args), *map(kind_of, kwargs.values())]
+        names = tuple(kwargs)
+        key = (*kinds, names)
+        found = self.entries.get(key)
+        if found is None:
+            found = self.entries[key] = plan(self.operator, self.python_name, kinds, names, self.method)
+            if not names and all(type(k) is not tuple for k in kinds):
+                self.fast[tuple(map(type, args))] = found.run
+        return found
+
+    def call(self, args: tuple[object, ...], kwargs: dict[str, object]) -> Any:
+        """The planned path: every call while tracing, and first calls."""
+        entry = self.entry(args, kwargs)
+        tracer = ACTIVE.tracer
+        if tracer is not None:
+            return tracer.record(entry, args, kwargs, self.python_name)
+        try:
+            return entry.run(*args, *kwargs.values())
+        except TorchScriptError as error:
+            raise eager_error(error) from None
+
+
+def eager_error(error: TorchScriptError) -> Exception:
+    """A kernel's TorchScript error as the Python exception PyTorch raises eagerly."""
+    cls = getattr(builtins, error.kind, None)
+    if not (isinstance(cls, type) and issubclass(cls, Exception)):
+        cls = RuntimeError
+    return cls(error.message)
+
+
+def function(operator: str, python_name: str, method: bool = False) -> Callable[..., Any]:
+    """A Python function running `operator` eagerly: `torch.relu`, or (with `method`)
+    `Tensor.relu`, whose first argument is the receiver."""
+    dispatcher = Dispatcher(operator, python_name, method)
+    fast = dispatcher.fast
+    planned = dispatcher.call
+    active = ACTIVE
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        if kwargs or active.tracer is not None:
+            return planned(args, kwargs)
+        run = fast.get(tuple(map(type, args)))
+        if run is None:
+            return planned(args, kwargs)
+        try:
+            return run(*args)
+        except TorchScriptError as error:
+            raise eager_error(error) from None
+
+    call.__name__ = python_name.rpartition(".")[2]
+    call.__qualname__ = python_name
+    call.dispatcher = dispatcher  # pyright: ignore[reportFunctionMemberAccess]
+    return call
+
+
+def binary_method(operator: str, python_name: str, reflected: bool = False) -> Callable[..., Any]:
+    """`Tensor.__add__` (or, `reflected`, `__radd__`: the operator called as
+    `op(other, self)`): keyed by the other operand's type alone."""
+    dispatcher = Dispatcher(operator, python_name, method=not reflected)
+    entries: dict[type, Callable[..., Any]] = {}
+    planned = dispatcher.call
+    active = ACTIVE
+
+    def method(self: Any, other: Any) -> Any:
+        args = (other, self) if reflected else (self, other)
+        if active.tracer is not None:
+            return planned(args, {})
+        run = entries.get(type(other))
+        if run is None:
+            try:
+                result = planned(args, {})
+            except TypeError:
+                return NotImplemented
+            compiled = dispatcher.fast.get(tuple(map(type, args)))
+            if compiled is not None:  # every receiver is a tensor: the other operand decides
+                entries[type(other)] = compiled
+            return result
+        try:
+            return run(*args)
+        except TorchScriptError as error:
+            raise eager_error(error) from None
+
+    method.__name__ = python_name.rpartition(".")[2]
+    method.__qualname__ = python_name
+    method.dispatcher = dispatcher  # pyright: ignore[reportFunctionMemberAccess]
+    return method
+
+
+def user_frame(depth: int = 1) -> Any:
+    """The innermost frame outside tsjit's own packages: where a user's code called."""
+    frame = sys._getframe(depth)  # noqa: SLF001 - the caller's location, as PyTorch's tracer records it
+    while frame is not None and _is_internal(frame.f_code.co_filename):
+        frame = frame.f_back
+    return frame
+
+
+def _is_internal(filename: str) -> bool:
+    return any(part in filename for part in _INTERNAL_PARTS)
+
+
+_INTERNAL_PARTS = ("tsjit/frontend/torch_shim", "tsjit/frontend/tracer", "tsjit\\frontend\\torch_shim",
+                   "tsjit\\frontend\\tracer")  # fmt: skip
