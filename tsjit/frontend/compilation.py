@@ -170,6 +170,12 @@ class CompilationUnit:
     def compile_function(
         self, function: object, name: str, node: ast.AST | None, caller: Any = None
     ) -> CompiledFunction:
+        from tsjit.frontend.script import ScriptFunction
+
+        if isinstance(function, ScriptFunction):  # compiled already (scripted or traced): linked in
+            from tsjit.frontend.linking import link_function
+
+            return link_function(self, function)
         if not isinstance(function, types.FunctionType):
             raise TsjitError(f"'{name}' is not a Python function")
         key = function

@@ -305,6 +305,12 @@ class ModuleRegistry:
         known = self.by_instance.get(id(instance))
         if known is not None:
             return known
+        from tsjit.frontend.script import ScriptModule
+
+        if isinstance(instance, ScriptModule):  # scripted or traced already: its class is linked in
+            from tsjit.frontend.linking import link_module
+
+            return link_module(self.unit, instance)
         cls = library_class(type(instance))
         base_name = "__torch__." + python_class_name(cls)
         info = ModuleInfo(self.unit, instance, cls, base_name)

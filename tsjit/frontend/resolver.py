@@ -174,6 +174,8 @@ class Resolver:
             return SimpleValue(em.tuple_of(values, node))
         if isinstance(obj, TorchBuiltin):
             return BuiltinFunction(obj.operator)
+        if _is_compiled_function(obj):  # a scripted or traced function: its graph is called
+            return FunctionValue(obj, obj.name)  # pyright: ignore[reportAttributeAccessIssue]
         if isinstance(obj, type):
             return self.class_value(em, node, obj, name)
         if callable(obj):
@@ -321,6 +323,12 @@ _TYPE_NAMES: dict[str, object] = {
     "Dict": dict, "Tuple": tuple, "Optional": typing.Optional, "Union": typing.Union,
     "Any": typing.Any, "Tensor": MISSING, "list": list, "dict": dict, "tuple": tuple,
 }  # fmt: skip
+
+
+def _is_compiled_function(obj: object) -> bool:
+    from tsjit.frontend.script import ScriptFunction, ScriptModule
+
+    return isinstance(obj, ScriptFunction) and not isinstance(obj, ScriptModule)
 
 
 def _torch_dtype_code(name: str) -> int | None:

@@ -240,8 +240,15 @@ class _Traced:
         if self._executor is None:
             from tsjit.runtime.executor import GraphExecutor
 
-            self._executor = GraphExecutor(erased_module(self.module), self.name)
+            self._executor = GraphExecutor(self.executable_module(), self.name)
         return self._executor
+
+    def executable_module(self) -> ModuleOp:
+        """The module that runs (and that scripted callers link): tensor types erased."""
+        erased = self.__dict__.get("_erased")
+        if erased is None:
+            erased = self.__dict__["_erased"] = erased_module(self.module)
+        return erased
 
     def save(self, path: str) -> None:
         """Writes the program: a TorchScript archive for `.pt` (when tsjit has an

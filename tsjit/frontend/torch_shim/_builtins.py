@@ -7,15 +7,14 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from tsjit.frontend.torch_shim._state import ACTIVE
-from tsjit.runtime.errors import TorchScriptError
 
 
 class TorchBuiltin:
     """An operator under a torch name (`torch.relu` is `aten::relu`): scripted code
-    calls the operator, Python code runs it eagerly (`_dispatch`). One object per name."""
+    calls the operator, Python code runs it eagerly (`_dispatch.function`). One object
+    per name, so the frontend and the eager caches see the same object."""
 
-    __slots__ = ("operator", "python_name", "_fast", "_planned")
+    __slots__ = ("operator", "python_name", "_call")
     _known: ClassVar[dict[tuple[str, str], TorchBuiltin]] = {}
 
     def __new__(cls, operator: str, python_name: str) -> TorchBuiltin:
@@ -24,31 +23,25 @@ class TorchBuiltin:
             known = cls._known[(operator, python_name)] = super().__new__(cls)
             known.operator = operator  # "aten::cat"
             known.python_name = python_name  # "torch.cat"
-            known._fast = None
+            known._call = None
         return known
 
     def __init__(self, operator: str, python_name: str):
         pass  # made once per name by __new__
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        fast = self._fast
-        if fast is None:
-            from tsjit.frontend.torch_shim._dispatch import Dispatcher
+        """The first call: from now on the object's class is one whose `__call__` is the
+        operator's eager function itself (one call less on every later call)."""
+        from tsjit.frontend.torch_shim._dispatch import function
 
-            dispatcher = Dispatcher(self.operator, self.python_name)
-            self._fast = fast = dispatcher.fast
-            self._planned = dispatcher.call
-        if kwargs or ACTIVE.tracer is not None:
-            return self._planned(args, kwargs)
-        run = fast.get(tuple(map(type, args)))
-        if run is None:
-            return self._planned(args, kwargs)
-        try:
-            return run(*args)
-        except TorchScriptError as error:
-            from tsjit.frontend.torch_shim._dispatch import eager_error
+        call = self._call = function(self.operator, self.python_name)
 
-            raise eager_error(error) from None
+        def bound(_self: TorchBuiltin, *args: Any, **kwargs: Any) -> Any:
+            return call(*args, **kwargs)
+
+        runner = call.runner  # pyright: ignore[reportFunctionMemberAccess]
+        self.__class__ = type("TorchBuiltin", (TorchBuiltin,), {"__slots__": (), "__call__": runner or bound})
+        return call(*args, **kwargs)
 
     def __repr__(self) -> str:
         return f"<TorchScript operator {self.operator}>"

@@ -18,6 +18,8 @@ graph holds exactly the nodes the frontend would have emitted for the same call.
 from __future__ import annotations
 
 import builtins
+import collections
+import functools
 import itertools
 import sys
 from collections.abc import Callable, Sequence
@@ -109,16 +111,12 @@ def scalar_kind(cls: type) -> ScalarKind | None:
     return found
 
 
-_CONTAINERS = {list: list, tuple: tuple, Size: Size}
-
-
 def kind_of(value: object) -> Kind:
     cls = type(value)
-    container = _CONTAINERS.get(cls)
-    if container is None and isinstance(value, tuple):
-        container = tuple
-    if container is not None:
-        return (container, tuple(map(kind_of, value)))  # pyright: ignore[reportArgumentType]
+    if cls is list:
+        return (list, tuple([kind_of(v) for v in value]))  # pyright: ignore[reportGeneralTypeIssues]
+    if cls is tuple or cls is Size or (cls not in SCALAR_KINDS and isinstance(value, tuple)):
+        return (Size if cls is Size else tuple, tuple([kind_of(v) for v in value]))  # pyright: ignore[reportGeneralTypeIssues]
     return cls
 
 
@@ -427,13 +425,25 @@ def compile_entry(entry: Entry, kernel: Callable[..., Any], arity: int) -> Calla
     else:
         unpacked = ", ".join(f"r{i}" for i in range(len(results)))
         returned = ", ".join(_result_expressions(entry, "r", unpacked=True))
-        body = f"    {unpacked}, = {call}\n    return ({returned},)\n"
+        names = tuple(r.name for r in entry.schema.returns)
+        if all(names) and len(names) == len(results):  # `x.max(1).values`: torch.return_types.max
+            body = f"    {unpacked}, = {call}\n    return {source.name(return_type(entry.schema.name, names), 'R')}({returned})\n"
+        else:
+            body = f"    {unpacked}, = {call}\n    return ({returned},)\n"
     text = f"def run({params}):\n{body}"
     namespace = dict(source.names)
     exec(compile(text, f"<eager {entry.schema.qualified_name}>", "exec"), namespace)  # noqa: S102 - generated from the plan
     run = namespace["run"]
     run.source = text  # pyright: ignore[reportFunctionMemberAccess]
     return run
+
+
+@functools.cache
+def return_type(operator: str, names: tuple[str, ...]) -> type:
+    """PyTorch's `torch.return_types.<op>`: a named tuple of an operator's named results."""
+    cls = collections.namedtuple(operator.partition("::")[2], names)  # noqa: PYI024 - made per operator
+    cls.__module__ = "torch.return_types"
+    return cls
 
 
 def _result_expressions(entry: Entry, name: str, unpacked: bool = False) -> list[str]:
@@ -479,27 +489,51 @@ def _torch_dtype_code(value: object) -> int:
 
 
 class Dispatcher:
-    """One operator called as a function (`torch.add`) or as a method (`x.add`): its
-    planned entries by argument kinds, and by plain argument types (`fast`) for calls
-    without containers or keywords."""
+    """One operator called as a function (`torch.add`) or as a method (`x.add`).
+
+    `fast` maps a call's shallow key — its arguments' types, then the keyword names and
+    their values' types (`shallow_key`) — to what runs it: the compiled entry itself, or,
+    when some argument is a list or tuple, a switch on the containers' element kinds.
+    `entries` holds every plan by full kinds (the tracer records from them)."""
 
     def __init__(self, operator: str, python_name: str, method: bool = False):
         self.operator = operator
         self.python_name = python_name
         self.method = method
-        self.fast: dict[tuple[type, ...], Callable[..., Any]] = {}
+        self.fast: dict[tuple[object, ...], Callable[..., Any]] = {}
         self.entries: dict[tuple[object, ...], Entry] = {}
 
     def entry(self, args: Sequence[object], kwargs: dict[str, object]) -> Entry:
-        kinds = [*map(kind_of, args), *map(kind_of, kwargs.values())]
         names = tuple(kwargs)
+        return self.entry_of_kinds((*map(kind_of, args), *map(kind_of, kwargs.values())), names)
+
+    def entry_of_kinds(self, kinds: tuple[Kind, ...], names: tuple[str, ...]) -> Entry:
         key = (*kinds, names)
         found = self.entries.get(key)
         if found is None:
             found = self.entries[key] = plan(self.operator, self.python_name, kinds, names, self.method)
-            if not names and all(type(k) is not tuple for k in kinds):
-                self.fast[tuple(map(type, args))] = found.run
+            shallow = (*(k[0] if type(k) is tuple else k for k in kinds[: len(kinds) - len(names)]), *names,
+                       *(k[0] if type(k) is tuple else k for k in kinds[len(kinds) - len(names):]))  # fmt: skip
+            if shallow not in self.fast:
+                positions = tuple(i for i, k in enumerate(kinds) if type(k) is tuple)
+                self.fast[shallow] = self._switch(names, positions) if positions else found.run
         return found
+
+    def _switch(self, names: tuple[str, ...], positions: tuple[int, ...]) -> Callable[..., Any]:
+        """Runs calls whose shallow key has containers (at `positions` of the flattened
+        arguments): keyed by their elements' types, or by full kinds when nested."""
+        runs: dict[tuple[tuple[type, ...], ...], Callable[..., Any]] = {}
+
+        def switch(*flat: Any) -> Any:
+            key = tuple([tuple(map(type, flat[i])) for i in positions])
+            run = runs.get(key)
+            if run is None:
+                run = self.entry_of_kinds(tuple(map(kind_of, flat)), names).run
+                if not any(t in _NESTED for types in key for t in types):
+                    runs[key] = run
+            return run(*flat)
+
+        return switch
 
     def call(self, args: tuple[object, ...], kwargs: dict[str, object]) -> Any:
         """The planned path: every call while tracing, and first calls."""
@@ -513,6 +547,16 @@ class Dispatcher:
             raise eager_error(error) from None
 
 
+_NESTED = frozenset({list, tuple, Size})
+
+
+def shallow_key(args: tuple[object, ...], kwargs: dict[str, object]) -> tuple[object, ...]:
+    """What `Dispatcher.fast` is keyed by (types are never str, so names cannot collide)."""
+    if kwargs:
+        return (*map(type, args), *kwargs, *map(type, kwargs.values()))
+    return tuple(map(type, args))
+
+
 def eager_error(error: TorchScriptError) -> Exception:
     """A kernel's TorchScript error as the Python exception PyTorch raises eagerly."""
     cls = getattr(builtins, error.kind, None)
@@ -521,25 +565,38 @@ def eager_error(error: TorchScriptError) -> Exception:
     return cls(error.message)
 
 
+_CALL_TEMPLATE = """
+def call({receiver}*args, **kwargs):
+    if active.tracer is None:
+        if kwargs:
+            run = fast.get((*map(type, args), *kwargs, *map(type, kwargs.values())))
+            if run is not None:
+                try:
+                    return run(*args, *kwargs.values())
+                except TorchScriptError as error:
+                    raise eager_error(error) from None
+        else:
+            run = fast.get(tuple(map(type, args)))
+            if run is not None:
+                try:
+                    return run(*args)
+                except TorchScriptError as error:
+                    raise eager_error(error) from None
+    return planned(args, kwargs)
+"""
+
+
 def function(operator: str, python_name: str, method: bool = False) -> Callable[..., Any]:
     """A Python function running `operator` eagerly: `torch.relu`, or (with `method`)
-    `Tensor.relu`, whose first argument is the receiver."""
+    `Tensor.relu`, whose first argument is the receiver. Its `runner` is the same
+    function taking (and ignoring) an object first: the `__call__` of `torch.relu`."""
     dispatcher = Dispatcher(operator, python_name, method)
-    fast = dispatcher.fast
-    planned = dispatcher.call
-    active = ACTIVE
-
-    def call(*args: Any, **kwargs: Any) -> Any:
-        if kwargs or active.tracer is not None:
-            return planned(args, kwargs)
-        run = fast.get(tuple(map(type, args)))
-        if run is None:
-            return planned(args, kwargs)
-        try:
-            return run(*args)
-        except TorchScriptError as error:
-            raise eager_error(error) from None
-
+    namespace = {"fast": dispatcher.fast, "planned": dispatcher.call, "active": ACTIVE,
+                 "TorchScriptError": TorchScriptError, "eager_error": eager_error}  # fmt: skip
+    exec(compile(_CALL_TEMPLATE.format(receiver=""), "<eager call>", "exec"), namespace)  # noqa: S102 - a fixed template
+    call = namespace.pop("call")
+    exec(compile(_CALL_TEMPLATE.format(receiver="_receiver, "), "<eager call>", "exec"), namespace)  # noqa: S102
+    call.runner = namespace["call"]  # pyright: ignore[reportFunctionMemberAccess]
     call.__name__ = python_name.rpartition(".")[2]
     call.__qualname__ = python_name
     call.dispatcher = dispatcher  # pyright: ignore[reportFunctionMemberAccess]

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from tsjit.frontend.torch_shim._dispatch import function
+from tsjit.frontend.torch_shim._state import ACTIVE
 from tsjit.frontend.torch_shim._tensor import Tensor, as_array, wrap
 
 INT64_MAX = 2**63 - 1
@@ -28,6 +29,8 @@ _alias = function("aten::alias", "Tensor.alias", method=True)
 
 
 def getitem(self: Tensor, index: Any) -> Tensor:
+    if type(index) is int and ACTIVE.tracer is None:  # `x[i]`, the common case
+        return _select(self, 0, index)
     result, indices = _apply_slicing(self, index)
     if indices is not None:
         return _index(result, indices)

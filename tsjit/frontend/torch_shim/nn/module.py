@@ -23,6 +23,13 @@ class Parameter(Tensor):
         return "Parameter containing:\n" + super().__repr__()
 
 
+def _is_compiled_module(value: object) -> bool:
+    """A `tsjit.script`ed or traced module: a submodule, as PyTorch's ScriptModules are."""
+    from tsjit.frontend.script import ScriptModule
+
+    return isinstance(value, ScriptModule)
+
+
 class Module:
     """Base class of modules: attributes that are Parameters, Modules or registered
     buffers are tracked so that a scripted module knows its state."""
@@ -49,7 +56,7 @@ class Module:
         self.__dict__.pop(name, None)
         if isinstance(value, Parameter):
             params[name] = value
-        elif isinstance(value, Module):
+        elif isinstance(value, Module) or _is_compiled_module(value):
             modules[name] = value
         elif name in buffers or (value is None and name in params):
             (buffers if name in buffers else params)[name] = value
@@ -116,7 +123,8 @@ class Module:
                 yield (f"{prefix}.{name}" if prefix else name), value
         if recurse:
             for name, child in self.named_children():
-                yield from child._named(table, f"{prefix}.{name}" if prefix else name, True)
+                if isinstance(child, Module):
+                    yield from child._named(table, f"{prefix}.{name}" if prefix else name, True)
 
     def state_dict(self) -> dict[str, Tensor]:
         return dict(self.named_parameters()) | dict(self.named_buffers())
@@ -125,7 +133,8 @@ class Module:
     def train(self, mode: bool = True) -> Module:
         object.__setattr__(self, "training", mode)
         for child in self.children():
-            child.train(mode)
+            if isinstance(child, Module):
+                child.train(mode)
         return self
 
     def eval(self) -> Module:

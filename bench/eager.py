@@ -1,0 +1,131 @@
+"""Eager overhead of tsjit's torch shim, per operator on small tensors.
+
+Each operator runs on 4x4 float32 tensors four ways: through the shim (`torch.add(x, y)`,
+`x + y`, ...: schema dispatch, then the kernel), as a direct call of the kernel the shim
+dispatches to (what the interpreter runs), as the bare numpy expression, and with
+PyTorch eager when it is importable. The shim's overhead per op is its time minus the
+kernel's; the goal is at most 1.5 µs. Every figure is the best of many repeats of the
+thread's CPU time, the contenders interleaved, so a busy machine slows all of them alike.
+
+    .venv/bin/python bench/eager.py
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from tsjit.frontend import torch_shim as shim
+from tsjit.runtime import kernels
+
+GOAL_US = 1.5
+
+
+def cases(t: Any, x: Any, y: Any) -> list[tuple[str, Callable[[], Any]]]:
+    """The operators, written against a torch module `t` on tensors `x`, `y`."""
+    F = t.nn.functional
+    return [
+        ("x + y", lambda: x + y),
+        ("torch.add(x, y)", lambda: t.add(x, y)),
+        ("x * 2.0", lambda: x * 2.0),
+        ("torch.relu(x)", lambda: t.relu(x)),
+        ("x.tanh()", lambda: x.tanh()),
+        ("x.sum(1)", lambda: x.sum(1)),
+        ("x.sum(dim=1)", lambda: x.sum(dim=1)),
+        ("x.view(16)", lambda: x.view(16)),
+        ("x.t()", lambda: x.t()),
+        ("x @ y", lambda: x @ y),
+        ("x[0]", lambda: x[0]),
+        ("x.add_(y)", lambda: x.add_(y)),
+        ("F.softmax(x, -1)", lambda: F.softmax(x, -1)),
+        ("torch.cat([x, y])", lambda: t.cat([x, y])),
+    ]
+
+
+def kernel_cases(x: np.ndarray, y: np.ndarray) -> dict[str, Callable[[], Any]]:
+    """The kernel call each shim case makes, with the arguments the dispatcher passes."""
+    k = kernels.lookup
+    add, mul, relu, tanh = k("aten::add.Tensor"), k("aten::mul.Scalar"), k("aten::relu"), k("aten::tanh")
+    total, view, t, matmul = k("aten::sum.dim_IntList"), k("aten::view"), k("aten::t"), k("aten::matmul")
+    select, add_, softmax, cat = k("aten::select.int"), k("aten::add_.Tensor"), k("aten::softmax.int"), k("aten::cat")
+    return {
+        "x + y": lambda: add(x, y, 1), "torch.add(x, y)": lambda: add(x, y, 1), "x * 2.0": lambda: mul(x, 2.0),
+        "torch.relu(x)": lambda: relu(x), "x.tanh()": lambda: tanh(x), "x.sum(1)": lambda: total(x, [1], False, None),
+        "x.sum(dim=1)": lambda: total(x, [1], False, None), "x.view(16)": lambda: view(x, [16]),
+        "x.t()": lambda: t(x), "x @ y": lambda: matmul(x, y), "x[0]": lambda: select(x, 0, 0),
+        "x.add_(y)": lambda: add_(x, y, 1), "F.softmax(x, -1)": lambda: softmax(x, -1, None),
+        "torch.cat([x, y])": lambda: cat([x, y], 0),
+    }  # fmt: skip
+
+
+def numpy_cases(x: np.ndarray, y: np.ndarray) -> dict[str, Callable[[], Any]]:
+    def softmax() -> np.ndarray:
+        e = np.exp(x - x.max(-1, keepdims=True))
+        return e / e.sum(-1, keepdims=True)
+
+    return {
+        "x + y": lambda: x + y, "torch.add(x, y)": lambda: np.add(x, y), "x * 2.0": lambda: x * np.float32(2.0),
+        "torch.relu(x)": lambda: np.maximum(x, 0), "x.tanh()": lambda: np.tanh(x), "x.sum(1)": lambda: x.sum(1),
+        "x.sum(dim=1)": lambda: x.sum(axis=1), "x.view(16)": lambda: x.reshape(16), "x.t()": lambda: x.T,
+        "x @ y": lambda: x @ y, "x[0]": lambda: x[0], "x.add_(y)": lambda: np.add(x, y, out=x),
+        "F.softmax(x, -1)": softmax, "torch.cat([x, y])": lambda: np.concatenate([x, y]),
+    }  # fmt: skip
+
+
+def best_us(fn: Callable[[], Any], number: int = 2000) -> float:
+    """CPU time of this thread per call: time spent descheduled on a shared machine does not count."""
+    fn()
+    start = time.thread_time()
+    for _ in range(number):
+        fn()
+    return (time.thread_time() - start) / number * 1e6
+
+
+def measure(contenders: dict[str, Callable[[], Any]], rounds: int = 15) -> dict[str, float]:
+    best = dict.fromkeys(contenders, float("inf"))
+    for _ in range(rounds):
+        for name, fn in contenders.items():
+            best[name] = min(best[name], best_us(fn))
+    return best
+
+
+def main() -> None:
+    rng = np.random.default_rng(0)
+    xa, ya = rng.random((4, 4), dtype=np.float32), rng.random((4, 4), dtype=np.float32)
+    with np.errstate(all="ignore"):
+        x, y = shim.from_numpy(xa.copy()), shim.from_numpy(ya.copy())
+        shim_ops = dict(cases(shim, x, y))
+        kernel_ops = kernel_cases(xa.copy(), ya.copy())
+        numpy_ops = numpy_cases(xa.copy(), ya.copy())
+        try:
+            import torch
+
+            tx, ty = torch.from_numpy(xa.copy()), torch.from_numpy(ya.copy())
+            torch_ops: dict[str, Callable[[], Any]] = dict(cases(torch, tx, ty))
+        except ImportError:
+            torch_ops = {}
+        print(f"{'operator':<20} {'shim':>8} {'kernel':>8} {'overhead':>9} {'numpy':>8} {'torch':>8}   (µs per call)")
+        overheads = []
+        for name in shim_ops:
+            contenders = {"shim": shim_ops[name], "kernel": kernel_ops[name], "numpy": numpy_ops[name]}
+            if name in torch_ops:
+                contenders["torch"] = torch_ops[name]
+            times = measure(contenders)
+            overhead = times["shim"] - times["kernel"]
+            overheads.append(overhead)
+            torch_text = f"{times['torch']:8.2f}" if "torch" in times else f"{'-':>8}"
+            print(
+                f"{name:<20} {times['shim']:8.2f} {times['kernel']:8.2f} {overhead:9.2f} {times['numpy']:8.2f} "
+                f"{torch_text}"
+            )
+    mean = sum(overheads) / len(overheads)
+    worst = max(overheads)
+    verdict = "meets" if worst <= GOAL_US else "misses"
+    print(f"eager overhead per op: mean {mean:.2f} µs, worst {worst:.2f} µs ({verdict} the {GOAL_US} µs goal)")
+
+
+if __name__ == "__main__":
+    main()
