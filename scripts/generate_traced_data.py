@@ -10,6 +10,9 @@ the TracerWarnings (data-dependent control flow, Python values as constants), th
 kinds of the traced graph (and, for modules, of the inlined graph), and the traced
 function's outputs on every recorded run whose inputs have the example's shapes.
 
+The programs of `test/data/traced/programs.py` go to `programs.json`: their inputs (two
+sets, seeded), the traced graph's node kinds and warnings, and its outputs on both sets.
+
 For the models of `test/data/traced/models.py` (a small CNN, a transformer encoder
 layer, an LSTM model; seeded, in eval mode), `models.json` holds their parameters and
 buffers, an example input and a check input, PyTorch's outputs on both, and the node
@@ -214,6 +217,48 @@ def record_models() -> dict[str, Any]:
     return records
 
 
+def make_input(spec: Any, generator: torch.Generator) -> Any:
+    """An input of `programs.PROGRAMS`' spec: (dtype, shape[, high]) or a container of specs."""
+    if isinstance(spec, list):
+        kind, inner = spec
+        if kind == "dict":
+            return {k: make_input(v, generator) for k, v in inner.items()}
+        made = [make_input(v, generator) for v in inner]
+        return made if kind == "list" else tuple(made)
+    dtype, shape, *high = spec
+    if dtype.startswith("float"):
+        return torch.rand(shape, generator=generator, dtype=TORCH_DTYPES[dtype])
+    return torch.randint(0, high[0], shape, generator=generator, dtype=TORCH_DTYPES[dtype])
+
+
+def record_programs() -> dict[str, Any]:
+    source = load_source(DEFAULT_OUTPUT / "programs.py")
+    records: dict[str, Any] = {}
+    for name, specs in source.PROGRAMS.items():
+        generator = torch.Generator().manual_seed(sum(map(ord, name)))
+        input_sets = [tuple(make_input(s, generator) for s in specs) for _ in range(2)]
+        target = getattr(source, name)
+        record: dict[str, Any] = {"inputs": [[encode(v) for v in inputs] for inputs in input_sets]}
+        if isinstance(target, type):
+            torch.manual_seed(0)
+            target = target().eval()
+            record["parameters"] = {k: encode(v) for k, v in target.named_parameters()}
+            record["buffers"] = {k: encode(v) for k, v in target.named_buffers()}
+        import copy
+
+        traced, messages, error = trace(target, copy.deepcopy(input_sets[0]))
+        if traced is None:
+            record.update(traces=False, error=error)
+        else:
+            record.update(traces=True, warnings=messages, kinds=node_kinds(traced.graph))
+            if isinstance(target, torch.nn.Module):
+                record["inlined_kinds"] = node_kinds(traced.inlined_graph)
+            with torch.no_grad():
+                record["outputs"] = [encode(traced(*copy.deepcopy(inputs))) for inputs in input_sets]
+        records[name] = record
+    return records
+
+
 def main() -> None:
     corpus = Path(sys.argv[1]) if len(sys.argv) > 1 else DEFAULT_CORPUS
     output = Path(sys.argv[2]) if len(sys.argv) > 2 else DEFAULT_OUTPUT
@@ -226,9 +271,12 @@ def main() -> None:
     (output / "conformance.json").write_text(json.dumps(header, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     models = {"torch_version": torch.__version__, "models": record_models()}
     (output / "models.json").write_text(json.dumps(models, sort_keys=True) + "\n", encoding="utf-8")
+    programs = {"torch_version": torch.__version__, "programs": record_programs()}
+    (output / "programs.json").write_text(json.dumps(programs, sort_keys=True) + "\n", encoding="utf-8")
     traced = sum(c["traces"] for c in cases.values())
     clean = sum(c["traces"] and not c["data_dependent"] for c in cases.values())
-    print(f"{len(cases)} cases: {traced} trace, {clean} without data-dependent control flow; {len(models['models'])} models")
+    print(f"{len(cases)} cases: {traced} trace, {clean} without data-dependent control flow; "
+          f"{len(models['models'])} models, {len(programs['programs'])} programs")
 
 
 if __name__ == "__main__":

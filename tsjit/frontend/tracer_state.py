@@ -334,16 +334,22 @@ class TracingState:
         known = frame.submodules.get(id(module))
         if known is not None:
             return known
-        record = self.modules.get(id(module))
-        if record is None or record.parent is None:
-            return None
-        parent = self.module_value(record.parent)
-        if parent is None:
-            return None
-        op = self.insert(prim.GetAttrOp(parent, record.name, record.info.class_type))
-        op.results[0].name_hint = _hint(record.name)
-        frame.submodules[id(module)] = op.results[0]
-        return op.results[0]
+        path: list[ModuleRecord] = []
+        current: object | None = module
+        while current is not frame.module:
+            record = self.modules.get(id(current))
+            if record is None or record.parent is None:
+                return None
+            path.append(record)
+            current = record.parent
+        value = frame.self_value
+        assert value is not None
+        for record in reversed(path):  # each module read gets its own chain, as in PyTorch's traces
+            op = self.insert(prim.GetAttrOp(value, record.name, record.info.class_type))
+            op.results[0].name_hint = _hint(record.name)
+            value = op.results[0]
+        frame.submodules[id(module)] = value
+        return value
 
     # -- operators ------------------------------------------------------------------------
     def record(self, entry: Entry, args: Sequence[object], kwargs: dict[str, object], python_name: str) -> Any:

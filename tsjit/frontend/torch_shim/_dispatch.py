@@ -587,6 +587,21 @@ def call({receiver}*args, **kwargs):
 
 
 def function(operator: str, python_name: str, method: bool = False) -> Callable[..., Any]:
+    """What `torch.X`, `Tensor.X` and `F.X` run for `operator`: PyTorch's Python
+    function for it where PyTorch has one (`_functions`), else the operator itself."""
+    from tsjit.frontend.torch_shim._functions import PYTHON_OPERATORS
+
+    python = PYTHON_OPERATORS.get(operator)
+    if python is None:
+        return operator_function(operator, python_name, method)
+    def bound(_receiver: object, *args: Any, **kwargs: Any) -> Any:
+        return python(*args, **kwargs)
+
+    python.runner = bound  # pyright: ignore[reportFunctionMemberAccess]
+    return python
+
+
+def operator_function(operator: str, python_name: str, method: bool = False) -> Callable[..., Any]:
     """A Python function running `operator` eagerly: `torch.relu`, or (with `method`)
     `Tensor.relu`, whose first argument is the receiver. Its `runner` is the same
     function taking (and ignoring) an object first: the `__call__` of `torch.relu`."""

@@ -14,7 +14,7 @@ import numpy as np
 
 from tsjit.frontend.torch_shim._dispatch import function
 from tsjit.frontend.torch_shim._state import ACTIVE
-from tsjit.frontend.torch_shim._tensor import Tensor, as_array, wrap
+from tsjit.frontend.torch_shim._tensor import Tensor, as_array, device, wrap
 
 INT64_MAX = 2**63 - 1
 
@@ -26,6 +26,8 @@ _index_put_ = function("aten::index_put_", "Tensor.index_put_", method=True)
 _fill_ = function("aten::fill_", "Tensor.fill_", method=True)
 _copy_ = function("aten::copy_", "Tensor.copy_", method=True)
 _alias = function("aten::alias", "Tensor.alias", method=True)
+_to = function("aten::to", "Tensor.to", method=True)
+_CPU = device("cpu")
 
 
 def getitem(self: Tensor, index: Any) -> Tensor:
@@ -80,7 +82,7 @@ def _apply_slicing(self: Tensor, index: Any) -> tuple[Tensor, list[Tensor | None
             )
             dim += 1
         else:
-            tensor = item if isinstance(item, Tensor) else _value_tensor(item, None)
+            tensor = item if isinstance(item, Tensor) else _sequence_index(item)
             advanced += [None] * (dim - len(advanced)) + [tensor]
             has_advanced = True
             dim += tensor.dim() if tensor.array.dtype.kind == "b" else 1
@@ -95,6 +97,16 @@ def _dims_consumed(item: Any) -> int:
     if isinstance(item, np.ndarray) and item.dtype.kind == "b":
         return item.ndim
     return 1
+
+
+def _sequence_index(item: Any) -> Tensor:
+    """A list (or array) used as an index: a tensor, moved to the device and dtype an
+    index has (`aten::to`, which a trace records, as PyTorch's does)."""
+    array = np.asarray(item)
+    if array.dtype.kind in "iu":
+        array = array.astype(np.int64)
+    tensor = wrap(array)
+    return _to(tensor, _CPU, tensor.dtype)
 
 
 def _value_tensor(value: Any, like: Tensor | None) -> Tensor:
