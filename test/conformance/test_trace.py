@@ -180,3 +180,38 @@ def test_the_recorded_cases_are_the_corpus():
     names = {p.name for p in case_paths()}
     assert names, f"the conformance corpus is missing: expected it at {CORPUS}"
     assert set(recorded()) <= names
+
+
+@pytest.mark.interop
+@pytest.mark.parametrize("case", case_paths(), ids=lambda p: p.name)
+def test_pytorch_traces_import_with_their_node_kinds_and_outputs(case: Path):
+    """With PyTorch installed, `tsjit.trace` of the case written against real torch
+    imports PyTorch's own trace: the recorded kinds, the recorded outputs."""
+    import importlib.util
+
+    torch = pytest.importorskip("torch")
+    assert not torch.__version__.endswith("tsjit-shim"), "interop tests need the real PyTorch"
+    record = recorded().get(case.name)
+    if record is None or not record["traces"] or record["data_dependent"]:
+        return
+    io, runs = io_runs(case)
+    spec = importlib.util.spec_from_file_location(f"traced_{case.name}", case / "source.py")
+    assert spec is not None and spec.loader is not None
+    source = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(source)
+    if record["module"]:
+        target = source.Model()
+        state = json.loads((case / "module.json").read_text(encoding="utf-8"))
+        tables = {**dict(target.named_parameters()), **dict(target.named_buffers())}
+        with torch.no_grad():
+            for name, value in {**state.get("parameters", {}), **state.get("buffers", {})}.items():
+                tables[name].copy_(torch.from_numpy(np.array(decode_value(value))))
+    else:
+        target = source.forward
+    inputs = tuple(torch.from_numpy(np.array(decode_value(v))) for v in runs[record["example"]]["inputs"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        traced = tsjit.trace(target, inputs)
+    assert traced_kinds(traced.module, traced.name) == collections.Counter(record["kinds"])
+    failures = check_outputs(traced, io, runs, [int(n) for n in record["outputs"]], record["outputs"])
+    assert not failures, "\n".join(failures)

@@ -528,11 +528,21 @@ def _is_torch_target(fn_or_module: Any, example_inputs: Any) -> bool:
 
     if isinstance(fn_or_module, torch_shim.nn.Module) or isinstance(fn_or_module, ScriptFunction):
         return False
-    if isinstance(fn_or_module, torch.nn.Module):
+    if isinstance(fn_or_module, torch.nn.Module) or any(isinstance(v, torch.Tensor) for v in _leaves(example_inputs)):
         return True
     function = getattr(fn_or_module, "__func__", fn_or_module)
+    names = getattr(getattr(function, "__code__", None), "co_names", ())
     namespace = getattr(function, "__globals__", {})
-    return namespace.get("torch") is torch or any(v is torch for v in namespace.values() if isinstance(v, types.ModuleType))
+    cells = [c.cell_contents for c in getattr(function, "__closure__", None) or () if _filled(c)]
+    return any(namespace.get(n) is torch for n in names) or any(v is torch for v in cells)
+
+
+def _filled(cell: Any) -> bool:
+    try:
+        cell.cell_contents  # noqa: B018 - an empty cell raises
+    except ValueError:
+        return False
+    return True
 
 
 def location_line(location: SourceLocation | None) -> str | None:

@@ -660,7 +660,7 @@ def user_frame(depth: int = 1) -> Any:
 
 
 def _is_internal(filename: str) -> bool:
-    return any(part in filename for part in _INTERNAL_PARTS)
+    return filename.startswith("<eager") or any(part in filename for part in _INTERNAL_PARTS)
 
 
 _INTERNAL_PARTS = ("tsjit/frontend/torch_shim", "tsjit/frontend/tracer", "tsjit\\frontend\\torch_shim",
