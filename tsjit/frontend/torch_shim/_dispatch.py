@@ -39,6 +39,7 @@ from tsjit.dialects.types import (
     IntType,
     ListType,
     NoneType,
+    NumberType,
     OptionalType,
     StrType,
     TensorType,
@@ -295,6 +296,30 @@ def plan(operator: str, python_name: str, kinds: Sequence[Kind], names: Sequence
     """Matches a call with arguments of `kinds` (positional ones, then the keyword ones
     named `names`) against `operator`'s schemas; a TypeError naming the call when none
     accepts them."""
+    try:
+        return _plan(operator, python_name, kinds, names, method, kind_type)
+    except TypeError:
+        if not any(_has_int(k) for k in kinds):
+            raise
+        try:  # Python accepts an int where a float is expected (`F.dropout(x, 0)`): a Scalar
+            return _plan(operator, python_name, kinds, names, method, _int_as_scalar)
+        except TypeError:
+            pass
+        raise
+
+
+def _has_int(kind: Kind) -> bool:
+    if type(kind) is tuple:
+        return any(_has_int(k) for k in kind[1])
+    return kind is int
+
+
+def _int_as_scalar(kind: Kind) -> Attribute:
+    return NumberType() if kind is int else kind_type(kind)
+
+
+def _plan(operator: str, python_name: str, kinds: Sequence[Kind], names: Sequence[str], method: bool,
+          typing: Callable[[Kind], Attribute]) -> Entry:  # fmt: skip
     from tsjit.frontend.builtins import NORMALIZED_OPERATORS
     from tsjit.frontend.schema_matching import (
         CallArg,
@@ -306,7 +331,7 @@ def plan(operator: str, python_name: str, kinds: Sequence[Kind], names: Sequence
         operator_signatures,
     )
 
-    refs = [ArgRef(i, kind, kind_type(kind)) for i, kind in enumerate(kinds)]
+    refs = [ArgRef(i, kind, typing(kind)) for i, kind in enumerate(kinds)]
     positional = len(kinds) - len(names)
     call_args = [CallArg(r) for r in refs[:positional]]  # pyright: ignore[reportArgumentType]
     call_kwargs = [CallArg(r, None, n) for r, n in zip(refs[positional:], names)]  # pyright: ignore[reportArgumentType]

@@ -140,7 +140,20 @@ class Size(tuple):
 _CPU = device("cpu")
 
 
-class Tensor:
+class _TensorClass(type):
+    """`torch.Tensor.relu` exists before any tensor called `relu`: methods are bound on
+    first use, from the class as from an instance."""
+
+    def __getattr__(cls, name: str) -> Any:
+        from tsjit.frontend.torch_shim._methods import install_method
+
+        method = install_method(name)
+        if method is None:
+            raise AttributeError(f"type object 'Tensor' has no attribute '{name}'")
+        return method
+
+
+class Tensor(metaclass=_TensorClass):
     """A dense CPU tensor over a numpy array; its operators run tsjit's kernels."""
 
     __slots__ = ("array", "__dict__", "__weakref__")

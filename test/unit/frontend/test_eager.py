@@ -1,0 +1,223 @@
+"""The torch shim as an eager tensor library: `torch.*` functions, Tensor methods and
+operators, indexing, `torch.nn.functional` and `torch.nn` layers run on numpy through
+the kernels the interpreter uses, chosen by the schema table's overload resolution."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import tsjit
+from tsjit.frontend import torch_shim as torch
+from tsjit.frontend.torch_shim._dispatch import Dispatcher, kind_of
+from tsjit.runtime import kernels
+
+F = torch.nn.functional
+
+
+def tensor(*shape: int, seed: int = 0) -> torch.Tensor:
+    return torch.from_numpy(np.random.default_rng(seed).random(shape, dtype=np.float32))
+
+
+def plan_of(function: object, *args: object, **kwargs: object) -> object:
+    dispatcher: Dispatcher = function.dispatcher  # pyright: ignore[reportAttributeAccessIssue]
+    return dispatcher.entry(args, kwargs)
+
+
+# --------------------------------------------------------------------------------------
+# Dispatch: the schema table's overload, the interpreter's kernel, planned once
+# --------------------------------------------------------------------------------------
+
+
+def test_calls_run_the_kernel_of_the_overload_the_arguments_select():
+    x, y = tensor(2, 3), tensor(2, 3, seed=1)
+    with_tensor = plan_of(torch.Tensor.add, x, y)
+    with_number = plan_of(torch.Tensor.add, x, 2)
+    assert with_tensor.schema.overload_name == "Tensor" and with_number.schema.overload_name == "Scalar"
+    assert with_tensor.run.__globals__["kernel0"] is kernels.lookup("aten::add.Tensor")
+    assert with_number.run.__globals__["kernel0"] is kernels.lookup("aten::add.Scalar")
+    np.testing.assert_array_equal((x + y).array, kernels.lookup("aten::add.Tensor")(x.array, y.array, 1))
+
+
+def test_a_plan_is_made_once_per_argument_kinds():
+    x = tensor(2, 2)
+    x.relu()
+    dispatcher = torch.Tensor.relu.dispatcher  # pyright: ignore[reportAttributeAccessIssue]
+    planned = len(dispatcher.entries)
+    for _ in range(3):
+        x.relu()
+    assert len(dispatcher.entries) == planned
+    assert (torch.Tensor,) in dispatcher.fast
+
+
+def test_every_schema_argument_is_passed_with_defaults_and_conversions():
+    x = tensor(2, 3, 4)
+    assert x.view(6, 4).shape == (6, 4) == x.view((6, 4)).shape == x.view([6, 4]).shape
+    assert x.sum(dim=(0, 2)).shape == (3,)
+    assert x.sum(1, keepdim=True).shape == (2, 1, 4)
+    assert x.permute(2, 0, 1).shape == (4, 2, 3)
+    assert torch.zeros(2, 3, dtype=torch.float64).dtype is torch.float64
+    assert x.to(torch.int64).dtype is torch.int64 and x.to("cpu") is not None
+    assert torch.cat((x, x), dim=1).shape == (2, 6, 4)
+    assert F.dropout(x, 0, False).shape == x.shape  # an int where the schema says float, as Python allows
+
+
+def test_kinds_describe_containers_by_their_elements():
+    assert kind_of([1, 2]) == (list, (int, int))
+    assert kind_of((torch.ones(1), None)) == (tuple, (torch.Tensor, type(None)))
+    assert kind_of(torch.Size([2, 3])) == (torch.Size, (int, int))
+
+
+def test_in_place_operators_return_their_tensor_and_views_share_memory():
+    x = tensor(2, 3)
+    before = x.array.copy()
+    assert x.add_(1) is x
+    np.testing.assert_allclose(x.array, before + 1)
+    flat = x.view(-1)
+    flat.mul_(0)
+    assert not x.array.any()
+    x += 2
+    assert (x.array == 2).all()
+
+
+def test_several_results_are_named_tuples_as_in_pytorch():
+    x = torch.tensor([[1.0, 5.0], [3.0, 2.0]])
+    result = x.max(1)
+    assert type(result).__name__ == "max"
+    np.testing.assert_array_equal(result.values.array, [5.0, 3.0])
+    np.testing.assert_array_equal(result.indices.array, [1, 0])
+    values, indices = torch.sort(x, 1, descending=True)
+    np.testing.assert_array_equal(values.array, [[5.0, 1.0], [3.0, 2.0]])
+
+
+def test_lists_of_tensors_come_back_as_tensors():
+    pieces = tensor(4, 2).chunk(2)
+    assert len(pieces) == 2 and all(isinstance(p, torch.Tensor) for p in pieces)
+    a, b = torch.split(tensor(5, 2), [2, 3])
+    assert (a.shape, b.shape) == ((2, 2), (3, 2))
+
+
+def test_arguments_no_overload_accepts_are_a_type_error_naming_the_call():
+    with pytest.raises(TypeError, match=r"arguments for call to torch\.add are not valid: \(Tensor, str\)"):
+        torch.add(tensor(2), "a")
+
+
+def test_kernel_errors_carry_pytorchs_messages():
+    with pytest.raises(RuntimeError, match="mat1 and mat2 shapes cannot be multiplied"):
+        torch.mm(tensor(2, 3), tensor(2, 3))
+    with pytest.raises(RuntimeError, match="Dimension out of range"):
+        tensor(2).sum(3)
+
+
+# --------------------------------------------------------------------------------------
+# Operators, indexing, Python values
+# --------------------------------------------------------------------------------------
+
+
+def test_python_operators_follow_pytorch():
+    x = tensor(2, 2) + 0.5
+    a = x.array
+    checks = {
+        "x + 1": ((x + 1), a + 1), "2 - x": ((2 - x), 2 - a), "x * 3": ((x * 3), a * 3), "3 * x": ((3 * x), 3 * a),
+        "2 / x": ((2 / x), 2 / a), "x / 2": ((x / 2), a / 2), "x ** 2": ((x**2), a**2), "2 ** x": ((2**x), 2**a),
+        "x // 0.3": ((x // 0.3), a // np.float32(0.3)), "-x": ((-x), -a), "abs(-x)": (abs(-x), a), "x @ x": ((x @ x), a @ a),
+    }  # fmt: skip
+    for text, (ours, expected) in checks.items():
+        np.testing.assert_allclose(ours.array, expected, rtol=1e-6, err_msg=text)
+    mask = x > 1
+    np.testing.assert_array_equal((~mask).array, ~(a > 1))
+    np.testing.assert_array_equal((mask & (x < 1.2)).array, (a > 1) & (a < 1.2))
+    assert isinstance(np.ones((2, 2), np.float32) + x, torch.Tensor)  # the tensor's operator, as with PyTorch
+
+
+@pytest.mark.parametrize(
+    "index",
+    [0, -1, slice(1, 3), (slice(None), 1), (Ellipsis, None), (1, slice(None, None, 2)), [0, 2], (slice(None), [1, 0]),
+     (None, 1), (2, [0, 3])],  # fmt: skip
+    ids=str,
+)
+def test_indexing_selects_what_numpy_selects(index: object):
+    x = tensor(4, 5)
+    expected = x.array[index if not isinstance(index, list) else np.array(index)]
+    np.testing.assert_array_equal(x[index].array, expected)
+
+
+def test_masks_and_assignment():
+    x = tensor(4, 5)
+    a = x.array.copy()
+    np.testing.assert_array_equal(x[x > 0.5].array, a[a > 0.5])
+    x[0] = 1.0
+    x[:, 1] = x[:, 0]
+    x[x < 0.2] = 0.0
+    a[0] = 1.0
+    a[:, 1] = a[:, 0]
+    a[a < 0.2] = 0.0
+    np.testing.assert_array_equal(x.array, a)
+
+
+def test_python_values_and_their_errors():
+    assert float(torch.tensor(2.5)) == 2.5 and int(torch.tensor(3)) == 3 and torch.tensor(4.0).item() == 4.0
+    assert bool(torch.tensor([1.0]))
+    with pytest.raises(RuntimeError, match="Boolean value of Tensor with more than one value is ambiguous"):
+        bool(tensor(2))
+    assert [r.shape for r in tensor(3, 2)] == [(2,)] * 3
+    assert len(tensor(3, 2)) == 3
+    assert tensor(2, 3).tolist() == tensor(2, 3).array.tolist()
+
+
+def test_factories_and_dtypes_follow_pytorch():
+    assert torch.arange(4).dtype is torch.int64 and torch.arange(0.0, 1.0, 0.5).dtype is torch.float32
+    assert torch.full((2,), 7).dtype is torch.int64 and torch.full((2,), 7.0).dtype is torch.float32
+    assert torch.ones(2, dtype=torch.int32).dtype is torch.int32
+    assert (torch.ones(2, dtype=torch.int64) + 0.5).dtype is torch.float32
+    assert torch.zeros_like(tensor(2), dtype=torch.bool).dtype is torch.bool
+    assert tensor(2).float().dtype is torch.float32 and tensor(2).double().dtype is torch.float64
+    assert tensor(2).long().dtype is torch.int64 and tensor(2).bool().dtype is torch.bool
+
+
+def test_operator_namespaces():
+    x = tensor(3, 3)
+    np.testing.assert_allclose(torch.linalg.vector_norm(x).array, np.linalg.norm(x.array), rtol=1e-6)
+    np.testing.assert_allclose(torch._C._nn.gelu(x).array, F.gelu(x).array)
+    np.testing.assert_allclose(torch.ops.aten.relu(x - 0.5).array, np.maximum(x.array - 0.5, 0))
+    np.testing.assert_allclose(torch.special.expit(x).array, torch.sigmoid(x).array)
+
+
+# --------------------------------------------------------------------------------------
+# torch.nn.functional and torch.nn, eager against scripted
+# --------------------------------------------------------------------------------------
+
+
+def test_functional_runs_eagerly():
+    x = tensor(2, 4)
+    a = x.array
+    np.testing.assert_allclose(F.relu(x - 0.5).array, np.maximum(a - 0.5, 0))
+    e = np.exp(a - a.max(-1, keepdims=True))
+    np.testing.assert_allclose(F.softmax(x, dim=-1).array, e / e.sum(-1, keepdims=True), rtol=1e-6)
+    w, b = tensor(3, 4, seed=1), tensor(3, seed=2)
+    np.testing.assert_allclose(F.linear(x, w, b).array, a @ w.array.T + b.array, rtol=1e-6)
+    normalized = F.layer_norm(x, (4,)).array
+    np.testing.assert_allclose(normalized.mean(-1), 0, atol=1e-6)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: torch.nn.Linear(4, 3),
+        lambda: torch.nn.Sequential(torch.nn.Linear(4, 8), torch.nn.ReLU(), torch.nn.Linear(8, 2), torch.nn.Softmax(-1)),
+        lambda: torch.nn.LayerNorm(4),
+        lambda: torch.nn.GELU(),
+    ],
+    ids=["Linear", "Sequential", "LayerNorm", "GELU"],
+)
+def test_layers_run_eagerly_as_they_run_scripted(make: object):
+    layer = make().eval()  # pyright: ignore[reportCallIssue]
+    x = tensor(3, 4, seed=7)
+    np.testing.assert_allclose(layer(x).array, tsjit.script(layer)(x.array), rtol=1e-6, atol=1e-7)
+
+
+def test_convolutional_layers_run_eagerly_as_they_run_scripted():
+    model = torch.nn.Sequential(torch.nn.Conv2d(2, 4, 3, padding=1), torch.nn.BatchNorm2d(4), torch.nn.ReLU(),
+                                torch.nn.MaxPool2d(2), torch.nn.Flatten(), torch.nn.Linear(16, 3)).eval()  # fmt: skip
+    x = tensor(2, 2, 4, 4, seed=3)
+    np.testing.assert_allclose(model(x).array, tsjit.script(model)(x.array), rtol=1e-5, atol=1e-6)
