@@ -123,6 +123,14 @@ def cat_stack(x, y):
     return torch.cat([x, y], 1), torch.stack((x, y)), torch.cat([x, y, x]), torch.stack([x, y], dim=-1), torch.hstack([x, y])
 
 
+def more_operators(x, y):
+    z = x.clone()
+    return (x.T, torch.flip(x, [0]), torch.roll(x, 1, 0), x.index_select(1, torch.arange(2)), torch.maximum(x, y),
+            torch.max(x, y), torch.tril(x), x.clamp_min(0.3), torch.isnan(x), z.abs_().sigmoid_(), x.new_ones(2),
+            torch.numel(x) * x, x.flatten(), x.masked_fill(x > 0.9, 0.0), x.gather(1, x.argsort(1)),
+            torch.where(x > y, 1.0, 0.0), x.unsqueeze(-1).expand(-1, -1, 2).sum(-1), x.repeat(2, 1), x.type_as(y))  # fmt: skip
+
+
 @torch.jit.script
 def scripted_scale(x, factor: float):
     return x * factor + 1.0
@@ -193,6 +201,7 @@ PROGRAMS = {
                    ["tuple", [(F32, (3,)), ["tuple", [(F32, (3,)), (F32, (3,))]]]],
                    ["dict", {"u": (F32, (2,)), "v": (F32, (2,))}]],  # fmt: skip
     "cat_stack": [(F32, (2, 3)), (F32, (2, 3))],
+    "more_operators": [(F32, (3, 3)), (F32, (3, 3))],
     "calls_scripted": [(F32, (2, 3))],
     "Stack": [(F32, (3, 4))],
     "Embedder": [("int64", (2, 5), 10)],

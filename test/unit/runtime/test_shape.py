@@ -260,3 +260,12 @@ def test_rearrangements():
     assert windows.tolist() == [[0, 1], [2, 3]]
     with pytest.raises(TorchScriptError, match="can not be smaller than number of dimensions of tensor"):
         op("aten::repeat")(x, [2])
+
+
+def test_numpy_t_reverses_every_dimension_and_mt_swaps_the_last_two():
+    x = np.arange(24, dtype=f32).reshape(2, 3, 4)
+    transposed = op("aten::numpy_T")(x)
+    assert transposed.shape == (4, 3, 2) and np.shares_memory(transposed, x)
+    np.testing.assert_array_equal(op("aten::mT")(x), x.swapaxes(1, 2))
+    with pytest.raises(TorchScriptError, match="tensor.mT is only supported on matrices or batches of matrices"):
+        op("aten::mT")(np.zeros(3, f32))

@@ -12,6 +12,7 @@ is plain Python here: dtypes, devices, `torch.tensor(data)`, `from_numpy`.
 
 from __future__ import annotations
 
+import builtins
 import math
 import types
 from typing import Any
@@ -88,8 +89,9 @@ def is_floating_point(value: Tensor) -> bool:
     return value.is_floating_point()
 
 
-def numel(value: Tensor) -> Any:
-    return value.numel()
+def numel(value: Tensor) -> builtins.int:
+    """A Python int (unlike `Tensor.numel`, which a trace records): PyTorch's `torch.numel`."""
+    return builtins.int(value.array.size)
 
 
 def get_default_dtype() -> dtype:

@@ -49,7 +49,7 @@ CAST_METHODS: dict[str, str] = {
 }  # fmt: skip
 """`x.float()` is `x.to(torch.float32)` (`aten::to.dtype`), as in PyTorch."""
 
-PROPERTY_OPERATORS: dict[str, str] = {"T": "aten::numpy_T", "mT": "aten::mT", "H": "aten::numpy_T", "mH": "aten::mH"}
+PROPERTY_OPERATORS: dict[str, str] = {"T": "aten::numpy_T", "mT": "aten::mT"}
 
 
 def install_method(name: str) -> Callable[..., Any] | None:

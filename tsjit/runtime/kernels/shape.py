@@ -108,6 +108,19 @@ def t(self: ndarray) -> ndarray:
     return self.T
 
 
+@kernel("aten::numpy_T", "aten::numpy_T.a")
+def numpy_t(self: ndarray) -> ndarray:
+    """`x.T`: every dimension reversed (a view)."""
+    return self.transpose()
+
+
+@kernel("aten::mT", "aten::mT.a")
+def matrix_t(self: ndarray) -> ndarray:
+    if self.ndim < 2:
+        raise TorchScriptError(f"tensor.mT is only supported on matrices or batches of matrices. Got {self.ndim}-D tensor.")
+    return self.swapaxes(-1, -2)
+
+
 @kernel("aten::permute")
 def permute(self: ndarray, dims: Sequence[int]) -> ndarray:
     if len(dims) != self.ndim:
