@@ -72,8 +72,9 @@ class ScriptFunction:
         return self._executor
 
     def __call__(self, *args: Any) -> Any:
-        if ACTIVE.tracer is not None:  # called from code being traced: recorded as a call
-            return ACTIVE.tracer.call_script(self, args)
+        tracer = ACTIVE.current()
+        if tracer is not None:  # called from code being traced: recorded as a call
+            return tracer.call_script(self, args)
         return self.executor()(*(_runtime_argument(a) for a in args))
 
     def __repr__(self) -> str:

@@ -37,11 +37,12 @@ from xdsl.ir import Attribute, SSAValue
 from xdsl.rewriter import Rewriter
 
 from tsjit.diagnostics import SourceLocation, TsjitError
+from tsjit.dialects import prim
 from tsjit.dialects.types import DictType, ListType, OptionalType, TensorType, TupleType
 from tsjit.frontend.script import ScriptFunction, ScriptModule, _runtime_argument
 from tsjit.frontend.torch_shim._state import ACTIVE
 from tsjit.frontend.torch_shim._tensor import Tensor, wrap
-from tsjit.frontend.tracer_state import TraceError, TracerWarning, TracingState, source_line, trace_error
+from tsjit.frontend.tracer_state import TraceError, TracerWarning, TracingState, trace_error
 
 __all__ = ["TraceError", "TracedFunction", "TracedModule", "TracerWarning", "TracingCheckError", "trace"]
 
@@ -118,14 +119,13 @@ def _trace_once(fn_or_module: Any, target: Callable[..., Any], raw_inputs: tuple
         arg.name_hint = name
     state.bind_inputs(arguments, inputs)
     returned: dict[str, int] = {}
-    previous = ACTIVE.tracer
-    ACTIVE.tracer = state
+    previous = ACTIVE.enter(state)
     try:
         result = _run_recording_return_line(target, inputs, returned)
         location = SourceLocation(definition.file, returned.get("line", definition.line)) if definition else None
         output = state.output_value(result, strict, location)
     finally:
-        ACTIVE.tracer = previous
+        ACTIVE.leave(previous)
     entry = state.finish_frame([output])
     for function in state.functions:
         unit.module.body.block.add_op(function)
@@ -270,8 +270,9 @@ class TracedFunction(_Traced, ScriptFunction):
     """A traced function: call it like the original, on arrays or tensors."""
 
     def __call__(self, *args: Any) -> Any:
-        if ACTIVE.tracer is not None:
-            return ACTIVE.tracer.call_script(self, args)
+        tracer = ACTIVE.current()
+        if tracer is not None:
+            return tracer.call_script(self, args)
         result = self.executor()(*(_runtime_argument(a) for a in args))
         return _as_inputs(result, args)
 
@@ -493,8 +494,6 @@ def canonical_text(module: ModuleOp) -> tuple[str, list[tuple[str, np.ndarray]]]
             if op is function:
                 continue
             text = f"  {', '.join(name(r) for r in op.results)} = {op.name}({', '.join(name(o) for o in op.operands)})"
-            from tsjit.dialects import prim
-
             if isinstance(op, prim.ConstantOp):
                 value = op.python_value
                 if isinstance(value, np.ndarray):
@@ -544,6 +543,3 @@ def _filled(cell: Any) -> bool:
         return False
     return True
 
-
-def location_line(location: SourceLocation | None) -> str | None:
-    return source_line(location)

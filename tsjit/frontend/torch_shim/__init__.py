@@ -59,8 +59,9 @@ def tensor(
 ) -> Tensor:
     """A new tensor holding a copy of `data`; while tracing, a constant of the graph
     (PyTorch's warning says so)."""
-    if ACTIVE.tracer is not None:
-        ACTIVE.tracer.warn(
+    tracer = ACTIVE.current()
+    if tracer is not None:
+        tracer.warn(
             "torch.tensor results are registered as constants in the trace. You can safely ignore this warning "
             "if you use this function to create tensors out of constant variables that would be the same every "
             "time you call this function. In any other case, this might cause the trace to be incorrect."
@@ -114,7 +115,7 @@ nan = math.nan
 _C = types.ModuleType("torch._C", "The shim's view of PyTorch's C extension: operator namespaces.")
 _C._nn = OperatorNamespace("torch._C._nn")  # pyright: ignore[reportAttributeAccessIssue]
 _C._VariableFunctions = OperatorNamespace("torch._C._VariableFunctions")  # pyright: ignore[reportAttributeAccessIssue]
-_C._get_tracing_state = lambda: ACTIVE.tracer  # pyright: ignore[reportAttributeAccessIssue]
+_C._get_tracing_state = ACTIVE.current  # pyright: ignore[reportAttributeAccessIssue]
 _VF = OperatorNamespace("torch._VF")
 linalg = OperatorNamespace("torch.linalg", prefix="linalg_")
 special = OperatorNamespace("torch.special", prefix="special_")

@@ -517,7 +517,7 @@ class Dispatcher:
     """One operator called as a function (`torch.add`) or as a method (`x.add`).
 
     `fast` maps a call's shallow key — its arguments' types, then the keyword names and
-    their values' types (`shallow_key`) — to what runs it: the compiled entry itself, or,
+    their values' types (types are never str, so names cannot collide) — to what runs it: the compiled entry itself, or,
     when some argument is a list or tuple, a switch on the containers' element kinds.
     `entries` holds every plan by full kinds (the tracer records from them)."""
 
@@ -563,7 +563,7 @@ class Dispatcher:
     def call(self, args: tuple[object, ...], kwargs: dict[str, object]) -> Any:
         """The planned path: every call while tracing, and first calls."""
         entry = self.entry(args, kwargs)
-        tracer = ACTIVE.tracer
+        tracer = ACTIVE.current()
         if tracer is not None:
             return tracer.record(entry, args, kwargs, self.python_name)
         try:
@@ -573,13 +573,6 @@ class Dispatcher:
 
 
 _NESTED = frozenset({list, tuple, Size})
-
-
-def shallow_key(args: tuple[object, ...], kwargs: dict[str, object]) -> tuple[object, ...]:
-    """What `Dispatcher.fast` is keyed by (types are never str, so names cannot collide)."""
-    if kwargs:
-        return (*map(type, args), *kwargs, *map(type, kwargs.values()))
-    return tuple(map(type, args))
 
 
 def eager_error(error: TorchScriptError) -> Exception:
@@ -601,7 +594,15 @@ def call({receiver}*args, **kwargs):
                 except TorchScriptError as error:
                     raise eager_error(error) from None
         else:
-            run = fast.get(tuple(map(type, args)))
+            n = len(args)  # the key by hand for few arguments: three times faster than map
+            if n == 1:
+                run = fast.get((type(args[0]),))
+            elif n == 2:
+                run = fast.get((type(args[0]), type(args[1])))
+            elif n == 3:
+                run = fast.get((type(args[0]), type(args[1]), type(args[2])))
+            else:
+                run = fast.get(tuple(map(type, args)))
             if run is not None:
                 try:
                     return run(*args)
@@ -654,7 +655,7 @@ def binary_method(operator: str, python_name: str, reflected: bool = False) -> C
     def method(self: Any, other: Any) -> Any:
         args = (other, self) if reflected else (self, other)
         if active.tracer is not None:
-            return planned(args, {})
+            return planned(args, {})  # records when this thread traces
         run = entries.get(type(other))
         if run is None:
             try:

@@ -210,8 +210,9 @@ class Tensor(metaclass=_TensorClass):
     def size(self, dim: int | None = None) -> Any:
         """Ints; while tracing, each size is recorded (`aten::size` + `prim::NumToTensor`)
         and is a 0-dim tensor, as in PyTorch."""
-        if ACTIVE.tracer is not None:
-            return ACTIVE.tracer.size_of(self, dim)
+        tracer = ACTIVE.current()
+        if tracer is not None:
+            return tracer.size_of(self, dim)
         if dim is None:
             return Size(self.array.shape)
         return self.array.shape[dim]
@@ -222,8 +223,9 @@ class Tensor(metaclass=_TensorClass):
     ndimension = dim
 
     def numel(self) -> Any:
-        if ACTIVE.tracer is not None:
-            return ACTIVE.tracer.numel_of(self)
+        tracer = ACTIVE.current()
+        if tracer is not None:
+            return tracer.numel_of(self)
         return int(self.array.size)
 
     nelement = numel
@@ -295,8 +297,9 @@ class Tensor(metaclass=_TensorClass):
     def __len__(self) -> int:
         if self.array.ndim == 0:
             raise TypeError("len() of a 0-d tensor")
-        if ACTIVE.tracer is not None:
-            ACTIVE.tracer.warn(
+        tracer = ACTIVE.current()
+        if tracer is not None:
+            tracer.warn(
                 "Using len to get tensor shape might cause the trace to be incorrect. Recommended usage would "
                 "be tensor.shape[0]. Passing a tensor of different shape might lead to errors or silently give "
                 "incorrect results."
@@ -306,8 +309,9 @@ class Tensor(metaclass=_TensorClass):
     def __iter__(self):
         if self.array.ndim == 0:
             raise TypeError("iteration over a 0-d tensor")
-        if ACTIVE.tracer is not None:
-            ACTIVE.tracer.warn(
+        tracer = ACTIVE.current()
+        if tracer is not None:
+            tracer.warn(
                 "Iterating over a tensor might cause the trace to be incorrect. Passing a tensor of different "
                 "shape won't change the number of iterations executed (and might lead to errors or silently "
                 "give incorrect results)."
@@ -423,12 +427,6 @@ def _rebuild(cls: type[Tensor], array: np.ndarray, requires_grad: bool) -> Tenso
     tensor.array = array
     tensor.requires_grad = requires_grad
     return tensor
-
-
-def shape_argument(sizes: Sequence[object]) -> tuple[int, ...]:
-    if len(sizes) == 1 and isinstance(sizes[0], Iterable):
-        return tuple(sizes[0])  # pyright: ignore[reportArgumentType]
-    return tuple(sizes)  # pyright: ignore[reportReturnType]
 
 
 _rng = np.random.default_rng(0)

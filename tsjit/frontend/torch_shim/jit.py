@@ -29,7 +29,7 @@ def trace(fn: Any, example_inputs: Any, *args: object, **kwargs: Any) -> Any:
 def is_tracing() -> bool:
     from tsjit.frontend.torch_shim._state import ACTIVE
 
-    return ACTIVE.tracer is not None
+    return ACTIVE.current() is not None
 
 
 def __getattr__(name: str) -> Any:

@@ -146,8 +146,9 @@ class Module:
         return self
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        if ACTIVE.tracer is not None:  # a submodule call in a trace: its own method graph
-            return ACTIVE.tracer.call_module(self, args, kwargs)
+        tracer = ACTIVE.current()
+        if tracer is not None:  # a submodule call in a trace: its own method graph
+            return tracer.call_module(self, args, kwargs)
         # a subclass without `forward` fails here with Python's AttributeError naming it
         return self.forward(*args, **kwargs)  # pyright: ignore[reportAttributeAccessIssue]
 
