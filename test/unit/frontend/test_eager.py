@@ -221,3 +221,28 @@ def test_convolutional_layers_run_eagerly_as_they_run_scripted():
                                 torch.nn.MaxPool2d(2), torch.nn.Flatten(), torch.nn.Linear(16, 3)).eval()  # fmt: skip
     x = tensor(2, 2, 4, 4, seed=3)
     np.testing.assert_allclose(model(x).array, tsjit.script(model)(x.array), rtol=1e-5, atol=1e-6)
+
+
+def test_module_conveniences_of_pytorch():
+    model = torch.nn.Sequential(torch.nn.Linear(2, 3), torch.nn.ReLU()).double()
+    assert model[0].weight.dtype is torch.float64
+    assert model.to(torch.float32)[0].weight.dtype is torch.float32 and model.cpu() is model
+    copy = torch.nn.Sequential(torch.nn.Linear(2, 3), torch.nn.ReLU())
+    copy.load_state_dict(model.state_dict())
+    np.testing.assert_array_equal(copy[0].weight.array, model[0].weight.array)
+    assert copy.get_parameter("0.bias") is copy[0].bias
+    with pytest.raises(RuntimeError, match="missing keys"):
+        copy.load_state_dict({})
+    with pytest.raises(RuntimeError, match="CPU only"):
+        model.to("cuda")
+
+
+def test_random_operators_take_a_generator():
+    generator = torch.Generator().manual_seed(3)
+    assert torch.randn(2, 3, generator=generator).shape == (2, 3)
+
+
+def test_python_functions_of_the_shim_script_as_their_operators():
+    source = "import torch\nfrom torch import tensor, numel\ndef forward(x):\n    return x + tensor([1.0, 2.0]) * numel(x)\n"
+    assert torch.numel(torch.ones(2, 3)) == 6
+    np.testing.assert_array_equal(tsjit.script(source)(np.ones(2, np.float32)), [3.0, 5.0])

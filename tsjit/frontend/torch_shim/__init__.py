@@ -21,11 +21,12 @@ import numpy as np
 
 from tsjit.frontend.library.grad_mode import enable_grad, no_grad
 from tsjit.frontend.torch_shim import _methods  # noqa: F401 - binds Tensor's operators
-from tsjit.frontend.torch_shim._builtins import OperatorNamespace, OpsNamespace, TorchBuiltin
+from tsjit.frontend.torch_shim._builtins import OperatorNamespace, OpsNamespace, PythonOperator, TorchBuiltin
 from tsjit.frontend.torch_shim._state import ACTIVE
 from tsjit.frontend.torch_shim._tensor import (
     ALIASES,
     DTYPES_BY_NAME,
+    Generator,
     LAYOUTS,
     MEMORY_FORMATS,
     Size,
@@ -123,6 +124,16 @@ fft = OperatorNamespace("torch.fft", prefix="fft_")
 ops = OpsNamespace()
 
 
+def _as_operators(names: tuple[str, ...]) -> None:
+    """The Python functions above that scripted code calls as operators."""
+    for name in names:
+        globals()[name] = PythonOperator(f"aten::{name}", f"torch.{name}", globals()[name])
+
+
+_as_operators(("tensor", "as_tensor", "numel", "is_floating_point", "is_grad_enabled", "set_grad_enabled",
+               "manual_seed"))  # fmt: skip
+
+
 def __getattr__(name: str) -> TorchBuiltin:
     """`torch.cat` and every other operator: `aten::<name>`, eager in Python."""
     from tsjit.dialects.schema import has_operator
@@ -138,7 +149,7 @@ from tsjit.frontend.torch_shim import jit, nn  # noqa: E402
 from tsjit.frontend.torch_shim.nn import functional  # noqa: E402, F401
 
 __all__ = [
-    "Size", "Tensor", "as_tensor", "device", "dtype", "enable_grad", "fft", "from_numpy", "generator",
+    "Generator", "Size", "Tensor", "as_tensor", "device", "dtype", "enable_grad", "fft", "from_numpy", "generator",
     "get_default_dtype", "is_floating_point", "is_grad_enabled", "is_tensor", "jit", "linalg", "manual_seed",
     "nn", "no_grad", "numel", "ops", "set_grad_enabled", "special", "tensor", "to_dtype",
 ]  # fmt: skip

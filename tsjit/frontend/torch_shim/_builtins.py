@@ -50,6 +50,25 @@ class TorchBuiltin:
         return (TorchBuiltin, (self.operator, self.python_name))
 
 
+class PythonOperator(TorchBuiltin):
+    """A torch function the shim writes in Python (`torch.tensor`, `torch.numel`) that
+    is an operator to scripted code: `from torch import tensor` scripts as `aten::tensor`."""
+
+    __slots__ = ("_python",)
+
+    def __new__(cls, operator: str, python_name: str, python: Any = None) -> PythonOperator:
+        made = super().__new__(cls, operator, python_name)
+        assert isinstance(made, PythonOperator)
+        made._python = python
+        return made
+
+    def __init__(self, operator: str, python_name: str, python: Any = None):
+        pass
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self._python(*args, **kwargs)
+
+
 class OperatorNamespace:
     """`torch._C._nn`, `torch.linalg`, `torch.ops.aten`: operators by attribute name
     (`torch.linalg.norm` is `aten::linalg_norm`)."""

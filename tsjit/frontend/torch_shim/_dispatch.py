@@ -47,7 +47,7 @@ from tsjit.dialects.types import (
     unify,
 )
 from tsjit.frontend.torch_shim._state import ACTIVE
-from tsjit.frontend.torch_shim._tensor import EnumValue, Size, Tensor, device, dtype, wrap
+from tsjit.frontend.torch_shim._tensor import EnumValue, Generator, Size, Tensor, device, dtype, wrap
 from tsjit.runtime import kernels
 from tsjit.runtime.errors import TorchScriptError
 from tsjit.runtime.values import Device
@@ -83,6 +83,7 @@ SCALAR_KINDS: dict[type, ScalarKind] = {
     dtype: ScalarKind(IntType(), "{}.code"),
     EnumValue: ScalarKind(IntType(), "{}.code"),
     device: ScalarKind(DeviceType(), "_device({})"),
+    Generator: ScalarKind(NoneType(), "None"),  # the runtime's kernels take no generator
     Device: ScalarKind(DeviceType()),
 }
 """Kinds by exact Python type; subclasses are added on first sight (`scalar_kind`)."""

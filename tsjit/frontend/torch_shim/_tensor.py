@@ -445,3 +445,22 @@ def manual_seed(seed: int) -> None:
 
 def generator() -> np.random.Generator:
     return _rng
+
+
+class Generator:
+    """`torch.Generator`: accepted where operators take one; tsjit's random kernels draw
+    from the runtime's one generator (`torch.manual_seed` seeds it)."""
+
+    def __init__(self, device: object = "cpu"):
+        self._seed = 0
+
+    def manual_seed(self, seed: int) -> Generator:
+        self._seed = seed
+        manual_seed(seed)
+        return self
+
+    def initial_seed(self) -> int:
+        return self._seed
+
+    def seed(self) -> int:
+        return self._seed

@@ -100,7 +100,8 @@ class Module:
     def named_modules(self, prefix: str = "") -> Iterator[tuple[str, Module]]:
         yield prefix, self
         for name, child in self.named_children():
-            yield from child.named_modules(f"{prefix}.{name}" if prefix else name)
+            if isinstance(child, Module):
+                yield from child.named_modules(f"{prefix}.{name}" if prefix else name)
 
     def modules(self) -> Iterator[Module]:
         return (m for _, m in self.named_modules())
@@ -128,6 +129,73 @@ class Module:
 
     def state_dict(self) -> dict[str, Tensor]:
         return dict(self.named_parameters()) | dict(self.named_buffers())
+
+    def load_state_dict(self, state_dict: dict[str, Any], strict: bool = True) -> Any:
+        """Copies the tensors of `state_dict` into this module's parameters and buffers."""
+        own = self.state_dict()
+        missing = [k for k in own if k not in state_dict]
+        unexpected = [k for k in state_dict if k not in own]
+        if strict and (missing or unexpected):
+            raise RuntimeError(
+                f"Error(s) in loading state_dict for {type(self).__name__}: missing keys {missing}, "
+                f"unexpected keys {unexpected}"
+            )
+        for name, value in state_dict.items():
+            if name in own:
+                own[name].array[...] = value.array if isinstance(value, Tensor) else value
+        return (missing, unexpected)
+
+    def get_submodule(self, target: str) -> Module:
+        module: Any = self
+        for name in filter(None, target.split(".")):
+            module = module._modules[name]
+        return module
+
+    def get_parameter(self, target: str) -> Any:
+        path, _, name = target.rpartition(".")
+        return self.get_submodule(path)._parameters[name]
+
+    def apply(self, fn: Any) -> Module:
+        for child in self.children():
+            if isinstance(child, Module):
+                child.apply(fn)
+        fn(self)
+        return self
+
+    def _convert(self, convert: Any) -> Module:
+        """Applies `convert` to every floating parameter and buffer, in place."""
+        for module in self.modules():
+            for table in ("_parameters", "_buffers"):
+                for value in module.__dict__[table].values():
+                    if value is not None and value.array.dtype.kind == "f":
+                        value.array = convert(value).array
+        return self
+
+    def to(self, *args: Any, **kwargs: Any) -> Module:
+        """`to(dtype)` converts floating tensors; devices other than the CPU are refused."""
+        from tsjit.frontend.torch_shim._tensor import device, dtype
+
+        wanted = kwargs.get("dtype") or next((a for a in args if isinstance(a, dtype)), None)
+        for place in [kwargs.get("device"), *(a for a in args if isinstance(a, (str, device)))]:
+            if place is not None and device(place).type != "cpu":
+                raise RuntimeError(f"tsjit runs on the CPU only: cannot move a module to {place}")
+        return self if wanted is None else self._convert(lambda t: t.to(wanted))
+
+    def cpu(self) -> Module:
+        return self
+
+    def float(self) -> Module:
+        return self._convert(lambda t: t.float())
+
+    def double(self) -> Module:
+        return self._convert(lambda t: t.double())
+
+    def half(self) -> Module:
+        return self._convert(lambda t: t.half())
+
+    def zero_grad(self, set_to_none: bool = True) -> None:
+        for parameter in self.parameters():
+            parameter.grad = None
 
     # -- modes and calls -----------------------------------------------------------------
     def train(self, mode: bool = True) -> Module:
