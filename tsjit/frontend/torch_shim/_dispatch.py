@@ -7,7 +7,7 @@ conversions, varargs packed into lists), with each argument typed from its Pytho
 (a Tensor is `Tensor`, a dtype an `int`, a tuple of ints a `Tuple[int, int]`, ...). The
 match is planned once per operator and argument kinds: the plan — which kernel, and how
 each of its inputs is built from the call's arguments — is compiled into a small Python
-function, and later calls with the same kinds run it straight away (`Operator.fast`:
+function, and later calls with the same kinds run it straight away (`Dispatcher.fast`:
 one dict lookup keyed by the arguments' types).
 
 While a trace is recorded (`_state.ACTIVE.tracer`), every call takes the planned path
@@ -48,7 +48,6 @@ from tsjit.dialects.types import (
 )
 from tsjit.frontend.torch_shim._state import ACTIVE
 from tsjit.frontend.torch_shim._tensor import EnumValue, Generator, Size, Tensor, device, dtype, wrap
-from tsjit.runtime import kernels
 from tsjit.runtime.errors import TorchScriptError
 from tsjit.runtime.values import Device
 
@@ -278,6 +277,8 @@ class MissingKernel(RuntimeError):
 def kernel_of(operator: str, schema: FunctionSchema) -> Callable[..., Any]:
     from tsjit.frontend.builtins import NORMALIZED_OPERATORS
 
+    from tsjit.runtime import kernels  # imported on the first call planned: importing the shim stays light
+
     name = NORMALIZED_OPERATORS.get(operator, operator)
     overload = f"{name}.{schema.overload_name}" if schema.overload_name else name
     kernel = kernels.lookup(overload)
@@ -430,6 +431,8 @@ class _Source:
         assert found is not None
         source = found.convert.format(access)
         if found.is_tensor and isinstance(target, (IntType, FloatType)):
+            from tsjit.runtime import kernels
+
             implicit = "aten::IntImplicit" if isinstance(target, IntType) else "aten::FloatImplicit"
             kernel = kernels.lookup(implicit)
             return f"{self.name(kernel, 'k')}({source})"
