@@ -75,8 +75,9 @@ class TraceError(TsjitError):
     """Code that cannot be traced, located at the user's line."""
 
 
-def location_of_caller() -> SourceLocation | None:
-    frame = user_frame(2)
+def location_of_caller(library: bool = True) -> SourceLocation | None:
+    """Where the operator being recorded was called (see `user_frame`)."""
+    frame = user_frame(2, library)
     if frame is None:
         return None
     return SourceLocation(frame.f_code.co_filename, frame.f_lineno)
@@ -237,26 +238,26 @@ class TracingState:
         """Maps the objects passed to a frame to its block arguments, unpacking lists,
         tuples and dicts of tensors at the start as PyTorch's tracer does."""
         for value, obj in zip(values, objects):
-            self.bind_structure(obj, value, at_input=True)
+            self.bind_structure(obj, value)
 
-    def bind_structure(self, obj: object, value: SSAValue, at_input: bool = False) -> None:
+    def bind_structure(self, obj: object, value: SSAValue) -> None:
         if is_tensor_like(obj):
             self.frame.bind(obj, value)
         elif isinstance(obj, tuple):
             unpacked = self.insert(prim.TupleUnpackOp(value)).results
             for element, element_value in zip(obj, unpacked):
-                self.bind_structure(element, element_value, at_input)
+                self.bind_structure(element, element_value)
         elif isinstance(obj, list) and obj:
             types = [self.structure_type(e) for e in obj]
             unpacked = self.insert(prim.ListUnpackOp(value, types)).results
             for element, element_value in zip(obj, unpacked):
-                self.bind_structure(element, element_value, at_input)
+                self.bind_structure(element, element_value)
         elif isinstance(obj, dict):
             for key, element in obj.items():
                 key_value = self.constant(key, StrType())
                 element_type = self.structure_type(element)
                 got = self.insert(create_op("aten.__getitem__", [value, key_value], [element_type])).results[0]
-                self.bind_structure(element, got, at_input)
+                self.bind_structure(element, got)
 
     def structure_type(self, obj: object) -> Attribute:
         """The graph type of a traced input or output (tensors with complete types)."""
@@ -360,7 +361,8 @@ class TracingState:
         try:
             result = entry.run(*flat)
         except MissingKernel as error:
-            raise trace_error(f"{python_name}: no kernel for {error.schema} in tsjit's runtime", location) from None
+            where = location_of_caller(library=False)
+            raise trace_error(f"{python_name}: no kernel for {error.schema} in tsjit's runtime", where) from None
         except TorchScriptError as error:
             raise eager_error(error) from None
         results = result if len(entry.returns) > 1 else (result,)

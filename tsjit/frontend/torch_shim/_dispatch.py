@@ -21,6 +21,7 @@ import builtins
 import collections
 import functools
 import itertools
+import os
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -681,10 +682,13 @@ def binary_method(operator: str, python_name: str, reflected: bool = False) -> C
     return method
 
 
-def user_frame(depth: int = 1) -> Any:
-    """The innermost frame outside tsjit's own packages: where a user's code called."""
-    frame = sys._getframe(depth)  # noqa: SLF001 - the caller's location, as PyTorch's tracer records it
-    while frame is not None and _is_internal(frame.f_code.co_filename):
+def user_frame(depth: int = 1, library: bool = True) -> Any:
+    """The innermost frame outside the shim and the tracer — where code called an
+    operator, as PyTorch's tracer records it; with `library=False`, outside all of
+    tsjit: the user's own line, which errors name."""
+    frame = sys._getframe(depth)  # noqa: SLF001 - the caller's location
+    internal = _is_internal if library else _is_tsjit
+    while frame is not None and internal(frame.f_code.co_filename):
         frame = frame.f_back
     return frame
 
@@ -693,5 +697,11 @@ def _is_internal(filename: str) -> bool:
     return filename.startswith("<eager") or any(part in filename for part in _INTERNAL_PARTS)
 
 
+def _is_tsjit(filename: str) -> bool:
+    return filename.startswith("<eager") or _TSJIT_PACKAGE in filename
+
+
 _INTERNAL_PARTS = ("tsjit/frontend/torch_shim", "tsjit/frontend/tracer", "tsjit\\frontend\\torch_shim",
                    "tsjit\\frontend\\tracer")  # fmt: skip
+_TSJIT_PACKAGE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+"""The directory of the tsjit package (this file is tsjit/frontend/torch_shim/_dispatch.py)."""
