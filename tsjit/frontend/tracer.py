@@ -518,22 +518,27 @@ def _indent(text: str) -> str:
 
 
 def _is_torch_target(fn_or_module: Any, example_inputs: Any) -> bool:
-    """Whether PyTorch itself should trace: a real `torch.nn.Module`, or a function
-    whose `torch` is the real PyTorch."""
+    """Whether PyTorch itself should trace: a real `torch.nn.Module`, a function that
+    names the real `torch`, or one naming neither torch given torch tensors."""
     torch = sys.modules.get("torch")
     if torch is None or getattr(torch, "__version__", "").endswith("tsjit-shim"):
         return False
     from tsjit.frontend import torch_shim
 
-    if isinstance(fn_or_module, torch_shim.nn.Module) or isinstance(fn_or_module, ScriptFunction):
+    if isinstance(fn_or_module, (torch_shim.nn.Module, ScriptFunction)):
         return False
-    if isinstance(fn_or_module, torch.nn.Module) or any(isinstance(v, torch.Tensor) for v in _leaves(example_inputs)):
+    if isinstance(fn_or_module, torch.nn.Module):
         return True
     function = getattr(fn_or_module, "__func__", fn_or_module)
     names = getattr(getattr(function, "__code__", None), "co_names", ())
     namespace = getattr(function, "__globals__", {})
     cells = [c.cell_contents for c in getattr(function, "__closure__", None) or () if _filled(c)]
-    return any(namespace.get(n) is torch for n in names) or any(v is torch for v in cells)
+    referenced = [namespace.get(n) for n in names] + cells
+    if any(v is torch for v in referenced):
+        return True
+    if any(v is torch_shim for v in referenced):
+        return False
+    return any(isinstance(v, torch.Tensor) for v in _leaves(example_inputs))
 
 
 def _filled(cell: Any) -> bool:
