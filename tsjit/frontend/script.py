@@ -90,6 +90,9 @@ class ScriptModule(ScriptFunction):
         self.state = info.runtime_object()
 
     def __call__(self, *args: Any) -> Any:
+        tracer = ACTIVE.current()
+        if tracer is not None:  # a submodule of a module being traced: recorded as a method call
+            return tracer.call_compiled_module(self, args)
         return self.executor()(self.state, *(_runtime_argument(a) for a in args))
 
     def __repr__(self) -> str:

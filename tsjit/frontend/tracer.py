@@ -284,6 +284,9 @@ class TracedModule(_Traced, ScriptModule):
     """A traced module: `forward` recorded, its parameters read from the module's state."""
 
     def __call__(self, *args: Any) -> Any:
+        tracer = ACTIVE.current()
+        if tracer is not None:  # a submodule of a module being traced: recorded as a method call
+            return tracer.call_compiled_module(self, args)
         result = self.executor()(self.state, *(_runtime_argument(a) for a in args))
         return _as_inputs(result, args)
 

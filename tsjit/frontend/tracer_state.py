@@ -166,13 +166,23 @@ class TracingState:
     def _register_tree(self, module: object, parent: object | None, name: str) -> Any:
         from tsjit.frontend.modules import ModuleInfo, library_class, python_class_name
 
+        from tsjit.frontend.script import ScriptModule
+
+        if isinstance(module, ScriptModule):  # scripted (or traced) already: its class is linked in
+            from tsjit.frontend.linking import link_module
+
+            linked = link_module(self.unit, module)
+            self.modules[id(module)] = ModuleRecord(linked, parent, name)
+            return linked
         cls = library_class(type(module))
         base = "__torch__." + python_class_name(cls)
         qualname = base
-        if base in self._bases:
+        taken = self.unit.registry.by_qualname
+        if base in self._bases or base in taken:
             package, _, leaf = base.rpartition(".")
-            qualname = f"{package}.___torch_mangle_{self._mangle}.{leaf}"
-            self._mangle += 1
+            while qualname in taken or qualname == base:
+                qualname = f"{package}.___torch_mangle_{self._mangle}.{leaf}"
+                self._mangle += 1
         self._bases.add(base)
         info = ModuleInfo(self.unit, module, cls, qualname)
         record = ModuleRecord(info, parent, name)
@@ -470,6 +480,25 @@ class TracingState:
         assert receiver is not None
         operands = [self.value_of(a) for a in passed]
         call = self.insert(prim.CallMethodOp(receiver, method, operands, [output.type]), location_of_caller())
+        self.bind_structure(result, call.results[0])
+        return result
+
+    def call_compiled_module(self, module: Any, args: tuple[object, ...]) -> Any:
+        """A scripted (or traced) submodule called from traced code: `prim.CallMethod` of
+        its compiled `forward`, run eagerly for the values."""
+        from tsjit.frontend.script import _runtime_argument
+
+        receiver = self.module_value(module) if id(module) in self.modules else None
+        if receiver is None:
+            raise trace_error(
+                f"a compiled module ({module!r}) is called from traced code outside the traced module: trace a "
+                "module that holds it as a submodule",
+                location_of_caller(library=False),
+            )
+        operands = [self.value_of(a) for a in args]
+        result = _wrap_result(module.executor()(module.state, *(_runtime_argument(a) for a in args)))
+        outputs = list(module.graph.function_type.outputs.data)
+        call = self.insert(prim.CallMethodOp(receiver, "forward", operands, outputs), location_of_caller())
         self.bind_structure(result, call.results[0])
         return result
 

@@ -330,6 +330,36 @@ def test_traced_modules_inside_scripted_modules_and_traced_functions_called_from
     np.testing.assert_allclose(tsjit.script(uses_traced)(array(3)), np.sin(array(3)) * 2 + 1, rtol=1e-6)
 
 
+@pytest.mark.parametrize("compile_inner", ["script", "trace"])
+def test_scripted_and_traced_submodules_of_a_traced_module_are_method_calls(compile_inner: str):
+    class Inner(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc = torch.nn.Linear(3, 3)
+
+        def forward(self, x):
+            return torch.relu(self.fc(x))
+
+    class Outer(torch.nn.Module):
+        def __init__(self, inner):
+            super().__init__()
+            self.inner = inner
+            self.fc = torch.nn.Linear(3, 2)
+
+        def forward(self, x):
+            return self.fc(self.inner(x) * 2)
+
+    inner = Inner()
+    x = array(4, 3, seed=8)
+    compiled = tsjit.script(inner) if compile_inner == "script" else tsjit.trace(inner, (x,))
+    outer = Outer(compiled)
+    traced = tsjit.trace(outer, (x,))
+    assert "(inner).forward(x)" in traced.code
+    np.testing.assert_allclose(traced(x), outer.fc(inner(torch.from_numpy(x)) * 2).array, rtol=1e-6)
+    with pytest.raises(TraceError, match="called from traced code outside the traced module"):
+        tsjit.trace(lambda t: compiled(t) + 1, (x,))
+
+
 def test_save_writes_the_program_tsjit_loads_back(tmp_path: Path):
     traced = tsjit.trace(lambda x: x * 2 + 1, (array(2),))
     path = tmp_path / "traced.mlir"
