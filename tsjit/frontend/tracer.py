@@ -42,7 +42,7 @@ from tsjit.dialects.types import DictType, ListType, OptionalType, TensorType, T
 from tsjit.frontend.script import ScriptFunction, ScriptModule, _runtime_argument
 from tsjit.frontend.torch_shim._state import ACTIVE
 from tsjit.frontend.torch_shim._tensor import Tensor, wrap
-from tsjit.frontend.tracer_state import TraceError, TracerWarning, TracingState, trace_error
+from tsjit.frontend.tracer_state import TraceError, TracerWarning, TracingState, trace_error, wrap_arrays
 
 __all__ = ["TraceError", "TracedFunction", "TracedModule", "TracerWarning", "TracingCheckError", "trace"]
 
@@ -299,7 +299,7 @@ def _as_inputs(result: Any, args: Sequence[Any]) -> Any:
     with them), else numpy arrays as `tsjit.script`'s functions return."""
     if not any(isinstance(a, Tensor) for a in _leaves(args)):
         return result
-    return _wrap_arrays(result)
+    return wrap_arrays(result)
 
 
 def _leaves(value: Any) -> list[Any]:
@@ -308,18 +308,6 @@ def _leaves(value: Any) -> list[Any]:
     if isinstance(value, dict):
         return [leaf for v in value.values() for leaf in _leaves(v)]
     return [value]
-
-
-def _wrap_arrays(value: Any) -> Any:
-    if isinstance(value, np.ndarray):
-        return wrap(value)
-    if isinstance(value, tuple):
-        return tuple(_wrap_arrays(v) for v in value)
-    if isinstance(value, list):
-        return [_wrap_arrays(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _wrap_arrays(v) for k, v in value.items()}
-    return value
 
 
 def erased_module(module: ModuleOp) -> ModuleOp:

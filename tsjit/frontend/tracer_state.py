@@ -33,7 +33,6 @@ from tsjit.dialects.aten import create_op
 from tsjit.dialects.types import (
     DTYPE_BY_TORCH_NAME,
     BoolType,
-    ClassType,
     DeviceType,
     DictType,
     FloatType,
@@ -496,7 +495,7 @@ class TracingState:
                 location_of_caller(library=False),
             )
         operands = [self.value_of(a) for a in args]
-        result = _wrap_result(module.executor()(module.state, *(_runtime_argument(a) for a in args)))
+        result = wrap_arrays(module.executor()(module.state, *(_runtime_argument(a) for a in args)))
         outputs = list(module.graph.function_type.outputs.data)
         call = self.insert(prim.CallMethodOp(receiver, "forward", operands, outputs), location_of_caller())
         self.bind_structure(result, call.results[0])
@@ -509,7 +508,7 @@ class TracingState:
 
         symbol = self._import_scripted(function)
         result = function.executor()(*(_runtime_argument(a) for a in args))
-        wrapped = _wrap_result(result)
+        wrapped = wrap_arrays(result)
         operands = [self.value_of(a) for a in args]
         callee = function.graph
         result_types = list(callee.function_type.outputs.data)
@@ -667,13 +666,16 @@ def _hint(name: str) -> str | None:
     return name
 
 
-def _wrap_result(value: object) -> object:
+def wrap_arrays(value: Any) -> Any:
+    """Run-time values as the shim's: arrays (alone or in containers) as Tensors."""
     if isinstance(value, np.ndarray):
         return wrap(value)
     if isinstance(value, tuple):
-        return tuple(_wrap_result(v) for v in value)
+        return tuple(wrap_arrays(v) for v in value)
     if isinstance(value, list):
-        return [_wrap_result(v) for v in value]
+        return [wrap_arrays(v) for v in value]
+    if isinstance(value, dict):
+        return {k: wrap_arrays(v) for k, v in value.items()}
     return value
 
 

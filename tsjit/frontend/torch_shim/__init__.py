@@ -15,7 +15,6 @@ from __future__ import annotations
 import builtins
 import math
 import types
-from typing import Any
 
 import numpy as np
 

@@ -11,7 +11,7 @@ in-place initialisers `torch.nn.init` uses on parameters before any program runs
 from __future__ import annotations
 
 import builtins
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
