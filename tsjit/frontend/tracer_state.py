@@ -154,7 +154,6 @@ class TracingState:
         self.modules: dict[int, ModuleRecord] = {}
         self.owners: dict[int, tuple[object, str]] = {}  # parameter or buffer -> (module, name)
         self.functions: list[func.FuncOp] = []
-        self.warned: list[str] = []
         self._mangle = 0
         self._bases: set[str] = set()
         self._scripted: dict[int, str] = {}
@@ -444,7 +443,6 @@ class TracingState:
 
     # -- warnings --------------------------------------------------------------------------
     def warn(self, message: str) -> None:
-        self.warned.append(message)
         frame = user_frame(2)
         if frame is None:
             warnings.warn(message, TracerWarning, stacklevel=3)
