@@ -246,3 +246,13 @@ def test_python_functions_of_the_shim_script_as_their_operators():
     source = "import torch\nfrom torch import tensor, numel\ndef forward(x):\n    return x + tensor([1.0, 2.0]) * numel(x)\n"
     assert torch.numel(torch.ones(2, 3)) == 6
     np.testing.assert_array_equal(tsjit.script(source)(np.ones(2, np.float32)), [3.0, 5.0])
+
+
+def test_torch_ops_packets_and_overloads_run_eagerly():
+    x = torch.ones(2, 2)
+    np.testing.assert_array_equal(torch.ops.aten.add(x, 1).array, np.full((2, 2), 2.0))
+    add_tensor = torch.ops.aten.add.Tensor
+    assert (add_tensor.operator, add_tensor.overload) == ("aten::add", "Tensor")
+    np.testing.assert_array_equal(add_tensor(x, x).array, np.full((2, 2), 2.0))
+    with pytest.raises(TypeError, match="torch.ops.aten.add.Tensor"):
+        add_tensor(x, 1)

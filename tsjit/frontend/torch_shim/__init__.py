@@ -20,7 +20,7 @@ import numpy as np
 
 from tsjit.frontend.library.grad_mode import enable_grad, no_grad
 from tsjit.frontend.torch_shim import _methods  # noqa: F401 - binds Tensor's operators
-from tsjit.frontend.torch_shim._builtins import OperatorNamespace, OpsNamespace, PythonOperator, TorchBuiltin
+from tsjit.frontend.torch_shim._builtins import OperatorNamespace, PythonOperator, TorchBuiltin, TorchNamespace
 from tsjit.frontend.torch_shim._state import ACTIVE
 from tsjit.frontend.torch_shim._tensor import (
     ALIASES,
@@ -113,14 +113,14 @@ inf = math.inf
 nan = math.nan
 
 _C = types.ModuleType("torch._C", "The shim's view of PyTorch's C extension: operator namespaces.")
-_C._nn = OperatorNamespace("torch._C._nn")  # pyright: ignore[reportAttributeAccessIssue]
-_C._VariableFunctions = OperatorNamespace("torch._C._VariableFunctions")  # pyright: ignore[reportAttributeAccessIssue]
+_C._nn = TorchNamespace("torch._C._nn")  # pyright: ignore[reportAttributeAccessIssue]
+_C._VariableFunctions = TorchNamespace("torch._C._VariableFunctions")  # pyright: ignore[reportAttributeAccessIssue]
 _C._get_tracing_state = ACTIVE.current  # pyright: ignore[reportAttributeAccessIssue]
-_VF = OperatorNamespace("torch._VF")
-linalg = OperatorNamespace("torch.linalg", prefix="linalg_")
-special = OperatorNamespace("torch.special", prefix="special_")
-fft = OperatorNamespace("torch.fft", prefix="fft_")
-ops = OpsNamespace()
+_VF = TorchNamespace("torch._VF")
+linalg = TorchNamespace("torch.linalg", prefix="linalg_")
+special = TorchNamespace("torch.special", prefix="special_")
+fft = TorchNamespace("torch.fft", prefix="fft_")
+ops = OperatorNamespace()
 
 
 def _as_operators(names: tuple[str, ...]) -> None:

@@ -8,46 +8,50 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 
-
 class TorchBuiltin:
     """An operator under a torch name (`torch.relu` is `aten::relu`): scripted code
-    calls the operator, Python code runs it eagerly (`_dispatch.function`). One object
-    per name, so the frontend and the eager caches see the same object."""
+    calls the operator, Python code runs it eagerly (`_dispatch.function`). `overload`
+    names one overload (`torch.ops.aten.add.Tensor`: "Tensor"; `.default`: ""); None
+    means all of them. One object per name, so the frontend and the eager caches see
+    the same object."""
 
-    __slots__ = ("operator", "python_name", "_call")
-    _known: ClassVar[dict[tuple[str, str], TorchBuiltin]] = {}
+    __slots__ = ("_call", "operator", "overload", "python_name")
+    _known: ClassVar[dict[tuple[str, str, str | None], TorchBuiltin]] = {}
 
-    def __new__(cls, operator: str, python_name: str) -> TorchBuiltin:
-        known = cls._known.get((operator, python_name))
+    def __new__(cls, operator: str, python_name: str, overload: str | None = None) -> TorchBuiltin:
+        key = (operator, python_name, overload)
+        known = cls._known.get(key)
         if known is None:
-            known = cls._known[(operator, python_name)] = super().__new__(cls)
+            known = cls._known[key] = super().__new__(cls)
             known.operator = operator  # "aten::cat"
             known.python_name = python_name  # "torch.cat"
+            known.overload = overload
             known._call = None
         return known
 
-    def __init__(self, operator: str, python_name: str):
+    def __init__(self, operator: str, python_name: str, overload: str | None = None):
         pass  # made once per name by __new__
+
+    def __getattr__(self, name: str) -> TorchBuiltin:
+        """`torch.ops.aten.add.Tensor`: one overload of an operator packet."""
+        if name.startswith("_") or not self.python_name.startswith("torch.ops.") or self.overload is not None:
+            raise AttributeError(name)
+        return TorchBuiltin(self.operator, f"{self.python_name}.{name}", "" if name == "default" else name)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         """The first call: from now on the object's class is one whose `__call__` is the
         operator's eager function itself (one call less on every later call)."""
         from tsjit.frontend.torch_shim._dispatch import function
 
-        call = self._call = function(self.operator, self.python_name)
-
-        def bound(_self: TorchBuiltin, *args: Any, **kwargs: Any) -> Any:
-            return call(*args, **kwargs)
-
-        runner = call.runner  # pyright: ignore[reportFunctionMemberAccess]
-        self.__class__ = type("TorchBuiltin", (TorchBuiltin,), {"__slots__": (), "__call__": runner or bound})
+        call = self._call = function(self.operator, self.python_name, overload=self.overload)
+        self.__class__ = type("TorchBuiltin", (TorchBuiltin,), {"__slots__": (), "__call__": call.runner})  # pyright: ignore[reportFunctionMemberAccess]
         return call(*args, **kwargs)
 
     def __repr__(self) -> str:
         return f"<TorchScript operator {self.operator}>"
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (TorchBuiltin, (self.operator, self.python_name))
+        return (TorchBuiltin, (self.operator, self.python_name, self.overload))
 
 
 class PythonOperator(TorchBuiltin):
@@ -70,18 +74,45 @@ class PythonOperator(TorchBuiltin):
 
 
 class OperatorNamespace:
-    """`torch._C._nn`, `torch.linalg`, `torch.ops.aten`: operators by attribute name
+    """`torch.ops` (`name` "ops") and `torch.ops.<namespace>`: operators of the schema
+    table by name (`torch.ops.aten.add` is the operator packet `aten::add`)."""
+
+    def __init__(self, name: str = "ops"):
+        self.name = name
+
+    def __getattr__(self, name: str) -> Any:
+        from tsjit.dialects.schema import TABLE, has_operator
+
+        if name.startswith("__"):
+            raise AttributeError(name)
+        if self.name == "ops":
+            if name not in TABLE.namespaces:
+                raise AttributeError(f"'_Ops' object has no attribute '{name}'")
+            found: Any = OperatorNamespace(name)
+        else:
+            operator = f"{self.name}::{name}"
+            if not has_operator(operator):
+                raise AttributeError(f"'_OpNamespace' '{self.name}' object has no attribute '{name}'")
+            found = TorchBuiltin(operator, f"torch.ops.{self.name}.{name}")
+        setattr(self, name, found)
+        return found
+
+    def __repr__(self) -> str:
+        return "torch.ops" if self.name == "ops" else f"torch.ops.{self.name}"
+
+
+class TorchNamespace:
+    """`torch._C._nn`, `torch.linalg`, `torch.special`: operators by attribute name
     (`torch.linalg.norm` is `aten::linalg_norm`)."""
 
-    def __init__(self, python_name: str, namespace: str = "aten", prefix: str = ""):
+    def __init__(self, python_name: str, prefix: str = ""):
         self.__name__ = python_name
-        self._namespace = namespace
         self._prefix = prefix
 
     def __getattr__(self, name: str) -> Any:
         from tsjit.dialects.schema import has_operator
 
-        operator = f"{self._namespace}::{self._prefix}{name}"
+        operator = f"aten::{self._prefix}{name}"
         if name.startswith("__") or not has_operator(operator):
             raise AttributeError(f"module '{self.__name__}' has no attribute '{name}'")
         builtin = TorchBuiltin(operator, f"{self.__name__}.{name}")
@@ -90,21 +121,6 @@ class OperatorNamespace:
 
     def __repr__(self) -> str:
         return f"<module '{self.__name__}' (tsjit's torch shim)>"
-
-
-class OpsNamespace:
-    """`torch.ops`: `torch.ops.aten.add` is the operator `aten::add`."""
-
-    __name__ = "torch.ops"
-
-    def __getattr__(self, namespace: str) -> OperatorNamespace:
-        from tsjit.dialects.schema import TABLE
-
-        if namespace.startswith("__") or namespace not in TABLE.namespaces:
-            raise AttributeError(f"module 'torch.ops' has no attribute '{namespace}'")
-        found = OperatorNamespace(f"torch.ops.{namespace}", namespace)
-        setattr(self, namespace, found)
-        return found
 
 
 class BroadcastingList:

@@ -295,17 +295,18 @@ def _missing(schema: FunctionSchema) -> Callable[..., Any]:
     return fail
 
 
-def plan(operator: str, python_name: str, kinds: Sequence[Kind], names: Sequence[str], method: bool) -> Entry:
+def plan(operator: str, python_name: str, kinds: Sequence[Kind], names: Sequence[str], method: bool,
+         overload: str | None = None) -> Entry:  # fmt: skip
     """Matches a call with arguments of `kinds` (positional ones, then the keyword ones
-    named `names`) against `operator`'s schemas; a TypeError naming the call when none
-    accepts them."""
+    named `names`) against `operator`'s schemas (its `overload` only, when named); a
+    TypeError naming the call when none accepts them."""
     try:
-        return _plan(operator, python_name, kinds, names, method, kind_type)
+        return _plan(operator, python_name, kinds, names, method, overload, kind_type)
     except TypeError:
         if not any(_has_int(k) for k in kinds):
             raise
         try:  # Python accepts an int where a float is expected (`F.dropout(x, 0)`): a Scalar
-            return _plan(operator, python_name, kinds, names, method, _int_as_scalar)
+            return _plan(operator, python_name, kinds, names, method, overload, _int_as_scalar)
         except TypeError:
             pass
         raise
@@ -322,7 +323,7 @@ def _int_as_scalar(kind: Kind) -> Attribute:
 
 
 def _plan(operator: str, python_name: str, kinds: Sequence[Kind], names: Sequence[str], method: bool,
-          typing: Callable[[Kind], Attribute]) -> Entry:  # fmt: skip
+          overload: str | None, typing: Callable[[Kind], Attribute]) -> Entry:  # fmt: skip
     from tsjit.frontend.builtins import NORMALIZED_OPERATORS
     from tsjit.frontend.schema_matching import (
         CallArg,
@@ -341,10 +342,13 @@ def _plan(operator: str, python_name: str, kinds: Sequence[Kind], names: Sequenc
     self_arg = None
     if method:
         self_arg, call_args = call_args[0], call_args[1:]
-    signatures = operator_signatures(operator)
+    schema_of_signature = {id(operator_signature(s)): s for s in schemas_for(operator)}
+    signatures = [
+        s for s in operator_signatures(operator)
+        if overload is None or schema_of_signature[id(s)].overload_name == overload
+    ]  # fmt: skip
     if not signatures:
         raise TypeError(f"{python_name} is not an operator tsjit knows ({operator})")
-    schema_of_signature = {id(operator_signature(s)): s for s in schemas_for(operator)}
     planner = Planner()
     try:
         index, matched = match_signatures(Matcher(planner, None), signatures, call_args, call_kwargs, self_arg)  # pyright: ignore[reportArgumentType]
@@ -526,10 +530,11 @@ class Dispatcher:
     when some argument is a list or tuple, a switch on the containers' element kinds.
     `entries` holds every plan by full kinds (the tracer records from them)."""
 
-    def __init__(self, operator: str, python_name: str, method: bool = False):
+    def __init__(self, operator: str, python_name: str, method: bool = False, overload: str | None = None):
         self.operator = operator
         self.python_name = python_name
         self.method = method
+        self.overload = overload
         self.fast: dict[tuple[object, ...], Callable[..., Any]] = {}
         self.entries: dict[tuple[object, ...], Entry] = {}
 
@@ -541,7 +546,7 @@ class Dispatcher:
         key = (*kinds, names)
         found = self.entries.get(key)
         if found is None:
-            found = self.entries[key] = plan(self.operator, self.python_name, kinds, names, self.method)
+            found = self.entries[key] = plan(self.operator, self.python_name, kinds, names, self.method, self.overload)
             shallow = (*(k[0] if type(k) is tuple else k for k in kinds[: len(kinds) - len(names)]), *names,
                        *(k[0] if type(k) is tuple else k for k in kinds[len(kinds) - len(names):]))  # fmt: skip
             if shallow not in self.fast:
@@ -617,14 +622,16 @@ def call({receiver}*args, **kwargs):
 """
 
 
-def function(operator: str, python_name: str, method: bool = False) -> Callable[..., Any]:
+def function(operator: str, python_name: str, method: bool = False, overload: str | None = None) -> Callable[..., Any]:
     """What `torch.X`, `Tensor.X` and `F.X` run for `operator`: PyTorch's Python
-    function for it where PyTorch has one (`_functions`), else the operator itself."""
+    function for it where PyTorch has one (`_functions`), else the operator itself
+    (always for `torch.ops.*`, and limited to `overload` when one is named)."""
     from tsjit.frontend.torch_shim._functions import PYTHON_OPERATORS
 
     python = PYTHON_OPERATORS.get(operator)
-    if python is None:
-        return operator_function(operator, python_name, method)
+    if python is None or overload is not None or python_name.startswith("torch.ops."):
+        return operator_function(operator, python_name, method, overload)
+
     def bound(_receiver: object, *args: Any, **kwargs: Any) -> Any:
         return python(*args, **kwargs)
 
@@ -632,11 +639,13 @@ def function(operator: str, python_name: str, method: bool = False) -> Callable[
     return python
 
 
-def operator_function(operator: str, python_name: str, method: bool = False) -> Callable[..., Any]:
-    """A Python function running `operator` eagerly: `torch.relu`, or (with `method`)
-    `Tensor.relu`, whose first argument is the receiver. Its `runner` is the same
-    function taking (and ignoring) an object first: the `__call__` of `torch.relu`."""
-    dispatcher = Dispatcher(operator, python_name, method)
+def operator_function(operator: str, python_name: str, method: bool = False,
+                      overload: str | None = None) -> Callable[..., Any]:  # fmt: skip
+    """A Python function running `operator` (only its `overload`, if named) eagerly:
+    `torch.relu`, or (with `method`) `Tensor.relu`, whose first argument is the receiver.
+    Its `runner` is the same function taking (and ignoring) an object first: the
+    `__call__` of `torch.relu`."""
+    dispatcher = Dispatcher(operator, python_name, method, overload)
     namespace = {"fast": dispatcher.fast, "planned": dispatcher.call, "active": ACTIVE,
                  "TorchScriptError": TorchScriptError, "eager_error": eager_error}  # fmt: skip
     exec(compile(_CALL_TEMPLATE.format(receiver=""), "<eager call>", "exec"), namespace)  # noqa: S102 - a fixed template
