@@ -30,6 +30,10 @@ from tsjit.frontend.modules import ModuleInfo, is_module, tensor_array
 from tsjit.frontend.source import SourceFile
 
 
+EXECUTOR = "argspec"
+"""The executor scripted functions run through (`make_executor`'s `executor`)."""
+
+
 class ScriptFunction:
     """A compiled function: callable, with its IR and printed forms."""
 
@@ -65,13 +69,24 @@ class ScriptFunction:
 
     def executor(self) -> Any:
         if self._executor is None:
-            from tsjit.runtime.executor import GraphExecutor
+            from tsjit.runtime.executor import make_executor
 
-            self._executor = GraphExecutor(self.module, self.name)
+            self._executor = make_executor(self.module, self.name, executor=EXECUTOR)
         return self._executor
 
     def __call__(self, *args: Any) -> Any:
-        return self.executor()(*(_runtime_argument(a) for a in args))
+        return self.executor()(*self.executor_arguments(args))
+
+    def executor_arguments(self, args: tuple[Any, ...]) -> tuple[Any, ...]:
+        """What the executor is called with for these arguments."""
+        return tuple(_runtime_argument(a) for a in args)
+
+    def graph_for(self, *args: Any) -> func.FuncOp:
+        """The graph that runs for these arguments (PyTorch's `graph_for`): specialized
+        and optimized by the executor, which a profiling executor first runs them through
+        until it has optimized."""
+        module = self.executor().graph_for(*self.executor_arguments(args))
+        return next(op for op in module.ops if isinstance(op, func.FuncOp) and op.sym_name.data == self.name)
 
     def __repr__(self) -> str:
         return f"<tsjit.ScriptFunction {self.name}>"
@@ -85,8 +100,8 @@ class ScriptModule(ScriptFunction):
         self.info = info
         self.state = info.runtime_object()
 
-    def __call__(self, *args: Any) -> Any:
-        return self.executor()(self.state, *(_runtime_argument(a) for a in args))
+    def executor_arguments(self, args: tuple[Any, ...]) -> tuple[Any, ...]:
+        return (self.state, *(_runtime_argument(a) for a in args))
 
     def __repr__(self) -> str:
         return f"<tsjit.ScriptModule {self.info.qualname}>"

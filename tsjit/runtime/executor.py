@@ -210,16 +210,28 @@ BACKENDS: dict[str, str] = {
 """Backend name -> `module:ExecutorClass`, constructed as `(module, entry, pipeline)`."""
 
 
+EXECUTORS = ("argspec", "profiling")
+"""`argspec`: specialize per ArgumentSpec (this module); `profiling`: profile, then
+specialize behind guards (`tsjit.runtime.profiling_executor`)."""
+
+
 def make_executor(
     module: ModuleOp,
     entry: str = "forward",
     backend: str = "interp",
     pipeline: Pipeline = DEFAULT_PIPELINE,
     threads: int = 1,
+    executor: str = "argspec",
 ) -> Callable[..., Any]:
-    """The executor of `backend` for `entry` (on `threads` threads where it can split
+    """The `executor` of `backend` for `entry` (on `threads` threads where it can split
     work); a clear error for an unknown backend or one whose module this tsjit does not
     have yet."""
+    if executor != "argspec":
+        if executor != "profiling":
+            raise TsjitError(f"unknown executor '{executor}' (executors: {', '.join(EXECUTORS)})")
+        from tsjit.runtime.profiling_executor import ProfilingGraphExecutor
+
+        return ProfilingGraphExecutor(module, entry, pipeline, backend, threads)
     target = BACKENDS.get(backend)
     if target is None:
         raise TsjitError(f"unknown backend '{backend}' (backends: {', '.join(BACKENDS)})")
