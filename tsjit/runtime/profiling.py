@@ -135,7 +135,7 @@ def matches(expected: Sequence[Attribute]) -> Callable[..., bool]:
 def _type_checker(expected: tuple[Attribute, ...]) -> Callable[..., tuple[Any, ...]]:
     names = [f"v{k}" for k in range(len(expected))]
     namespace: dict[str, Any] = {"ndarray": np.ndarray, "getattr": getattr, "isinstance": isinstance}
-    tests = [_test(name, t, f"c{k}", namespace) for k, (name, t) in enumerate(zip(names, expected))]
+    tests = [type_test(name, t, f"c{k}", namespace) for k, (name, t) in enumerate(zip(names, expected))]
     condition = " and ".join(f"({t})" for t in tests) or "True"
     source = f"def check({', '.join(names)}):\n    return ({', '.join(names)}, {condition})\n"
     exec(compile(source, "<tsjit type check>", "exec"), namespace)  # noqa: S102 -- generated from the types
@@ -152,8 +152,10 @@ def _type_matcher(expected: tuple[Attribute, ...]) -> Callable[..., bool]:
     return matched
 
 
-def _test(name: str, t: Attribute, prefix: str, namespace: dict[str, Any]) -> str:
-    """A Python expression true when `name` is a value of type `t`."""
+def type_test(name: str, t: Attribute, prefix: str, namespace: dict[str, Any]) -> str:
+    """A Python expression true when the variable `name` holds a value of type `t`; the
+    constants it compares with are put in `namespace` under names starting `prefix`."""
+    namespace["ndarray"] = np.ndarray
     if not isinstance(t, TensorType):
         return "True"
     grad = t.grad

@@ -42,6 +42,7 @@ from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
 from tsjit.diagnostics import TsjitError
+from tsjit.dialects.profile import fallback_name
 from tsjit.runtime.executor import DEFAULT_PIPELINE, Pipeline, make_executor
 from tsjit.runtime.interpreter import Program
 
@@ -184,9 +185,12 @@ class ProfilingGraphExecutor:
         self.profiled_module: ModuleOp | None = None
         self.optimized_module: ModuleOp | None = None
         self.fallbacks: list[Fallback] = []
+        self.program: Program | None = None
+        """The program of the optimized plan, once there is one."""
         self._calls_before_plan = 0
         self._profiled_code: Any = None
         self._plan: Any = None
+        self._call: Any = None
         self._guard: tuple[tuple[int, ...], Any] | None = None
         self._lock = threading.RLock()
         self._logging = _log_level() is not None
@@ -195,9 +199,9 @@ class ProfilingGraphExecutor:
     def __call__(self, *args: Any) -> Any:
         _last.executor = self
         self.calls += 1
-        plan = self._plan
-        if plan is not None:
-            return plan(*args)
+        call = self._call
+        if call is not None:
+            return call(*args)
         return self._first_calls(args, False)
 
     def invoke(self, *args: Any) -> Any:
@@ -229,6 +233,7 @@ class ProfilingGraphExecutor:
     def _set_plan(self, plan: Any) -> Any:
         self._calls_before_plan = self.calls - 1
         self._plan = plan
+        self._call = getattr(plan, "call", plan)  # a generated function is called as it is
         return plan
 
     # -- what is shown -----------------------------------------------------------------
@@ -305,12 +310,15 @@ class ProfilingGraphExecutor:
         self.optimized_module = module
         if self._logging:
             _log(f"Optimized graph of {self.entry} (bailout depth exhausted, unspecialized):\n{_text(module)}")
-        return self.backend.make_program(module).function(self.entry)
+        self.program = self.backend.make_program(module)
+        return _fast(self.program.function(self.entry))
 
     def _optimized_plan(self) -> Any:
         from tsjit.formats.mlir import verify
         from tsjit.transforms.insert_guards import InsertGuardsPass
 
+        if self.profiled_module is None:  # no profiling runs: nothing was seen
+            self._profiled_plan()
         assert self.profiled_module is not None
         if self._logging:
             runs = self.profiled_runs
@@ -336,19 +344,30 @@ class ProfilingGraphExecutor:
             _log(
                 f"Optimized graph of {self.entry} ({self.behavior}, bailout depth {self.depth}):\n{_text(module)}"
             )
-        program = self.backend.make_program(module)
+        static = guarded_static_groups(_function(module, self.entry)) if self.behavior == "STATIC" else []
+        program = self.program = self.backend.make_program(module)
         for name, fallback in fallbacks.items():
             program.provide(name, fallback)
-        return program.function(self.entry)
+        for name in static:
+            native = getattr(program, "natives", {}).get(name)
+            if hasattr(native, "plan_once"):
+                native.plan_once = True  # pyright: ignore[reportOptionalMemberAccess]
+        return _fast(program.function(self.entry))
 
     def child(self, function: func.FuncOp) -> ProfilingGraphExecutor:
-        """A profiling executor one level deeper for `function`, next to this module's
-        other functions."""
-        module = self.module.clone()
-        module.body.block.add_op(function.clone())
+        """A profiling executor one level deeper for the fallback `function`. The
+        fallback of the whole graph is the graph as it was before profiling: the child
+        runs this executor's own module and entry; another fallback runs beside this
+        module's functions."""
+        if function.sym_name.data == fallback_name(self.entry, 0):
+            module, entry = self.module, self.entry
+        else:
+            module = self.module.clone()
+            module.body.block.add_op(function.clone())
+            entry = function.sym_name.data
         return ProfilingGraphExecutor(
             module,
-            function.sym_name.data,
+            entry,
             self.pipeline,
             self.backend_name,
             self.threads,
@@ -412,6 +431,51 @@ def _text(module: Operation) -> str:
     from tsjit.transforms.pass_logging import module_text
 
     return module_text(module)
+
+
+def _fast(code: Any) -> Any:
+    """Interpreted code as one Python function where it has no loops."""
+    from tsjit.runtime.interpreter import Code
+    from tsjit.runtime.straight_line import straight_line
+
+    return (straight_line(code) or code) if isinstance(code, Code) else code
+
+
+def guarded_static_groups(graph: func.FuncOp) -> list[str]:
+    """The kernel names (as the llvm backend outlines them) of the FusionGroups of
+    `graph` whose tensor inputs are all values its entry check refined to fully known
+    sizes, strides and dtypes, which nothing but a bailout may write (a write could
+    change their shape): their first call plan serves every call."""
+    from tsjit.dialects.prim import FusionGroupOp
+    from tsjit.dialects.profile import BailOutOp, TypeCheckOp
+    from tsjit.dialects.types import TensorType
+    from tsjit.transforms.analysis.alias_analysis import AliasDb
+    from tsjit.transforms.lowering.convert_aten_to_loops import fusion_kernel_name
+
+    check = next((op for op in graph.body.block.ops if isinstance(op, TypeCheckOp)), None)
+    if check is None:
+        return []
+    static = {
+        value
+        for value, t in zip(check.refined, check.expected_types.data)
+        if isinstance(t, TensorType) and t.element_type is not None and t.stride_values is not None
+        and t.shape is not None and None not in t.shape
+    }  # fmt: skip
+    groups = [op for op in graph.walk() if isinstance(op, FusionGroupOp)]
+    names: list[str] = []
+    db: AliasDb | None = None
+    for index, group in enumerate(groups):
+        tensors = [v for v in group.inputs if isinstance(v.type, TensorType)]
+        if not tensors or any(v not in static for v in tensors):
+            continue
+        db = db or AliasDb(graph)
+        memory = frozenset().union(*(db.memory_of(v) for v in tensors))
+        if not any(
+            not op.regions and not isinstance(op, BailOutOp) and not db.writes(op).isdisjoint(memory)
+            for op in graph.walk()
+        ):
+            names.append(fusion_kernel_name(graph.sym_name.data, index))
+    return names
 
 
 def _entry_guard(graph: func.FuncOp) -> tuple[tuple[int, ...], Any] | None:
