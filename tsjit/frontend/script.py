@@ -30,7 +30,7 @@ from tsjit.frontend.modules import ModuleInfo, is_module, tensor_array
 from tsjit.frontend.source import SourceFile
 
 
-EXECUTOR = "argspec"
+EXECUTOR = "profiling"
 """The executor scripted functions run through (`make_executor`'s `executor`)."""
 
 

@@ -339,6 +339,7 @@ class ProfilingGraphExecutor:
         self.fallbacks = list(fallbacks.values())
         self._guard = _entry_guard(_function(module, self.entry))
         _apply(self.backend.specialization_passes(), module)
+        verify(module)  # the checks the fast path trusts are as the verifier wants them
         self.optimized_module = module
         if self._logging:
             _log(

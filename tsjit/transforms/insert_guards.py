@@ -72,11 +72,14 @@ def merge_types(a: TensorType, b: TensorType) -> TensorType:
 
 
 def profiled_input_types(graph: func.FuncOp) -> dict[BlockArgument, TensorType]:
-    """Per graph input, the merge of what the profiles of its uses saw."""
+    """Per graph input, the merge of what the profiles of its uses saw. A profile is
+    verified before it is read: one a pass edited into nonsense is a verifier error
+    naming it."""
     seen: dict[BlockArgument, TensorType] = {}
     for op in graph.walk():
         if not isinstance(op, ProfileOp) or op.seen_types is None:
             continue
+        op.verify()
         for value, t in zip(op.profiled, op.seen_types.data):
             if isinstance(value, BlockArgument) and value.block is graph.body.block and isinstance(t, TensorType):
                 seen[value] = merge_types(seen[value], t) if value in seen else t

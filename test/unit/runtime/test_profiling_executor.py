@@ -307,12 +307,15 @@ def test_executors_by_name(backend: str):
         make_executor(module(), "forward", executor="jit")
 
 
-def test_scripted_functions_show_the_graph_for_their_inputs():
+def test_scripted_functions_run_through_the_profiling_executor_and_show_the_graph_for_their_inputs():
     def f(x, y):
         return x * y + 1.0
 
     scripted = tsjit.script(f)
+    assert isinstance(scripted.executor(), ProfilingGraphExecutor)
     x = np.ones((2, 2), np.float32)
     graph = scripted.graph_for(x, x)
     assert graph.sym_name.data == scripted.name
-    assert '!ts.tensor<f32, [?, ?], device = "cpu", requires_grad = false>' in str(graph)
+    assert '!ts.tensor<f32, [2, 2], strides = [2, 1], device = "cpu", requires_grad = false>' in str(graph)
+    np.testing.assert_array_equal(scripted(x, x), x * x + 1.0)
+    assert tsjit.last_executed_optimized_graph() is not None
