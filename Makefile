@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: test demo lit pytest bench clean
+.PHONY: test demo lit pytest bench opinfo clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -22,6 +22,10 @@ lit: $(STAMP)
 
 pytest: $(STAMP)
 	$(BIN)/pytest test
+
+# Every OpInfo sample in every mode (make test runs the graph mode in full, a sample of the rest).
+opinfo: $(STAMP)
+	TSJIT_OPINFO=full $(BIN)/pytest test/unit/runtime/test_opinfo.py
 
 demo: $(STAMP)
 	$(BIN)/python examples/demo.py
