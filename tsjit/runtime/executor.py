@@ -15,6 +15,7 @@ module, imported on first use, so a backend plugs in by providing that module.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.util
 import threading
@@ -190,12 +191,19 @@ def _parse_pipeline(pipeline: Pipeline) -> list[ModulePass]:
         return list(pipeline)
     if not pipeline.strip():
         return []
+    return list(_parsed_pipeline(pipeline))
+
+
+@functools.cache
+def _parsed_pipeline(pipeline: str) -> tuple[ModulePass, ...]:
+    """Parsed once per spec (passes are frozen values): finding the universe of passes
+    costs milliseconds, and every executor parses its pipeline."""
     from xdsl.universe import Universe
 
     from tsjit.tools.ts_opt import strip_pipeline_anchors
 
     passes = Universe.get_multiverse().all_passes
-    return list(PassPipeline.parse_spec(passes, strip_pipeline_anchors(pipeline)).passes)
+    return tuple(PassPipeline.parse_spec(passes, strip_pipeline_anchors(pipeline)).passes)
 
 
 # --------------------------------------------------------------------------------------

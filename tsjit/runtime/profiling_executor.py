@@ -167,15 +167,20 @@ class ProfilingGraphExecutor:
         remaining_depth: int | None = None,
         runs: int | None = None,
         strategy: Sequence[tuple[str, int]] | None = None,
+        backend_executor: Any = None,
+        instrumented: ModuleOp | None = None,
     ):
         self.module = module
         self.entry = entry
         self.pipeline = pipeline
         self.backend_name = backend
         self.threads = threads
-        self.backend = make_executor(module, entry, backend, pipeline, threads)
+        self.backend = backend_executor or make_executor(module, entry, backend, pipeline, threads)
         """The backend's ArgumentSpec executor, whose hooks give the specialization
-        passes and the programs (nothing is run through it)."""
+        passes and the programs (nothing is run through it); fallbacks share it."""
+        self._instrumented = instrumented
+        """A profiled module of `entry` to start from (its records are cleared), rather
+        than instrumenting anew: a fallback starts from its parent's."""
         self.strategy = fusion_strategy() if strategy is None else _checked_strategy(strategy)
         self.depth = bailout_depth(self.strategy) if remaining_depth is None else remaining_depth
         self.profiling_runs = profiling_runs() if runs is None else runs
@@ -297,10 +302,17 @@ class ProfilingGraphExecutor:
         return []
 
     def _profiled_plan(self) -> Any:
+        from tsjit.dialects.profile import ProfileOp
         from tsjit.transforms.insert_profiling import InsertProfilingPass
 
-        module = self.module.clone()
-        _apply([*self.profiling_insensitive_passes(), InsertProfilingPass(function=self.entry)], module)
+        if self._instrumented is not None:
+            module = self._instrumented.clone()
+            for op in module.walk():
+                if isinstance(op, ProfileOp):
+                    op.properties.pop("seen_types", None)
+        else:
+            module = self.module.clone()
+            _apply([*self.profiling_insensitive_passes(), InsertProfilingPass(function=self.entry)], module)
         self.profiled_module = module
         return Program(module).function(self.entry)
 
@@ -314,7 +326,7 @@ class ProfilingGraphExecutor:
         return _fast(self.program.function(self.entry))
 
     def _optimized_plan(self) -> Any:
-        from tsjit.formats.mlir import verify
+        from tsjit.dialects.profile import ProfileOp, TypeCheckOp
         from tsjit.transforms.insert_guards import InsertGuardsPass
 
         if self.profiled_module is None:  # no profiling runs: nothing was seen
@@ -325,7 +337,7 @@ class ProfilingGraphExecutor:
             _log(f"Profiled graph of {self.entry} after {runs} run(s):\n{_text(self.profiled_module)}")
         module = self.profiled_module.clone()
         _apply(self.profiled_passes(), module)
-        verify(module)  # a profile edited into nonsense is an error naming its op
+        _verify_ops(module, ProfileOp)  # a profile edited into nonsense is an error naming its op
         before = {op.sym_name.data for op in module.ops if isinstance(op, func.FuncOp)}
         _apply([InsertGuardsPass(dynamic=self.behavior == "DYNAMIC", function=self.entry)], module)
         fallbacks: dict[str, Fallback] = {}
@@ -339,7 +351,7 @@ class ProfilingGraphExecutor:
         self.fallbacks = list(fallbacks.values())
         self._guard = _entry_guard(_function(module, self.entry))
         _apply(self.backend.specialization_passes(), module)
-        verify(module)  # the checks the fast path trusts are as the verifier wants them
+        _verify_ops(module, TypeCheckOp)  # the checks the fast path trusts are consistent
         self.optimized_module = module
         if self._logging:
             _log(
@@ -360,13 +372,14 @@ class ProfilingGraphExecutor:
         fallback of the whole graph is the graph as it was before profiling: the child
         runs this executor's own module and entry; another fallback runs beside this
         module's functions."""
+        instrumented = None
         if function.sym_name.data == fallback_name(self.entry, 0):
-            module, entry = self.module, self.entry
+            module, entry, instrumented = self.module, self.entry, self.profiled_module
         else:
             module = self.module.clone()
             module.body.block.add_op(function.clone())
             entry = function.sym_name.data
-        return ProfilingGraphExecutor(
+        return type(self)(
             module,
             entry,
             self.pipeline,
@@ -375,6 +388,8 @@ class ProfilingGraphExecutor:
             remaining_depth=self.depth - 1,
             runs=self.profiling_runs,
             strategy=self.strategy,
+            backend_executor=self.backend,
+            instrumented=instrumented,
         )
 
 
@@ -422,6 +437,16 @@ def _apply(passes: Sequence[ModulePass], module: ModuleOp) -> None:
     from tsjit.context import make_context
 
     PassPipeline(tuple(passes)).apply(make_context(), module)
+
+
+def _verify_ops(module: ModuleOp, kind: type[Operation]) -> None:
+    """Verifies the ops of `kind` (cheaper than the whole module); an error names the
+    op and its location."""
+    from tsjit.formats.mlir import verify
+
+    for op in module.walk():
+        if isinstance(op, kind):
+            verify(op)
 
 
 def _function(module: ModuleOp, name: str) -> func.FuncOp:
