@@ -19,7 +19,16 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from xdsl.dialects.builtin import ModuleOp
 
-__all__ = ["script", "trace", "load", "compile", "install_torch_shim"]
+__all__ = [
+    "script",
+    "trace",
+    "load",
+    "compile",
+    "install_torch_shim",
+    "set_profiling_runs",
+    "set_fusion_strategy",
+    "last_executed_optimized_graph",
+]
 
 
 def load(path: str) -> ModuleOp:
@@ -36,15 +45,22 @@ def load(path: str) -> ModuleOp:
 
 
 def compile(  # noqa: A001
-    module: ModuleOp, entry: str = "forward", backend: str = "interp", pipeline: Any = None, threads: int = 1
+    module: ModuleOp,
+    entry: str = "forward",
+    backend: str = "interp",
+    pipeline: Any = None,
+    threads: int = 1,
+    executor: str = "argspec",
 ) -> Any:
     """A callable running `entry` of `module` through the GraphExecutor of `backend`,
     which specialises on argument types and optimizes with `pipeline` (by default the
     executor's, `executor-default`; `()` for none) on each new argument spec; native
-    backends split large kernels over `threads` threads."""
+    backends split large kernels over `threads` threads. `executor="profiling"`
+    profiles the first calls instead and specializes to what they saw, behind guards."""
     from tsjit.runtime.executor import DEFAULT_PIPELINE, make_executor
 
-    return make_executor(module, entry, backend, DEFAULT_PIPELINE if pipeline is None else pipeline, threads)
+    pipeline = DEFAULT_PIPELINE if pipeline is None else pipeline
+    return make_executor(module, entry, backend, pipeline, threads, executor)
 
 
 def __getattr__(name: str) -> Any:
@@ -54,4 +70,6 @@ def __getattr__(name: str) -> Any:
         return getattr(import_module("tsjit.frontend.tracer"), name)
     if name == "install_torch_shim":
         return import_module("tsjit.frontend.torch_shim.install").install_torch_shim
+    if name in ("set_profiling_runs", "set_fusion_strategy", "last_executed_optimized_graph"):
+        return getattr(import_module("tsjit.runtime.profiling_executor"), name)
     raise AttributeError(f"module 'tsjit' has no attribute '{name}'")

@@ -229,6 +229,7 @@ class BailOutOp(IRDLOperation):
     """`prim::BailOut`: leaves the optimized graph at bailout point `index`, running the
     unoptimized continuation on the transferred live values; its results are what
     the continuation computes. Unknown effects: it runs the rest of the program.
+    The continuation is the function `fallback_name(graph, index)`.
 
         %r = profile.bailout[index = 0] %x, %n : (!ts.tensor, !ts.int) -> !ts.tensor
     """
@@ -251,6 +252,12 @@ class BailOutOp(IRDLOperation):
     def verify_(self) -> None:
         if self.index.value.data < 0:
             fail(self, f"index must be non-negative, got {self.index.value.data}")
+
+
+def fallback_name(graph: str, index: int) -> str:
+    """The function that bailout point `index` of `graph` runs: `<graph>.fallback<index>`
+    (PyTorch's fallback function of a `prim::FallbackGraph`)."""
+    return f"{graph}.fallback{index}"
 
 
 PROFILE = Dialect("profile", [ProfileOp, TypeCheckOp, GuardOp, BailOutOp], [])

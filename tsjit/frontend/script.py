@@ -31,6 +31,10 @@ from tsjit.frontend.source import SourceFile
 from tsjit.frontend.torch_shim._state import ACTIVE
 
 
+EXECUTOR = "profiling"
+"""The executor scripted functions run through (`make_executor`'s `executor`)."""
+
+
 class ScriptFunction:
     """A compiled function: callable, with its IR and printed forms."""
 
@@ -66,16 +70,27 @@ class ScriptFunction:
 
     def executor(self) -> Any:
         if self._executor is None:
-            from tsjit.runtime.executor import GraphExecutor
+            from tsjit.runtime.executor import make_executor
 
-            self._executor = GraphExecutor(self.module, self.name)
+            self._executor = make_executor(self.module, self.name, executor=EXECUTOR)
         return self._executor
 
     def __call__(self, *args: Any) -> Any:
         tracer = ACTIVE.current()
         if tracer is not None:  # called from code being traced: recorded as a call
             return tracer.call_script(self, args)
-        return self.executor()(*(_runtime_argument(a) for a in args))
+        return self.executor()(*self.executor_arguments(args))
+
+    def executor_arguments(self, args: tuple[Any, ...]) -> tuple[Any, ...]:
+        """What the executor is called with for these arguments."""
+        return tuple(_runtime_argument(a) for a in args)
+
+    def graph_for(self, *args: Any) -> func.FuncOp:
+        """The graph that runs for these arguments (PyTorch's `graph_for`): specialized
+        and optimized by the executor, which a profiling executor first runs them through
+        until it has optimized."""
+        module = self.executor().graph_for(*self.executor_arguments(args))
+        return next(op for op in module.ops if isinstance(op, func.FuncOp) and op.sym_name.data == self.name)
 
     def __repr__(self) -> str:
         return f"<tsjit.ScriptFunction {self.name}>"
@@ -93,7 +108,10 @@ class ScriptModule(ScriptFunction):
         tracer = ACTIVE.current()
         if tracer is not None:  # a submodule of a module being traced: recorded as a method call
             return tracer.call_compiled_module(self, args)
-        return self.executor()(self.state, *(_runtime_argument(a) for a in args))
+        return self.executor()(*self.executor_arguments(args))
+
+    def executor_arguments(self, args: tuple[Any, ...]) -> tuple[Any, ...]:
+        return (self.state, *(_runtime_argument(a) for a in args))
 
     def __repr__(self) -> str:
         return f"<tsjit.ScriptModule {self.info.qualname}>"

@@ -39,7 +39,7 @@ from xdsl.rewriter import Rewriter
 from tsjit.diagnostics import SourceLocation, TsjitError
 from tsjit.dialects import prim
 from tsjit.dialects.types import DictType, ListType, OptionalType, TensorType, TupleType
-from tsjit.frontend.script import ScriptFunction, ScriptModule, _runtime_argument
+from tsjit.frontend.script import ScriptFunction, ScriptModule
 from tsjit.frontend.torch_shim._state import ACTIVE
 from tsjit.frontend.torch_shim._tensor import Tensor, wrap
 from tsjit.frontend.tracer_state import TraceError, TracerWarning, TracingState, trace_error, wrap_arrays
@@ -238,9 +238,10 @@ class _Traced:
 
     def executor(self) -> Any:
         if self._executor is None:
-            from tsjit.runtime.executor import GraphExecutor
+            from tsjit.frontend.script import EXECUTOR
+            from tsjit.runtime.executor import make_executor
 
-            self._executor = GraphExecutor(self.executable_module(), self.name)
+            self._executor = make_executor(self.executable_module(), self.name, executor=EXECUTOR)
         return self._executor
 
     def executable_module(self) -> ModuleOp:
@@ -273,8 +274,7 @@ class TracedFunction(_Traced, ScriptFunction):
         tracer = ACTIVE.current()
         if tracer is not None:
             return tracer.call_script(self, args)
-        result = self.executor()(*(_runtime_argument(a) for a in args))
-        return _as_inputs(result, args)
+        return _as_inputs(self.executor()(*self.executor_arguments(args)), args)
 
     def __repr__(self) -> str:
         return f"<tsjit.TracedFunction {self.name}>"
@@ -287,8 +287,7 @@ class TracedModule(_Traced, ScriptModule):
         tracer = ACTIVE.current()
         if tracer is not None:  # a submodule of a module being traced: recorded as a method call
             return tracer.call_compiled_module(self, args)
-        result = self.executor()(self.state, *(_runtime_argument(a) for a in args))
-        return _as_inputs(result, args)
+        return _as_inputs(self.executor()(*self.executor_arguments(args)), args)
 
     def __repr__(self) -> str:
         return f"<tsjit.TracedModule {self.info.qualname}>"

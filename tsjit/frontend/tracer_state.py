@@ -483,8 +483,6 @@ class TracingState:
     def call_compiled_module(self, module: Any, args: tuple[object, ...]) -> Any:
         """A scripted (or traced) submodule called from traced code: `prim.CallMethod` of
         its compiled `forward`, run eagerly for the values."""
-        from tsjit.frontend.script import _runtime_argument
-
         receiver = self.module_value(module) if id(module) in self.modules else None
         if receiver is None:
             raise trace_error(
@@ -493,7 +491,7 @@ class TracingState:
                 location_of_caller(library=False),
             )
         operands = [self.value_of(a) for a in args]
-        result = wrap_arrays(module.executor()(module.state, *(_runtime_argument(a) for a in args)))
+        result = wrap_arrays(module.executor()(*module.executor_arguments(args)))
         outputs = list(module.graph.function_type.outputs.data)
         call = self.insert(prim.CallMethodOp(receiver, "forward", operands, outputs), location_of_caller())
         self.bind_structure(result, call.results[0])
@@ -502,10 +500,8 @@ class TracingState:
     def call_script(self, function: Any, args: tuple[object, ...]) -> Any:
         """A `tsjit.script` function called from traced code: a `func.call` of its graph
         (copied into the trace's module), run eagerly for the values."""
-        from tsjit.frontend.script import _runtime_argument
-
         symbol = self._import_scripted(function)
-        result = function.executor()(*(_runtime_argument(a) for a in args))
+        result = function.executor()(*function.executor_arguments(args))
         wrapped = wrap_arrays(result)
         operands = [self.value_of(a) for a in args]
         callee = function.graph

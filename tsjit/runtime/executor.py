@@ -15,6 +15,7 @@ module, imported on first use, so a backend plugs in by providing that module.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.util
 import threading
@@ -190,12 +191,19 @@ def _parse_pipeline(pipeline: Pipeline) -> list[ModulePass]:
         return list(pipeline)
     if not pipeline.strip():
         return []
+    return list(_parsed_pipeline(pipeline))
+
+
+@functools.cache
+def _parsed_pipeline(pipeline: str) -> tuple[ModulePass, ...]:
+    """Parsed once per spec (passes are frozen values): finding the universe of passes
+    costs milliseconds, and every executor parses its pipeline."""
     from xdsl.universe import Universe
 
     from tsjit.tools.ts_opt import strip_pipeline_anchors
 
     passes = Universe.get_multiverse().all_passes
-    return list(PassPipeline.parse_spec(passes, strip_pipeline_anchors(pipeline)).passes)
+    return tuple(PassPipeline.parse_spec(passes, strip_pipeline_anchors(pipeline)).passes)
 
 
 # --------------------------------------------------------------------------------------
@@ -210,16 +218,28 @@ BACKENDS: dict[str, str] = {
 """Backend name -> `module:ExecutorClass`, constructed as `(module, entry, pipeline)`."""
 
 
+EXECUTORS = ("argspec", "profiling")
+"""`argspec`: specialize per ArgumentSpec (this module); `profiling`: profile, then
+specialize behind guards (`tsjit.runtime.profiling_executor`)."""
+
+
 def make_executor(
     module: ModuleOp,
     entry: str = "forward",
     backend: str = "interp",
     pipeline: Pipeline = DEFAULT_PIPELINE,
     threads: int = 1,
+    executor: str = "argspec",
 ) -> Callable[..., Any]:
-    """The executor of `backend` for `entry` (on `threads` threads where it can split
+    """The `executor` of `backend` for `entry` (on `threads` threads where it can split
     work); a clear error for an unknown backend or one whose module this tsjit does not
     have yet."""
+    if executor != "argspec":
+        if executor != "profiling":
+            raise TsjitError(f"unknown executor '{executor}' (executors: {', '.join(EXECUTORS)})")
+        from tsjit.runtime.profiling_executor import ProfilingGraphExecutor
+
+        return ProfilingGraphExecutor(module, entry, pipeline, backend, threads)
     target = BACKENDS.get(backend)
     if target is None:
         raise TsjitError(f"unknown backend '{backend}' (backends: {', '.join(BACKENDS)})")

@@ -12,6 +12,9 @@ and resets the variable (0.2 µs). Older numpy gets `np.seterr`.
         ...
     finally:
         restore_float_errors(token)
+
+Generated code calls the state's own setter and resetter, one call each:
+`set, ignore, reset = FLOAT_STATE; token = set(ignore); ...; reset(token)`.
 """
 
 from __future__ import annotations
@@ -35,6 +38,8 @@ if _extobj_contextvar is not None:
     def restore_float_errors(token: Any) -> None:
         _extobj_contextvar.reset(token)
 
+    FLOAT_STATE: tuple[Any, Any, Any] = (_extobj_contextvar.set, _IGNORE, _extobj_contextvar.reset)
+
 else:  # pragma: no cover - numpy 1.x
 
     def ignore_float_errors() -> Any:
@@ -43,3 +48,5 @@ else:  # pragma: no cover - numpy 1.x
 
     def restore_float_errors(token: Any) -> None:
         np.seterr(**token)
+
+    FLOAT_STATE = (lambda ignored: ignore_float_errors(), None, restore_float_errors)

@@ -57,7 +57,7 @@ class Program:
     def __init__(self, module: ModuleOp):
         self.module = module
         self._functions = {op.sym_name.data: op for op in module.ops if isinstance(op, func.FuncOp)}
-        self._compiled: dict[str, Code] = {}
+        self._compiled: dict[str, Any] = {}  # Code, or what `provide` gave
         self._lock = threading.RLock()
 
     def function(self, name: str) -> Code:
@@ -79,6 +79,12 @@ class Program:
                 del self._compiled[name]
                 raise
             return code
+
+    def provide(self, name: str, code: Any) -> None:
+        """Calls of `name` run `code` (anything with `invoke(*args)` and `run(args)`, such
+        as an executor of its own) instead of compiling the module's function `name`."""
+        with self._lock:
+            self._compiled[name] = code
 
     def has_function(self, name: str) -> bool:
         return name in self._functions
@@ -617,6 +623,18 @@ class _Compiler:
 
         return call_on_object
 
+    def bailout(self, op: Operation) -> Callable[..., Any]:
+        """`profile.bailout[index = k]` runs fallback k of its graph, the function
+        `<graph>.fallback<k>`: the module's, or what an executor provided."""
+        from tsjit.dialects.profile import fallback_name
+
+        graph = op.parent_op()
+        while graph is not None and not isinstance(graph, func.FuncOp):
+            graph = graph.parent_op()
+        if graph is None:
+            raise TsjitError("profile.bailout outside a graph has no fallback", SourceLocation.of_op(op))
+        return self.program.function(fallback_name(graph.sym_name.data, _property_int(op, "index"))).invoke
+
     def subgraph(self, op: Operation) -> Callable[..., Any]:
         """A region op whose block arguments are its operands (FusionGroup,
         DifferentiableGraph) runs as a call of its compiled region."""
@@ -837,6 +855,13 @@ def _fork(compiler: _Compiler, op: Operation) -> Callable[..., Any]:
     return fork
 
 
+def _profiling() -> Any:
+    """`tsjit.runtime.profiling`, imported when a graph has profile ops."""
+    from tsjit.runtime import profiling
+
+    return profiling
+
+
 def _wait(future: Future) -> Any:
     return future.wait()
 
@@ -876,6 +901,9 @@ _CALLABLES: dict[str, Callable[[_Compiler, Operation], Callable[..., Any]]] = {
     "prim.FusionGroup": _Compiler.subgraph,
     "prim.DifferentiableGraph": _Compiler.subgraph,
     "aten.fork": _fork,
+    "profile.profile": lambda compiler, op: _profiling().profile_recorder(op),
+    "profile.type_check": lambda compiler, op: _profiling().type_checker(op.expected_types.data),
+    "profile.bailout": _Compiler.bailout,
 }
 """Ops that run as a call of a Python callable built for the op at compile time."""
 

@@ -327,6 +327,11 @@ class FusedGroup:
         self._lock = threading.Lock()
         self._key = _plan_key(sorted({t.input for t in self.signature.tensors}))
         self._single = len(group.outs) == 1
+        self._fixed: CallPlan | None = None
+        self.plan_once = False
+        """Set when a guard before the group checks the shapes, strides and dtypes of its
+        tensor inputs: the plan of the first call then serves every call, unkeyed (the
+        static-shape kernel of a STATIC specialization)."""
         self.runs = 0
         self.calls = 0
         self.fallbacks = 0
@@ -338,6 +343,14 @@ class FusedGroup:
         return self.invoke(*args)
 
     def invoke(self, *args: Any) -> Any:
+        fixed = self._fixed
+        if fixed is not None:
+            self.calls += 1
+            try:
+                return fixed(args)
+            except ctypes.ArgumentError:  # a scalar of another type than the IR said
+                self.calls -= 1
+                return self.fallback(args)
         try:
             key = self._key(args)
         except AttributeError:  # not an array where the types promised a tensor
@@ -348,6 +361,8 @@ class FusedGroup:
             if self.runs < self.compile_after:
                 return self.fallback(args)
             plan = self._plans[key] = self.plan(args)  # pyright: ignore[reportArgumentType]
+            if self.plan_once and plan is not None:
+                self._fixed = self.plan(args, direct=True)
         if plan is None:
             return self.fallback(args)
         try:
@@ -358,8 +373,10 @@ class FusedGroup:
         return outputs[0] if self._single else tuple(outputs)
 
     def fallback(self, args: Sequence[Any]) -> Any:
+        """The group in the interpreter, numpy's error state set here: a caller that only
+        runs kernels need not set it (`straight_line`)."""
         self.fallbacks += 1
-        return self._interpreted().invoke(*args)
+        return self._interpreted()(*args)
 
     def statistics(self) -> dict[str, int]:
         return {"kernel_calls": self.calls, "fallbacks": self.fallbacks, "kernels": len(self._kernels)}
@@ -389,9 +406,11 @@ class FusedGroup:
                 raw = self._kernels[layout] = self.engine.compile(module)[name].raw
             return raw
 
-    def plan(self, args: Sequence[Any]) -> CallPlan | None:
+    def plan(self, args: Sequence[Any], direct: bool = False) -> CallPlan | None:
+        """The call plan for arguments like `args` (None: the kernel cannot take them);
+        `direct` returns the group's result itself rather than a list of results."""
         try:
-            return plan_call(self.signature, args, self.kernel, self.splitter)
+            return plan_call(self.signature, args, self.kernel, self.splitter, direct)
         except Unplannable:
             return None
 
@@ -420,6 +439,7 @@ def _generate_call(
     outputs: list[tuple[int, tuple[int, ...], np.dtype, int]],
     result_count: int,
     split: SplitCall | None = None,
+    direct: bool = False,
 ) -> CallPlan:
     """The call: `inputs` and `scalars` are (native slot, group input), `outputs` are
     (native slot, shape, dtype, group result); `split` runs it in slices on threads. A
@@ -453,7 +473,11 @@ def _generate_call(
         natives[slot] = f"address(o{k})"
         results[result] = f"o{k}"
     call = f"raw({', '.join(natives)})" if split is None else f"split(raw, [{', '.join(natives)}])"
-    lines += [call, f"return [{', '.join(results)}]"]
+    if direct:  # the group's value: its one result, or the tuple of them
+        returned = results[0] if result_count == 1 else f"({', '.join(results)},)"
+    else:
+        returned = f"[{', '.join(results)}]"
+    lines += [call, f"return {returned}"]
     source = "def call(args):\n" + "".join(f"    {line}\n" for line in lines)
     exec(compile(source, "<fused group call>", "exec"), namespace)  # noqa: S102 -- generated from the plan
     return namespace["call"]
@@ -464,6 +488,7 @@ def plan_call(
     args: Sequence[Any],
     kernel: Callable[[KernelLayout], Callable[..., Any]],
     splitter: Callable[[int, Sequence[int], Sequence[tuple[int, int]]], SplitCall | None] | None = None,
+    direct: bool = False,
 ) -> CallPlan:
     """Works out a call of `signature`'s kernel on `args` (see `FusedGroup`); raises
     Unplannable for values the kernel cannot take. A flat call on arrays long enough
@@ -573,7 +598,7 @@ def plan_call(
         lengths = (0, *(slot + 1 for slot in slots))
         split = splitter(iteration_sizes[0], lengths, list(zip(slots, itemsizes, strict=True)))
     return _generate_call(
-        raw, template, input_slots, scalar_slots, output_slots, len(signature.outputs), split
+        raw, template, input_slots, scalar_slots, output_slots, len(signature.outputs), split, direct
     )
 
 

@@ -4,6 +4,7 @@ runs a conformance case recorded.
     ts-run graph.txt --inputs values.json          prints the result, JSON-encoded
     ts-run CASE_DIR                                 checks CASE_DIR/graph.txt against its io.json
     ts-run CASE_DIR/graph.opt.txt --check CASE_DIR/io.json -p canonicalize,cse
+    ts-run CASE_DIR --profile-runs 1 --print-optimized   profile, specialize, print the graph
 
 FILE is MLIR, PyTorch graph text, Python source or a case directory. A graph whose first
 input is a module (`%self`) runs against the object built from `--module` (default:
@@ -46,9 +47,21 @@ def run_tool(argv: list[str] | None) -> None:
 
     module = load_program(graph_path)
     pipeline = DEFAULT_PIPELINE if args.passes is None else args.passes  # -p '' runs the graph as is
-    executor = make_executor(module, entry, args.backend, pipeline, args.threads)
+    if args.profile_runs is None:
+        executor = make_executor(module, entry, args.backend, pipeline, args.threads)
+    else:
+        from tsjit.runtime.profiling_executor import ProfilingGraphExecutor
+
+        executor = ProfilingGraphExecutor(
+            module, entry, pipeline, args.backend, args.threads, runs=args.profile_runs
+        )
     receiver = module_receiver(module, entry, args.module, graph_path)
-    call = executor if receiver is None else (lambda *inputs: executor(receiver, *inputs))
+    last_call: list[tuple[Any, ...]] = []
+
+    def call(*inputs: Any) -> Any:
+        arguments = inputs if receiver is None else (receiver, *inputs)
+        last_call[:] = [arguments]
+        return executor(*arguments)
 
     if io is not None:
         results = check_runs(call, io)
@@ -56,6 +69,8 @@ def run_tool(argv: list[str] | None) -> None:
             print(result.line)
         failed = sum(not r.ok for r in results)
         print(f"{len(results) - failed} passed, {failed} failed")
+        if args.print_optimized:
+            print_optimized(executor, last_call)
         if failed:
             raise SystemExit(1)
         return
@@ -65,6 +80,21 @@ def run_tool(argv: list[str] | None) -> None:
     except TorchScriptError as error:
         raise _located(error, graph_path.parent) from error
     print(json.dumps(encode_value(value)))
+    if args.print_optimized:
+        print_optimized(executor, last_call)
+
+
+def print_optimized(executor: Any, last_call: list[tuple[Any, ...]]) -> None:
+    """The module the executor ran last: a profiling executor's current plan (the
+    optimized graph once its profiling runs are done), else the specialization of the
+    last call's arguments."""
+    from tsjit.transforms.pass_logging import module_text
+
+    module = getattr(executor, "current_module", None)
+    if module is None and last_call:
+        module = executor.graph_for(*last_call[0])
+    if module is not None:
+        print(module_text(module), end="")
 
 
 def _arguments() -> argparse.ArgumentParser:
@@ -85,12 +115,27 @@ def _arguments() -> argparse.ArgumentParser:
         help="split large native kernels over N threads (llvm, auto)",
     )
     parser.add_argument(
+        "--profile-runs",
+        type=_runs,
+        metavar="N",
+        help="run through the profiling executor, optimizing after N profiled runs",
+    )
+    parser.add_argument(
+        "--print-optimized", action="store_true", help="print the optimized graph after running"
+    )
+    parser.add_argument(
         "-p",
         "--passes",
         metavar="PIPELINE",
         help="optimization pipeline, as for ts-opt (default: executor-default; '' for none)",
     )
     return parser
+
+
+def _runs(text: str) -> int:
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"expected a non-negative number of runs, got '{text}'")
+    return int(text)
 
 
 def load_program(path: Path) -> ModuleOp:
