@@ -31,6 +31,8 @@ from typing import TYPE_CHECKING, ClassVar, NoReturn, Self, TypeAlias
 from xdsl.dialect_interfaces.constant_materialization import ConstantMaterializationInterface
 from xdsl.dialects import builtin
 from xdsl.dialects.builtin import (
+    ArrayAttr,
+    IntAttr,
     IntegerAttr,
     NoneAttr,
     StringAttr,
@@ -45,6 +47,7 @@ from xdsl.irdl import (
     operand_def,
     opt_operand_def,
     opt_prop_def,
+    opt_region_def,
     prop_def,
     region_def,
     result_def,
@@ -1165,9 +1168,131 @@ class FusionGroupOp(SubgraphOp):
 @irdl_op_definition
 class DifferentiableGraphOp(SubgraphOp):
     """`prim::DifferentiableGraph`: ops with symbolic gradients, run as one autograd
-    node."""
+    node. `create-autodiff-subgraphs` makes it with its forward `body` only;
+    `differentiate` adds the `backward` region (PyTorch's `Gradient`: the body then
+    yields the outputs followed by the values the backward needs):
+
+        %y = prim.DifferentiableGraph(%a = %x : !ts.tensor) -> (!ts.tensor) {
+          %t = aten.tanh %a : (!ts.tensor) -> !ts.tensor
+          prim.Yield %t, %t : !ts.tensor, !ts.tensor
+        } backward[grad_outputs = [0], grad_inputs = [0], captured_inputs = [], captured_outputs = [1]] {
+        ^bb0(%g : !ts.tensor, %t : !ts.tensor):
+          %d = aten.tanh_backward %g, %t : (!ts.tensor, !ts.tensor) -> !ts.tensor
+          prim.Yield %d : !ts.tensor
+        }
+
+    The backward takes the gradients of the outputs `grad_outputs`, then the inputs
+    `captured_inputs`, then the body's yielded values `captured_outputs`, and yields
+    the gradients of the inputs `grad_inputs`.
+    """
 
     name = "prim.DifferentiableGraph"
+
+    body = region_def("single_block")
+    backward = opt_region_def("single_block")
+    grad_outputs = opt_prop_def(ArrayAttr[IntAttr])
+    grad_inputs = opt_prop_def(ArrayAttr[IntAttr])
+    captured_inputs = opt_prop_def(ArrayAttr[IntAttr])
+    captured_outputs = opt_prop_def(ArrayAttr[IntAttr])
+
+    GRADIENT_PROPERTIES: ClassVar[tuple[str, ...]] = (
+        "grad_outputs", "grad_inputs", "captured_inputs", "captured_outputs",
+    )  # fmt: skip
+
+    def __init__(self, inputs: Sequence[Operand], result_types: Sequence[Attribute], body: Region,
+                 backward: Region | None = None, gradient: dict[str, Sequence[int]] | None = None):  # fmt: skip
+        properties = {name: ArrayAttr([IntAttr(i) for i in values]) for name, values in (gradient or {}).items()}
+        IRDLOperation.__init__(
+            self, operands=[inputs], result_types=[result_types], regions=[body, backward], properties=properties
+        )
+
+    @property
+    def is_differentiated(self) -> bool:
+        return self.backward is not None and bool(self.backward.blocks)
+
+    def indices(self, name: str) -> tuple[int, ...]:
+        """A gradient property as ints (empty when absent)."""
+        value = self.properties.get(name)
+        return tuple(i.data for i in value.data) if isinstance(value, ArrayAttr) else ()  # pyright: ignore[reportAttributeAccessIssue]
+
+    def print(self, printer: Printer) -> None:
+        print_bindings(printer, self.body.block.args, self.inputs)
+        if self.outs:
+            printer.print_string(" -> ")
+            print_types(printer, self.outs.types)
+        printer.print_string(" ")
+        printer.print_region(self.body, print_entry_block_args=False)
+        if self.is_differentiated:
+            assert self.backward is not None
+            printer.print_string(" backward[")
+            printer.print_list(
+                self.GRADIENT_PROPERTIES,
+                lambda n: printer.print_string(f"{n} = [{', '.join(map(str, self.indices(n)))}]"),
+            )
+            printer.print_string("] ")
+            printer.print_region(self.backward, print_entry_block_args=True)
+        printer.print_op_attributes(self.attributes)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        bindings = parse_bindings(parser)
+        result_types = parse_types(parser) if parser.parse_optional_punctuation("->") else []
+        body = parser.parse_region([argument.resolve(own or input.type) for argument, input, own in bindings])
+        backward: Region | None = None
+        gradient: dict[str, Sequence[int]] = {}
+        if parser.parse_optional_keyword("backward") is not None:
+
+            def entry() -> None:
+                name = parser.parse_identifier()
+                if name not in cls.GRADIENT_PROPERTIES:
+                    parser.raise_error(f"expected one of {', '.join(cls.GRADIENT_PROPERTIES)}")
+                parser.parse_punctuation("=")
+                gradient[name] = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_integer)
+
+            parser.parse_comma_separated_list(parser.Delimiter.SQUARE, entry)
+            backward = parser.parse_region()
+        op = cls([input for _, input, _ in bindings], result_types, body, backward, gradient)
+        op.attributes.update(parser.parse_optional_attr_dict())
+        return op
+
+    def verify_(self) -> None:
+        if not self.is_differentiated:
+            super().verify_()
+            return
+        assert self.backward is not None
+        args = self.body.block.args
+        if len(args) != len(self.inputs):
+            fail(self, f"body takes {plural(len(args), 'argument')} but the op has {plural(len(self.inputs), 'input')}")
+        terminator = self.body.block.last_op
+        if not isinstance(terminator, YieldOp):
+            fail(self, "body must end with 'prim.Yield'")
+        yielded = terminator.values
+        if len(yielded) < len(self.outs):
+            fail(self, f"body yields {plural(len(yielded), 'value')} but the op has {plural(len(self.outs), 'result')}")
+        for name, bound, what in (
+            ("grad_outputs", len(self.outs), "result"),
+            ("grad_inputs", len(self.inputs), "input"),
+            ("captured_inputs", len(self.inputs), "input"),
+            ("captured_outputs", len(yielded), "yielded value"),
+        ):
+            for i in self.indices(name):
+                if not 0 <= i < bound:
+                    fail(self, f"{name} names {what} {i}, which does not exist")
+        backward_args = self.backward.block.args
+        expected = (
+            [self.outs[i].type for i in self.indices("grad_outputs")]
+            + [args[i].type for i in self.indices("captured_inputs")]
+            + [yielded[i].type for i in self.indices("captured_outputs")]
+        )
+        if len(backward_args) != len(expected):
+            fail(self, f"backward takes {plural(len(backward_args), 'argument')} but its properties name {len(expected)}")
+        backward_yield = self.backward.block.last_op
+        if not isinstance(backward_yield, YieldOp):
+            fail(self, "backward must end with 'prim.Yield'")
+        if len(backward_yield.values) != len(self.indices("grad_inputs")):
+            fail(self, f"backward yields {plural(len(backward_yield.values), 'value')} but grad_inputs names "
+                       f"{len(self.indices('grad_inputs'))}")  # fmt: skip
+        verify_values_stay_inside(self, ("body", "backward"))
 
 
 @irdl_op_definition

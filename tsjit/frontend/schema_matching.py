@@ -487,9 +487,8 @@ def _varargs_can_be_used_as_list(signature: Signature, index: int, param: Param)
         inner = formal.element if formal.kind is TypeKind.OPTIONAL else formal
         is_list = inner.kind is TypeKind.LIST
         typevar_list = is_list and inner.element.kind is TypeKind.VARIABLE
-    else:
-        inner_type = _unwrap_optional(formal)
-        is_list, typevar_list = isinstance(inner_type, ListType), False
+    else:  # a script function's parameter: an Optional list takes no varargs, as in PyTorch
+        is_list, typevar_list = isinstance(formal, ListType), False
     return is_last and is_list and param.broadcast is None and not typevar_list
 
 
