@@ -32,6 +32,7 @@ from xdsl.rewriter import Rewriter
 
 from tsjit.diagnostics import TsjitError
 from tsjit.dialects.types import DTYPE_BY_TORCH_NAME, TensorType, TupleType
+from tsjit.runtime.autograd.variable import Variable, requires_grad
 from tsjit.runtime.interpreter import Code, Program
 
 Pipeline = str | Sequence[ModulePass]
@@ -40,9 +41,9 @@ Pipeline = str | Sequence[ModulePass]
 
 @dataclass(frozen=True, slots=True)
 class TensorSpec:
-    """What specialization knows of one tensor argument. The numpy runtime has no
-    autograd and only the CPU, so requires_grad and device take one value each.
-    Its hash is computed once: specs key the executor's cache on every call."""
+    """What specialization knows of one tensor argument (the runtime has only the CPU:
+    device takes one value). Its hash is computed once: specs key the executor's cache
+    on every call."""
 
     dtype: np.dtype
     rank: int
@@ -79,17 +80,20 @@ def _spec(value: Any) -> Any:
         return UNDEFINED
     if isinstance(value, tuple):
         return tuple(_spec(v) for v in value)
+    if isinstance(value, Variable):
+        array = value.array
+        return _tensor_spec(array.dtype, array.ndim, requires_grad(value))
     return None
 
 
-_TENSOR_SPECS: dict[tuple[np.dtype, int], TensorSpec] = {}
+_TENSOR_SPECS: dict[tuple[np.dtype, int, bool], TensorSpec] = {}
 
 
-def _tensor_spec(dtype: np.dtype, rank: int) -> TensorSpec:
+def _tensor_spec(dtype: np.dtype, rank: int, grad: bool = False) -> TensorSpec:
     """Interned, so that computing a spec allocates nothing after the first call."""
-    spec = _TENSOR_SPECS.get((dtype, rank))
+    spec = _TENSOR_SPECS.get((dtype, rank, grad))
     if spec is None:
-        spec = _TENSOR_SPECS[(dtype, rank)] = TensorSpec(dtype, rank)
+        spec = _TENSOR_SPECS[(dtype, rank, grad)] = TensorSpec(dtype, rank, grad)
     return spec
 
 
@@ -101,15 +105,20 @@ pipeline, shape propagation, unrolling, remove-mutation and a final cleanup
 
 class GraphExecutor:
     """Runs the function `entry` of `module` through the interpreter, with code
-    optimized per ArgumentSpec; `module` itself is never modified."""
+    optimized per ArgumentSpec; `module` itself is never modified. An `autograd`
+    executor runs calls that record gradients (arguments that require grad, as
+    Variables): its graphs get DifferentiableGraphs (`create-autodiff-subgraphs`,
+    `differentiate`) and its programs record (`Program.autograd`)."""
 
     threaded: ClassVar[bool] = False
     """Whether the executor can split work over threads (`threads=`)."""
 
-    def __init__(self, module: ModuleOp, entry: str = "forward", pipeline: Pipeline = DEFAULT_PIPELINE):
+    def __init__(self, module: ModuleOp, entry: str = "forward", pipeline: Pipeline = DEFAULT_PIPELINE,
+                 autograd: bool = False):  # fmt: skip
         self.module = module
         self.entry = entry
         self.pipeline = pipeline
+        self.autograd = autograd
         self._passes = _parse_pipeline(pipeline)
         if entry not in {op.sym_name.data for op in module.ops if isinstance(op, func.FuncOp)}:
             raise TsjitError(f"no function named '{entry}' in the program")
@@ -132,13 +141,19 @@ class GraphExecutor:
         return len(self._cache)
 
     def specialization_passes(self) -> list[ModulePass]:
-        """The passes run on each specialization: the executor's pipeline; a backend
-        adds its own (the llvm backend fuses)."""
-        return list(self._passes)
+        """The passes run on each specialization: the executor's pipeline, then with
+        `autograd` the differentiation passes; a backend adds its own (the llvm backend
+        fuses)."""
+        if not self.autograd:
+            return list(self._passes)
+        from tsjit.transforms.create_autodiff_subgraphs import CreateAutodiffSubgraphsPass
+        from tsjit.transforms.differentiate import DifferentiatePass
+
+        return [*self._passes, CreateAutodiffSubgraphsPass(), DifferentiatePass()]
 
     def make_program(self, module: ModuleOp) -> Program:
         """What runs a specialized module; a backend returns its own Program."""
-        return Program(module)
+        return Program(module, self.autograd)
 
     def _specialize(self, args: Sequence[Any]) -> tuple[ModuleOp, Code]:
         spec = argument_spec(args)
@@ -230,16 +245,17 @@ def make_executor(
     pipeline: Pipeline = DEFAULT_PIPELINE,
     threads: int = 1,
     executor: str = "argspec",
+    autograd: bool = False,
 ) -> Callable[..., Any]:
     """The `executor` of `backend` for `entry` (on `threads` threads where it can split
-    work); a clear error for an unknown backend or one whose module this tsjit does not
-    have yet."""
+    work), recording gradients with `autograd`; a clear error for an unknown backend or
+    one whose module this tsjit does not have yet."""
     if executor != "argspec":
         if executor != "profiling":
             raise TsjitError(f"unknown executor '{executor}' (executors: {', '.join(EXECUTORS)})")
         from tsjit.runtime.profiling_executor import ProfilingGraphExecutor
 
-        return ProfilingGraphExecutor(module, entry, pipeline, backend, threads)
+        return ProfilingGraphExecutor(module, entry, pipeline, backend, threads, autograd=autograd)
     target = BACKENDS.get(backend)
     if target is None:
         raise TsjitError(f"unknown backend '{backend}' (backends: {', '.join(BACKENDS)})")
@@ -249,13 +265,14 @@ def make_executor(
         raise TsjitError(
             f"backend '{backend}' is not available yet ({target} is missing); available: {available}"
         )
+    options: dict[str, Any] = {"autograd": True} if autograd else {}
     if threads == 1:
-        return executor_class(module, entry, pipeline)
+        return executor_class(module, entry, pipeline, **options)
     if not executor_class.threaded:
         raise TsjitError(
             f"backend '{backend}' runs on one thread; threads need a native backend (llvm, auto)"
         )
-    return executor_class(module, entry, pipeline, threads=threads)
+    return executor_class(module, entry, pipeline, threads=threads, **options)
 
 
 def _backend_class(target: str) -> type | None:

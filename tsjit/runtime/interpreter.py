@@ -31,6 +31,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from numpy import ndarray
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, NoneAttr
 from xdsl.ir import Block, Operation, SSAValue
@@ -52,18 +53,25 @@ Step = Callable[[list[Any]], int]
 class Program:
     """The functions of one module, compiled on demand, and the methods their objects
     reach through `prim.CallMethod` (functions named `<class>.<method>` in the module,
-    else the builtin methods of `tsjit.runtime.modules`)."""
+    else the builtin methods of `tsjit.runtime.modules`).
 
-    def __init__(self, module: ModuleOp):
+    An `autograd` program records gradients: its functions run DifferentiableGraphs as
+    autograd nodes and every other tensor operator through `autograd.recording`, on
+    Variables; the regions of DifferentiableGraphs (and what they call) run plain."""
+
+    def __init__(self, module: ModuleOp, autograd: bool = False):
         self.module = module
+        self.autograd = autograd
         self._functions = {op.sym_name.data: op for op in module.ops if isinstance(op, func.FuncOp)}
-        self._compiled: dict[str, Any] = {}  # Code, or what `provide` gave
+        self._compiled: dict[tuple[str, bool], Any] = {}  # Code, or what `provide` gave
         self._lock = threading.RLock()
 
-    def function(self, name: str) -> Code:
-        """The compiled function `name` (compiling it, and what it calls, on first use)."""
+    def function(self, name: str, autograd: bool | None = None) -> Code:
+        """The compiled function `name` (compiling it, and what it calls, on first use),
+        recording gradients when the program does (or as `autograd` says)."""
+        mode = self.autograd if autograd is None else autograd
         with self._lock:
-            if (code := self._compiled.get(name)) is not None:
+            if (code := self._compiled.get((name, mode))) is not None:
                 return code
             op = self._functions.get(name)
             if op is None:
@@ -72,11 +80,11 @@ class Program:
             if op.is_declaration:
                 raise _only_declared(name, SourceLocation.of_op(op))
             # registered before compiling, so that recursive calls find it
-            code = self._compiled[name] = Code(name, len(op.body.block.args))
+            code = self._compiled[(name, mode)] = Code(name, len(op.body.block.args))
             try:
-                _Compiler(self, code).compile(op.body.block)
+                _Compiler(self, code, mode).compile(op.body.block)
             except BaseException:
-                del self._compiled[name]
+                del self._compiled[(name, mode)]
                 raise
             return code
 
@@ -84,7 +92,7 @@ class Program:
         """Calls of `name` run `code` (anything with `invoke(*args)` and `run(args)`, such
         as an executor of its own) instead of compiling the module's function `name`."""
         with self._lock:
-            self._compiled[name] = code
+            self._compiled[(name, False)] = self._compiled[(name, True)] = code
 
     def has_function(self, name: str) -> bool:
         return name in self._functions
@@ -351,9 +359,10 @@ class _Compiler:
     values move into the loop), else on exit; values defined outside a loop are never
     dropped inside it. Constants live in the template and are never dropped."""
 
-    def __init__(self, program: Program, code: Code):
+    def __init__(self, program: Program, code: Code, autograd: bool = False):
         self.program = program
         self.code = code
+        self.autograd = autograd
         self.registers: dict[SSAValue, int] = {}
         self.constants: set[int] = set()
 
@@ -450,7 +459,7 @@ class _Compiler:
         if emitter is not None:
             emitter(self, op, dying)
             return
-        builder = _CALLABLES.get(op.name)
+        builder = (_AUTOGRAD_CALLABLES if self.autograd else _PLAIN_CALLABLES).get(op.name) or _CALLABLES.get(op.name)
         callee, label = (builder(self, op), op.name) if builder is not None else self.kernel(op)
         self.emit_call(op, callee, label, dying)
 
@@ -496,7 +505,16 @@ class _Compiler:
         overload = f"{schema.name}.{schema.overload_name}" if schema.overload_name else schema.name
         callee = _INTERPRETER_OPERATORS.get(overload) or kernels.lookup(overload)
         if callee is None:
+            if self.autograd:
+                from tsjit.runtime.autograd.recording import SPECIAL_OPERATORS
+
+                if overload in SPECIAL_OPERATORS:
+                    return SPECIAL_OPERATORS[overload](None), overload  # pyright: ignore[reportArgumentType]
             raise TsjitError(f"no kernel for {schema}", where)
+        if self.autograd:
+            from tsjit.runtime.autograd.recording import grad_callee
+
+            callee = grad_callee(op, schema, overload, callee)
         return callee, overload
 
     # -- structured ops --------------------------------------------------------------
@@ -592,7 +610,7 @@ class _Compiler:
         name = op.callee.root_reference.data
         if self.program.is_declaration(name):
             raise _only_declared(name, SourceLocation.of_op(op))
-        return self.program.function(name).invoke
+        return self.program.function(name, self.autograd).invoke
 
     def call_method(self, op: Operation) -> Callable[..., Any]:
         name = _property_str(op, "name")
@@ -638,10 +656,25 @@ class _Compiler:
     def subgraph(self, op: Operation) -> Callable[..., Any]:
         """A region op whose block arguments are its operands (FusionGroup,
         DifferentiableGraph) runs as a call of its compiled region."""
-        block = op.regions[0].block
-        code = Code(op.name, len(block.args))
-        _Compiler(self.program, code).compile(block)
-        return code.invoke
+        return compile_block_code(self.program, op.regions[0].block, op.name).invoke
+
+    def differentiable_graph(self, op: Operation) -> Callable[..., Any]:
+        """In code that records gradients, a differentiated DifferentiableGraph runs as
+        an autograd function (`autograd.graph_function`)."""
+        from tsjit.runtime.autograd.recording import graph_function
+
+        if not getattr(op, "is_differentiated", False):
+            raise TsjitError("a DifferentiableGraph runs with gradients only once differentiated (run the "
+                             "differentiate pass)", SourceLocation.of_op(op))  # fmt: skip
+        return graph_function(op, self.program)
+
+
+def compile_block_code(program: Program, block: Block, name: str) -> Code:
+    """Plain code for a region whose block arguments are its inputs and whose
+    terminator's operands are its results (a subgraph's body)."""
+    code = Code(name, len(block.args))
+    _Compiler(program, code).compile(block)
+    return code
 
 
 def _last_uses(block: Block, ops: Sequence[Operation], ending: frozenset[SSAValue]) -> dict[SSAValue, int]:
@@ -753,13 +786,20 @@ def _tuple_index(items: tuple[Any, ...], index: int) -> Any:
 
 
 def _attribute_getter(compiler: _Compiler, op: Operation) -> Callable[..., Any]:
+    """An attribute's value; a parameter that requires grad is a Variable, which
+    code that does not record gradients reads as its array."""
     name = _property_str(op, "name")
+    autograd = compiler.autograd
+    from tsjit.runtime.autograd.variable import Variable
 
     def get_attribute(obj: ScriptObject) -> Any:
         try:
-            return obj.attributes[name]
+            value = obj.attributes[name]
         except KeyError:
             raise TorchScriptError(f"object of type {obj.qualified_name} has no attribute '{name}'") from None
+        if value.__class__ is ndarray or autograd or not isinstance(value, Variable):
+            return value
+        return value.array
 
     return get_attribute
 
@@ -794,9 +834,13 @@ def _raise_exception(message: str, exception_class: str | None = None) -> None:
 def _printer(compiler: _Compiler, op: Operation) -> Callable[..., Any]:
     to_str = kernels.lookup("aten::str")
     assert to_str is not None, "the aten::str kernel formats prim.Print's values"
+    if compiler.autograd:
+        from tsjit.runtime.autograd.recording import unwrap
+    else:
+        unwrap = _identity
 
     def print_values(*values: Any) -> None:
-        print(" ".join(to_str(v) for v in values), flush=True)
+        print(" ".join(to_str(unwrap(v)) for v in values), flush=True)
 
     return print_values
 
@@ -828,6 +872,11 @@ def _ignore(*values: Any) -> None:
 def _constant_chunk(compiler: _Compiler, op: Operation) -> Callable[..., Any]:
     chunk = kernels.lookup("aten::chunk")
     assert chunk is not None, "prim.ConstantChunk runs the aten::chunk kernel"
+    if compiler.autograd:
+        from tsjit.dialects.schema import schemas_for
+        from tsjit.runtime.autograd.recording import grad_callee
+
+        chunk = grad_callee(op, schemas_for("aten::chunk")[0], "aten::chunk", chunk)
     chunks, dim = _property_int(op, "chunks"), _property_int(op, "dim")
     count = len(op.results)
 
@@ -899,13 +948,20 @@ _CALLABLES: dict[str, Callable[[_Compiler, Operation], Callable[..., Any]]] = {
     "prim.CallMethod": _Compiler.call_method,
     "func.call": _Compiler.call_function,
     "prim.FusionGroup": _Compiler.subgraph,
-    "prim.DifferentiableGraph": _Compiler.subgraph,
     "aten.fork": _fork,
     "profile.profile": lambda compiler, op: _profiling().profile_recorder(op),
     "profile.type_check": lambda compiler, op: _profiling().type_checker(op.expected_types.data),
     "profile.bailout": _Compiler.bailout,
 }
 """Ops that run as a call of a Python callable built for the op at compile time."""
+
+_PLAIN_CALLABLES: dict[str, Callable[[_Compiler, Operation], Callable[..., Any]]] = {
+    "prim.DifferentiableGraph": _Compiler.subgraph,
+}
+_AUTOGRAD_CALLABLES: dict[str, Callable[[_Compiler, Operation], Callable[..., Any]]] = {
+    "prim.DifferentiableGraph": _Compiler.differentiable_graph,
+}
+"""Ops that run differently in code that records gradients (`Program.autograd`)."""
 
 _INTERPRETER_OPERATORS: dict[str, Callable[..., Any]] = {"aten::wait": _wait}
 """Schema operators whose implementation needs the interpreter's own values."""

@@ -116,8 +116,9 @@ class LLVMExecutor(GraphExecutor):
         pipeline: Pipeline = DEFAULT_PIPELINE,
         engine: LLVMEngine | None = None,
         threads: int = 1,
+        autograd: bool = False,
     ):
-        super().__init__(module, entry, pipeline)
+        super().__init__(module, entry, pipeline, autograd)
         self.engine = engine or default_engine()
         self.programs: list[NativeProgram] = []
         if threads < 1:
@@ -128,10 +129,11 @@ class LLVMExecutor(GraphExecutor):
     def specialization_passes(self) -> list[ModulePass]:
         from tsjit.transforms.fuse_pointwise import FusePointwisePass
 
-        return [*super().specialization_passes(), FusePointwisePass(min_ops=self.policy.min_ops)]
+        fuse = FusePointwisePass(min_ops=self.policy.min_ops, autograd=self.autograd)
+        return [*super().specialization_passes(), fuse]
 
     def make_program(self, module: ModuleOp) -> NativeProgram:
-        program = NativeProgram(module, self.engine, self.policy)
+        program = NativeProgram(module, self.engine, self.policy, self.autograd)
         self.programs.append(program)
         return program
 
@@ -178,10 +180,10 @@ class NativeProgram(Program):
     """A Program whose fusion groups (outlined into functions) and scalar functions
     run natively; every other function is interpreted as usual."""
 
-    def __init__(self, module: ModuleOp, engine: LLVMEngine, policy: NativePolicy):
+    def __init__(self, module: ModuleOp, engine: LLVMEngine, policy: NativePolicy, autograd: bool = False):
         self.natives: dict[str, FusedGroup | NativeFunction] = {}
         groups = outline_fusion_groups(module)
-        super().__init__(module)
+        super().__init__(module, autograd)
         for name, group in groups.items():
             with _unless_unsupported():
                 self.natives[name] = FusedGroup(group, engine, policy, self.interpreted(name))
@@ -194,14 +196,15 @@ class NativeProgram(Program):
                         op, engine, self.interpreted(op.sym_name.data)
                     )
 
-    def function(self, name: str) -> Any:
+    def function(self, name: str, autograd: bool | None = None) -> Any:
         """The native function `name` when there is one, else its interpreted code."""
         native = self.natives.get(name)
-        return native if native is not None else super().function(name)
+        return native if native is not None else super().function(name, autograd)
 
     def interpreted(self, name: str) -> Callable[[], Code]:
-        """The interpreted code of `name`, compiled on first use (fallbacks are rare)."""
-        return lambda: Program.function(self, name)
+        """The interpreted code of `name`, compiled on first use (fallbacks are rare);
+        native code computes on arrays, so its fallback records no gradients."""
+        return lambda: Program.function(self, name, False)
 
 
 @contextmanager

@@ -27,6 +27,7 @@ from xdsl.ir import Attribute
 
 from tsjit.dialects.profile import ProfileOp
 from tsjit.dialects.types import DTYPE_BY_ELEMENT, DTYPE_BY_TORCH_NAME, TensorType, is_subtype_of
+from tsjit.runtime.autograd.variable import Variable, requires_grad
 
 # --------------------------------------------------------------------------------------
 # Observations
@@ -40,13 +41,18 @@ UNKNOWN: Observed = (None, None, None, None, None)
 
 
 def observe(value: Any) -> Observed:
-    """What a run-time value tells about the tensor type of its use."""
+    """What a run-time value tells about the tensor type of its use (a Variable: its
+    array, and whether it requires grad)."""
+    grad = False
+    if isinstance(value, Variable):
+        grad = requires_grad(value)
+        value = value.array
     if not isinstance(value, np.ndarray):
         return UNKNOWN
     itemsize = value.itemsize
     strides = value.strides
     elements = tuple(s // itemsize for s in strides) if itemsize and not any(s % itemsize for s in strides) else None
-    return (value.dtype, value.shape, elements, "cpu", bool(getattr(value, "requires_grad", False)))
+    return (value.dtype, value.shape, elements, "cpu", grad)
 
 
 def merge(a: Observed, b: Observed) -> Observed:
@@ -154,21 +160,37 @@ def _type_matcher(expected: tuple[Attribute, ...]) -> Callable[..., bool]:
 
 def type_test(name: str, t: Attribute, prefix: str, namespace: dict[str, Any]) -> str:
     """A Python expression true when the variable `name` holds a value of type `t`; the
-    constants it compares with are put in `namespace` under names starting `prefix`."""
+    constants it compares with are put in `namespace` under names starting `prefix`.
+    A tensor is an array, or a Variable (whose array is tested) where gradients are
+    recorded: one that requires grad matches `requires_grad = true`, any other tensor
+    `requires_grad = false`."""
     namespace["ndarray"] = np.ndarray
     if not isinstance(t, TensorType):
         return "True"
+    namespace["Variable"] = Variable
+    namespace["requires_grad"] = requires_grad
     grad = t.grad
-    if grad is False:  # a plain ndarray has no requires_grad; a subclass may carry it
-        parts = [f"({name}.__class__ is ndarray or (isinstance({name}, ndarray) and not getattr({name}, 'requires_grad', False)))"]
-    elif grad is True:
-        parts = [f"isinstance({name}, ndarray)", f"getattr({name}, 'requires_grad', False)"]
-    else:
-        parts = [f"isinstance({name}, ndarray)"]
+    condition = " and ".join(_array_tests(name, t, prefix, namespace)) or "True"
+    if condition == "False":
+        return "False"
+    array = f"{name}.array"
+    variable_condition = " and ".join(_array_tests(array, t, prefix, namespace)) or "True"
+    if grad is False:
+        return (f"(({name}.__class__ is ndarray and {condition}) or (isinstance({name}, Variable) and "
+                f"not requires_grad({name}) and {variable_condition}))")  # fmt: skip
+    if grad is True:
+        return f"(isinstance({name}, Variable) and requires_grad({name}) and {variable_condition})"
+    return (f"((isinstance({name}, ndarray) and {condition}) or (isinstance({name}, Variable) and "
+            f"{variable_condition}))")  # fmt: skip
+
+
+def _array_tests(name: str, t: TensorType, prefix: str, namespace: dict[str, Any]) -> list[str]:
+    """Tests of the array in the variable `name` against `t` (but requires_grad)."""
+    parts: list[str] = []
     if t.element_type is not None:
         dtype = numpy_dtype(t)
         if dtype is None:
-            return "False"
+            return ["False"]
         namespace[f"{prefix}d"] = dtype
         parts.append(f"({name}.dtype is {prefix}d or {name}.dtype == {prefix}d)")
     shape = t.shape
@@ -189,5 +211,5 @@ def type_test(name: str, t: Attribute, prefix: str, namespace: dict[str, Any]) -
             parts.append(f"tuple(s // {name}.itemsize for s in {name}.strides) == {prefix}t")
     device = t.device_name
     if device is not None and device != "cpu":
-        return "False"  # the numpy runtime's tensors are on the CPU
-    return " and ".join(parts)
+        return ["False"]  # the numpy runtime's tensors are on the CPU
+    return parts

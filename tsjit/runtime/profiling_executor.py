@@ -169,13 +169,16 @@ class ProfilingGraphExecutor:
         strategy: Sequence[tuple[str, int]] | None = None,
         backend_executor: Any = None,
         instrumented: ModuleOp | None = None,
+        autograd: bool = False,
     ):
         self.module = module
         self.entry = entry
         self.pipeline = pipeline
         self.backend_name = backend
         self.threads = threads
-        self.backend = backend_executor or make_executor(module, entry, backend, pipeline, threads)
+        self.backend = backend_executor or make_executor(
+            module, entry, backend, pipeline, threads, autograd=autograd
+        )
         """The backend's ArgumentSpec executor, whose hooks give the specialization
         passes and the programs (nothing is run through it); fallbacks share it."""
         self._instrumented = instrumented
@@ -314,7 +317,7 @@ class ProfilingGraphExecutor:
             module = self.module.clone()
             _apply([*self.profiling_insensitive_passes(), InsertProfilingPass(function=self.entry)], module)
         self.profiled_module = module
-        return Program(module).function(self.entry)
+        return Program(module, self.backend.autograd).function(self.entry)
 
     def _simple_plan(self) -> Any:
         module = self.module.clone()

@@ -43,6 +43,7 @@ from tsjit.dialects.aten import OperatorOp, create_op
 from tsjit.dialects.prim import (
     ConstantChunkOp,
     ConstantOp,
+    DifferentiableGraphOp,
     FusionGroupOp,
     ListConstructOp,
     ListUnpackOp,
@@ -443,10 +444,12 @@ def _cat_fits(cluster: _Cluster, cat: Operation) -> bool:
 # --------------------------------------------------------------------------------------
 
 
-def make_group(cluster_ops: Sequence[Operation]) -> FusionGroupOp:
-    """Moves `cluster_ops` (block order) into a FusionGroup placed at the last of them.
-    Values from outside become inputs (constants are copied in), values used outside
-    become results."""
+def make_group(
+    cluster_ops: Sequence[Operation], group_class: type[FusionGroupOp | DifferentiableGraphOp] = FusionGroupOp
+) -> FusionGroupOp | DifferentiableGraphOp:
+    """Moves `cluster_ops` (block order) into a subgraph op of `group_class` (a
+    FusionGroup unless told otherwise) placed at the last of them. Values from outside
+    become inputs (constants are copied in), values used outside become results."""
     members = set(cluster_ops)
     last = cluster_ops[-1]
     inputs: dict[SSAValue, None] = {}
@@ -460,7 +463,7 @@ def make_group(cluster_ops: Sequence[Operation]) -> FusionGroupOp:
     body = Block(arg_types=[v.type for v in inputs])
     for arg, value in zip(body.args, inputs, strict=True):
         arg.name_hint = value.name_hint
-    group = FusionGroupOp(list(inputs), [r.type for r in outputs], Region(body))
+    group = group_class(list(inputs), [r.type for r in outputs], Region(body))
     Rewriter.insert_op(group, InsertPoint.after(last))
     replacements = dict(zip(inputs, body.args, strict=True))
     for value in constants:
@@ -488,11 +491,15 @@ def _is_scalar_constant(value: SSAValue) -> bool:
     return True
 
 
-def fuse_graph(graph: FuncOp, min_ops: int) -> int:
-    """Fuses every block of `graph`; the number of groups made. Chunks move first
-    (the alias analysis is redone after each, as it changes the graph); then every
-    block is grouped against one analysis, and the groups are made at the end."""
+def fuse_graph(graph: FuncOp, min_ops: int, autograd: bool = False) -> int:
+    """Fuses every block of `graph` (with `autograd`, only the blocks of
+    DifferentiableGraphs: elsewhere such code computes on Variables); the number of
+    groups made. Chunks move first (the alias analysis is redone after each, as it
+    changes the graph); then every block is grouped against one analysis, and the
+    groups are made at the end."""
     blocks = [b for op in graph.walk() if not _inside_group(op) for r in op.regions for b in r.blocks]
+    if autograd:
+        blocks = [b for b in blocks if _in_differentiable_graph(b)]
     db = AliasDb(graph)
     while any(push_chunk(block, db) for block in blocks):
         db = AliasDb(graph)
@@ -505,6 +512,15 @@ def fuse_graph(graph: FuncOp, min_ops: int) -> int:
         log_update(f"fused {cluster.elementwise} elementwise ops", group)
         made += 1
     return made
+
+
+def _in_differentiable_graph(block: Block) -> bool:
+    current = block.parent_op()
+    while current is not None:
+        if isinstance(current, DifferentiableGraphOp):
+            return True
+        current = current.parent_op()
+    return False
 
 
 def _inside_group(op: Operation) -> bool:
@@ -524,6 +540,9 @@ class FusePointwisePass(TsjitPass):
     min_ops: int = 2
     """Smallest group made, counting elementwise ops (chunks, cats and constants not)."""
 
+    autograd: bool = False
+    """Fuse inside DifferentiableGraphs only (code that records gradients)."""
+
     def run(self, ctx: Context, op: ModuleOp) -> None:
         for graph in self.graphs(op):
-            fuse_graph(graph, self.min_ops)
+            fuse_graph(graph, self.min_ops, self.autograd)

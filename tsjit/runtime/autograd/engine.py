@@ -328,6 +328,8 @@ def _as_input(grad_value: Any, shape: tuple[int, ...], dtype: np.dtype, node: No
     if type(grad_value) is not np.ndarray:
         grad_value = np.asarray(grad_value.array if isinstance(grad_value, Variable) else grad_value)
     if grad_value.shape != shape:
+        from tsjit.runtime.kernels.backward import sum_to_shape
+
         summed = sum_to_shape(grad_value, shape)
         if summed is None:
             raise TorchScriptError(
@@ -338,25 +340,6 @@ def _as_input(grad_value: Any, shape: tuple[int, ...], dtype: np.dtype, node: No
     if grad_value.dtype != dtype:
         grad_value = grad_value.astype(dtype)
     return grad_value
-
-
-def sum_to_shape(value: np.ndarray, shape: tuple[int, ...]) -> np.ndarray | None:
-    """`value` summed over the dimensions broadcasting added or expanded to reach
-    `value.shape` from `shape`; None when `shape` does not broadcast to it."""
-    lead = value.ndim - len(shape)
-    if lead < 0:
-        return None
-    axes = list(range(lead))
-    for i, size in enumerate(shape):
-        have = value.shape[lead + i]
-        if size == have:
-            continue
-        if size != 1:
-            return None
-        axes.append(lead + i)
-    if not axes:
-        return value
-    return np.sum(value, axis=tuple(axes), keepdims=False).reshape(shape) if axes else value
 
 
 def _size(shape: Sequence[int]) -> str:

@@ -101,6 +101,8 @@ class GraphFunction:
 
     def plain_output(self, inputs: Sequence[Any], k: int, value: Any) -> Any:
         """Output k as a Variable that requires no grad (a view keeps its base)."""
+        if type(value) is list:
+            return [self.plain_output(inputs, k, v) for v in value]
         if type(value) is not ndarray:
             return value
         variable = new_variable(value)
@@ -127,24 +129,47 @@ class GraphFunction:
                 meta.append(_meta(value))
         node = GraphNode(self, edges, meta, layout)
         outputs: list[Any] = []
+        output_meta: list[tuple[tuple[int, ...], np.dtype]] = []
+        output_layout: list[int] = []
         for k in range(self.n_outputs):
             value = results[k]
-            output: Any = value
-            if type(value) is ndarray:
-                output = new_variable(value)
-                if k in self.grad_outputs and value.dtype.kind in "fc" and any(
-                    requires_grad(inputs[i]) or _any_list_requires(inputs[i]) for i in self.output_inputs[k]
-                ):
-                    output.requires_grad = True
-                    output.grad_fn = node
-                    output.output_nr = self.grad_outputs.index(k)
-                source = self.view_of[k]
-                if source is not None:
-                    _make_view(output, inputs[source])
-            outputs.append(output)
-        node.output_meta = [(results[k].shape, results[k].dtype) for k in self.grad_outputs]
+            wanted = k in self.grad_outputs and any(
+                requires_grad(inputs[i]) or _any_list_requires(inputs[i]) for i in self.output_inputs[k]
+            )
+            if type(value) is list:
+                output_layout.append(len(value) if k in self.grad_outputs else -2)
+                elements = []
+                for element in value:
+                    elements.append(self._output(node, element, wanted, len(output_meta), inputs, k))
+                    if k in self.grad_outputs:
+                        output_meta.append((element.shape, element.dtype))
+                outputs.append(elements)
+                continue
+            if k in self.grad_outputs:
+                output_layout.append(-1)
+            outputs.append(self._output(node, value, wanted, len(output_meta), inputs, k))
+            if k in self.grad_outputs:
+                output_meta.append((value.shape, value.dtype))
+        node.output_meta = output_meta
+        node.output_layout = tuple(n for n in output_layout if n != -2)
         node.save(self, inputs, arrays, results, outputs)
         return outputs
+
+    def _output(self, node: GraphNode, value: Any, wanted: bool, output_nr: int, inputs: Sequence[Any], k: int) -> Any:
+        """A forward result as a Variable, requiring grad (through `node`'s gradient
+        input `output_nr`) when it is a floating tensor an input that requires grad
+        reaches."""
+        if type(value) is not ndarray:
+            return value
+        output = new_variable(value)
+        if wanted and value.dtype.kind in "fc":
+            output.requires_grad = True
+            output.grad_fn = node
+            output.output_nr = output_nr
+        source = self.view_of[k]
+        if source is not None:
+            _make_view(output, inputs[source])
+        return output
 
 
 def _any_list_requires(value: Any) -> bool:
@@ -167,7 +192,7 @@ def _make_view(output: Variable, source: Any) -> None:
 class GraphNode(Node):
     """The backward of one call of a `GraphFunction`."""
 
-    __slots__ = ("checks", "function", "layout", "output_meta", "saved")
+    __slots__ = ("checks", "function", "layout", "output_layout", "output_meta", "saved")
 
     def __init__(self, function: GraphFunction, edges: Sequence[Edge | None],
                  meta: Sequence[tuple[tuple[int, ...], np.dtype] | None], layout: Sequence[int]):  # fmt: skip
@@ -175,6 +200,8 @@ class GraphNode(Node):
         self.function = function
         self.layout = tuple(layout)
         self.output_meta: list[tuple[tuple[int, ...], np.dtype]] = []
+        self.output_layout: tuple[int, ...] = ()
+        """Per gradient the backward takes: -1 for a tensor, else the length of a list."""
         self.saved: list[Any] | None = []
         self.checks: list[tuple[list[int], int, str]] = []
 
@@ -183,7 +210,7 @@ class GraphNode(Node):
 
     @property
     def num_inputs(self) -> int:
-        return len(self.function.grad_outputs)
+        return len(self.output_meta)
 
     def save(self, function: GraphFunction, inputs: Sequence[Any], arrays: Sequence[Any],
              results: Sequence[Any], outputs: Sequence[Any]) -> None:  # fmt: skip
@@ -216,9 +243,16 @@ class GraphNode(Node):
                     "Hint: enable anomaly detection to find the operation that failed to compute its gradient, "
                     "with torch.autograd.set_detect_anomaly(True)."
                 )
-        arguments = [
-            g if g is not None else np.zeros(shape, dtype) for g, (shape, dtype) in zip(grads, self.output_meta)
-        ]
+        filled = [g if g is not None else np.zeros(shape, dtype) for g, (shape, dtype) in zip(grads, self.output_meta)]
+        arguments: list[Any] = []
+        position = 0
+        for size in self.output_layout:
+            if size < 0:
+                arguments.append(filled[position])
+                position += 1
+            else:
+                arguments.append(filled[position : position + size])
+                position += size
         result = self.function.backward(*arguments, *saved)
         if len(self.layout) == 1:
             result = (result,)
