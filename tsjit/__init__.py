@@ -6,6 +6,7 @@
     module = tsjit.load("graph.txt")      # PyTorch graph text, MLIR or .py -> a module of IR
     run = tsjit.compile(module, entry="forward", backend="interp")
     run(x, y)
+    dx, dy = tsjit.grad(fn, argnums=(0, 1))(x, y)   # gradients of a scalar result
 
 The names are imported on first use, so `import tsjit` costs nothing more than Python's
 own start-up; tools that need only one part pay only for it.
@@ -25,6 +26,8 @@ __all__ = [
     "load",
     "compile",
     "install_torch_shim",
+    "grad",
+    "value_and_grad",
     "set_profiling_runs",
     "set_fusion_strategy",
     "last_executed_optimized_graph",
@@ -68,6 +71,8 @@ def __getattr__(name: str) -> Any:
         return import_module("tsjit.frontend.script").script
     if name in ("trace", "TracerWarning", "TracingCheckError"):
         return getattr(import_module("tsjit.frontend.tracer"), name)
+    if name in ("grad", "value_and_grad"):
+        return getattr(import_module("tsjit.runtime.autograd.functional"), name)
     if name == "install_torch_shim":
         return import_module("tsjit.frontend.torch_shim.install").install_torch_shim
     if name in ("set_profiling_runs", "set_fusion_strategy", "last_executed_optimized_graph"):

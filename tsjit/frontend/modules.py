@@ -234,6 +234,12 @@ class ModuleInfo:
 
 
 def _runtime_value(value: object) -> object:
+    """A tensor attribute as the runtime holds it: the shim's Tensor itself (a Variable,
+    whose gradients reach the user's parameter), any other tensor as its array."""
+    from tsjit.runtime.autograd import Variable
+
+    if isinstance(value, Variable):
+        return value
     if is_tensor(value):
         return tensor_array(value)
     if isinstance(value, list):

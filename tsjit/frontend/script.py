@@ -36,12 +36,18 @@ EXECUTOR = "profiling"
 
 
 class ScriptFunction:
-    """A compiled function: callable, with its IR and printed forms."""
+    """A compiled function: callable, with its IR and printed forms.
+
+    A call where some tensor argument requires grad (while grad mode is on) records
+    gradients, as PyTorch's would: it runs through an executor of its own that
+    differentiates the graph, and its tensor results are Tensors whose `backward()`
+    reaches the arguments' `.grad`. Other calls compute on plain arrays."""
 
     def __init__(self, unit: CompilationUnit, entry: CompiledFunction):
         self.unit = unit
         self.entry = entry
         self._executor: Any = None
+        self._grad_executor: Any = None
 
     @property
     def module(self) -> ModuleOp:
@@ -75,15 +81,42 @@ class ScriptFunction:
             self._executor = make_executor(self.module, self.name, executor=EXECUTOR)
         return self._executor
 
+    def grad_executor(self) -> Any:
+        """The executor of calls that record gradients."""
+        if self._grad_executor is None:
+            from tsjit.runtime.executor import make_executor
+
+            self._grad_executor = make_executor(self.module, self.name, executor=EXECUTOR, autograd=True)
+        return self._grad_executor
+
     def __call__(self, *args: Any) -> Any:
         tracer = ACTIVE.current()
         if tracer is not None:  # called from code being traced: recorded as a call
             return tracer.call_script(self, args)
+        if self.records_gradients(args):
+            return self.grad_call(args)
         return self.executor()(*self.executor_arguments(args))
+
+    def records_gradients(self, args: tuple[Any, ...]) -> bool:
+        """Whether a call with `args` records gradients (see the class docstring)."""
+        from tsjit.runtime.autograd import is_grad_enabled, wants_grad
+
+        return is_grad_enabled() and wants_grad(args)
+
+    def grad_call(self, args: tuple[Any, ...]) -> Any:
+        """A call that records gradients: Variables in, the shim's Tensors out."""
+        from tsjit.frontend.torch_shim._tensor import as_tensors
+
+        return as_tensors(self.grad_executor()(*self.grad_arguments(args)))
 
     def executor_arguments(self, args: tuple[Any, ...]) -> tuple[Any, ...]:
         """What the executor is called with for these arguments."""
         return tuple(_runtime_argument(a) for a in args)
+
+    def grad_arguments(self, args: tuple[Any, ...]) -> tuple[Any, ...]:
+        """What the gradient-recording executor is called with: tensors that are
+        Variables (the shim's Tensors) stay themselves."""
+        return tuple(_grad_argument(a) for a in args)
 
     def graph_for(self, *args: Any) -> func.FuncOp:
         """The graph that runs for these arguments (PyTorch's `graph_for`): specialized
@@ -103,15 +136,29 @@ class ScriptModule(ScriptFunction):
         super().__init__(unit, entry)
         self.info = info
         self.state = info.runtime_object()
+        from tsjit.runtime.autograd import variables_of
+
+        self.tensors = variables_of(self.state)
+        """The module's tensors that are Variables (its parameters among them)."""
 
     def __call__(self, *args: Any) -> Any:
         tracer = ACTIVE.current()
         if tracer is not None:  # a submodule of a module being traced: recorded as a method call
             return tracer.call_compiled_module(self, args)
+        if self.records_gradients(args):
+            return self.grad_call(args)
         return self.executor()(*self.executor_arguments(args))
+
+    def records_gradients(self, args: tuple[Any, ...]) -> bool:
+        from tsjit.runtime.autograd import is_grad_enabled, requires_grad, wants_grad
+
+        return is_grad_enabled() and (any(requires_grad(t) for t in self.tensors) or wants_grad(args))
 
     def executor_arguments(self, args: tuple[Any, ...]) -> tuple[Any, ...]:
         return (self.state, *(_runtime_argument(a) for a in args))
+
+    def grad_arguments(self, args: tuple[Any, ...]) -> tuple[Any, ...]:
+        return (self.state, *(_grad_argument(a) for a in args))
 
     def __repr__(self) -> str:
         return f"<tsjit.ScriptModule {self.info.qualname}>"
@@ -317,3 +364,18 @@ def _runtime_argument(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: _runtime_argument(v) for k, v in value.items()}
     return value
+
+
+def _grad_argument(value: Any) -> Any:
+    """`_runtime_argument` for a call that records gradients: Variables stay."""
+    from tsjit.runtime.autograd import Variable
+
+    if isinstance(value, Variable):
+        return value
+    if isinstance(value, list):
+        return [_grad_argument(v) for v in value]
+    if isinstance(value, tuple):
+        return tuple(_grad_argument(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _grad_argument(v) for k, v in value.items()}
+    return _runtime_argument(value)

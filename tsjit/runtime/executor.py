@@ -140,6 +140,16 @@ class GraphExecutor:
     def cache_size(self) -> int:
         return len(self._cache)
 
+    def autograd_executor(self) -> GraphExecutor:
+        """An executor like this one that records gradients (`tsjit.grad` runs it)."""
+        twin = getattr(self, "_autograd_twin", None)
+        if twin is None:
+            twin = self._autograd_twin = self.twin(autograd=True)
+        return twin
+
+    def twin(self, autograd: bool) -> GraphExecutor:
+        return type(self)(self.module, self.entry, self.pipeline, autograd=autograd)
+
     def specialization_passes(self) -> list[ModulePass]:
         """The passes run on each specialization: the executor's pipeline, then with
         `autograd` the differentiation passes; a backend adds its own (the llvm backend

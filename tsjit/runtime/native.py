@@ -126,6 +126,9 @@ class LLVMExecutor(GraphExecutor):
         if threads != self.policy.threads:
             self.policy = replace(self.policy, threads=threads)
 
+    def twin(self, autograd: bool) -> LLVMExecutor:
+        return type(self)(self.module, self.entry, self.pipeline, self.engine, self.policy.threads, autograd)
+
     def specialization_passes(self) -> list[ModulePass]:
         from tsjit.transforms.fuse_pointwise import FusePointwisePass
 

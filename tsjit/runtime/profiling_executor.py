@@ -203,6 +203,15 @@ class ProfilingGraphExecutor:
         self._lock = threading.RLock()
         self._logging = _log_level() is not None
 
+    def autograd_executor(self) -> ProfilingGraphExecutor:
+        """A profiling executor of this graph that records gradients (`tsjit.grad`)."""
+        twin = getattr(self, "_autograd_twin", None)
+        if twin is None:
+            twin = self._autograd_twin = type(self)(
+                self.module, self.entry, self.pipeline, self.backend_name, self.threads, autograd=True
+            )
+        return twin
+
     # -- calls -----------------------------------------------------------------------
     def __call__(self, *args: Any) -> Any:
         _last.executor = self

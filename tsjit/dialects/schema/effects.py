@@ -19,6 +19,7 @@ SIDE_EFFECTING_OPERATORS = frozenset({
     "prim::BailoutTemplate", "prim::BailOut", "prim::rpc_async", "prim::rpc_sync",
     "prim::rpc_remote", "prim::Enter", "prim::Exit",
     "cuda::set_stream", "cuda::_set_device", "cuda::_current_device", "cuda::synchronize",
+    "aten::set_grad_enabled", "aten::is_grad_enabled", "aten::backward", "aten::grad",
 })  # fmt: skip
 """Operators whose effect reaches beyond their operands (I/O, control, global state)."""
 

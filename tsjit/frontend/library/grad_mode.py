@@ -2,13 +2,17 @@
 
 `with torch.no_grad():` creates the object, runs its `__init__` (compiled from here,
 as PyTorch compiles torch/autograd/grad_mode.py) and wraps the body in `prim.Enter` /
-`prim.Exit`. tsjit has no autograd, so entering changes nothing; the classes are also
-the shim's Python context managers.
+`prim.Exit`, which run `__enter__` and `__exit__`: they save and set the thread's grad
+mode (`aten::is_grad_enabled`, `aten::set_grad_enabled`), so the body records no
+gradients. The classes are also the shim's Python context managers (and decorators).
 """
 
 from __future__ import annotations
 
+import functools
 from typing import Any
+
+from tsjit.frontend import torch_shim as torch
 
 TORCH_QUALNAMES: dict[str, str] = {
     "no_grad": "torch.autograd.grad_mode.no_grad",
@@ -17,7 +21,7 @@ TORCH_QUALNAMES: dict[str, str] = {
 
 
 class no_grad:
-    """Disables gradient tracking inside its block (a no-op for tsjit)."""
+    """Disables gradient recording inside its block."""
 
     prev: bool
 
@@ -25,15 +29,26 @@ class no_grad:
         self.prev = False
 
     def __enter__(self) -> None:
-        return None
+        self.prev = torch.is_grad_enabled()
+        torch.set_grad_enabled(False)
 
     def __exit__(self, exc_type: Any, exc_value: Any, traceback: Any) -> None:  # noqa: PYI036 - `object` is no TorchScript type
-        return None
+        torch.set_grad_enabled(self.prev)
 
     def __call__(self, function):
         """`@torch.no_grad()` as a decorator."""
-        return function
+
+        @functools.wraps(function)
+        def run(*args, **kwargs):
+            with type(self)():
+                return function(*args, **kwargs)
+
+        return run
 
 
 class enable_grad(no_grad):
-    """Enables gradient tracking inside its block (a no-op for tsjit)."""
+    """Enables gradient recording inside its block."""
+
+    def __enter__(self) -> None:
+        self.prev = torch.is_grad_enabled()
+        torch.set_grad_enabled(True)

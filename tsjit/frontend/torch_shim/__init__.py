@@ -100,11 +100,32 @@ def get_default_dtype() -> dtype:
 
 
 def is_grad_enabled() -> bool:
-    return False
+    from tsjit.runtime.autograd import is_grad_enabled as enabled
+
+    return enabled()
 
 
-def set_grad_enabled(mode: bool) -> no_grad:
-    return no_grad()
+class _GradModeSetter:
+    """What `torch.set_grad_enabled(mode)` returns: the mode is set already; used as a
+    context manager, the previous mode comes back at the end of the block."""
+
+    def __init__(self, mode: builtins.bool):
+        from tsjit.runtime.autograd import is_grad_enabled as enabled, set_grad_enabled as set_enabled
+
+        self.prev = enabled()
+        set_enabled(mode)
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: object) -> None:
+        from tsjit.runtime.autograd import set_grad_enabled as set_enabled
+
+        set_enabled(self.prev)
+
+
+def set_grad_enabled(mode: bool) -> _GradModeSetter:
+    return _GradModeSetter(mode)
 
 
 pi = math.pi

@@ -18,6 +18,7 @@ import numpy as np
 
 from tsjit.dialects.types import DTYPES
 from tsjit.frontend.torch_shim._state import ACTIVE, warn_constant
+from tsjit.runtime.autograd.variable import Variable
 
 
 class dtype:
@@ -153,22 +154,22 @@ class _TensorClass(type):
         return method
 
 
-class Tensor(metaclass=_TensorClass):
-    """A dense CPU tensor over a numpy array; its operators run tsjit's kernels."""
+class Tensor(Variable, metaclass=_TensorClass):
+    """A dense CPU tensor over a numpy array; its operators run tsjit's kernels. It is the
+    runtime's `Variable` (autograd metadata in the class until set, so a result tensor
+    is one slot write: `wrap`), with torch's methods."""
 
-    __slots__ = ("array", "__dict__", "__weakref__")
+    __slots__ = ()
     __array_priority__ = 1000  # `ndarray + Tensor` runs Tensor.__radd__, as with PyTorch's tensors
-
-    array: np.ndarray
-    # Defaults read from the class: a result tensor is one slot write (`wrap`); its
-    # instance dict exists only once something sets them.
-    requires_grad = False
-    grad = None
 
     def __init__(self, data: object = (), dtype: dtype | None = None, requires_grad: bool = False):
         self.array = as_array(data, dtype)
         if requires_grad:
-            self.requires_grad = True
+            self.requires_grad_(True)
+
+    @classmethod
+    def grad_class(cls) -> type[Variable]:
+        return Tensor
 
     # -- what modules and user code read -------------------------------------------
     @property
@@ -186,10 +187,6 @@ class Tensor(metaclass=_TensorClass):
     @property
     def ndim(self) -> int:
         return self.array.ndim
-
-    @property
-    def is_leaf(self) -> bool:
-        return True
 
     @property
     def is_cuda(self) -> bool:
@@ -336,7 +333,8 @@ class Tensor(metaclass=_TensorClass):
     def __deepcopy__(self, memo: dict[builtins.int, Any]) -> Tensor:
         copied = type(self).__new__(type(self))
         copied.array = self.array.copy()
-        copied.requires_grad = self.requires_grad
+        if self.requires_grad:
+            copied.requires_grad = True
         memo[id(self)] = copied
         return copied
 
@@ -347,10 +345,6 @@ class Tensor(metaclass=_TensorClass):
 
     def normal_(self, mean: builtins.float = 0.0, std: builtins.float = 1.0, generator: object = None) -> Tensor:
         self.array[...] = _rng.normal(mean, std, self.array.shape)
-        return self
-
-    def requires_grad_(self, flag: bool = True) -> Tensor:
-        self.requires_grad = flag
         return self
 
     def cpu(self) -> Tensor:
@@ -375,6 +369,20 @@ def wrap(array: np.ndarray) -> Tensor:
     tensor = _new(Tensor)
     tensor.array = array
     return tensor
+
+
+def as_tensors(value: Any) -> Any:
+    """Runtime Variables (in tuples and lists too) as the shim's Tensors: the same
+    objects, whose class becomes Tensor (arrays stay arrays)."""
+    kind = type(value)
+    if kind is Variable:
+        value.__class__ = Tensor
+        return value
+    if kind is tuple:
+        return tuple(as_tensors(v) for v in value)
+    if kind is list:
+        return [as_tensors(v) for v in value]
+    return value
 
 
 _new = object.__new__
@@ -425,7 +433,8 @@ def _single(tensor: Tensor, what: str) -> object:
 def _rebuild(cls: type[Tensor], array: np.ndarray, requires_grad: bool) -> Tensor:
     tensor = cls.__new__(cls)
     tensor.array = array
-    tensor.requires_grad = requires_grad
+    if requires_grad:
+        tensor.requires_grad = True
     return tensor
 
 

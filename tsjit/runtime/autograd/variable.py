@@ -106,7 +106,7 @@ class Variable:
 
     def detach(self) -> Variable:
         """The same memory, out of the graph (sharing the version counter)."""
-        detached = new_variable(self.array, type(self))
+        detached = new_variable(self.array, self.grad_class())
         detached._version = version_counter(self)
         return detached
 

@@ -53,6 +53,7 @@ def lookup(name: str) -> Kernel | None:
 from tsjit.runtime.kernels import (  # noqa: E402, F401
     activation,
     arith,
+    autograd,
     backward,
     compare,
     convolution,

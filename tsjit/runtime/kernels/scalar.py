@@ -470,11 +470,6 @@ def result_type(a: object, b: object) -> int:
     return scalar_type(promotion.result_type(a, b))
 
 
-@kernel("aten::is_grad_enabled")
-def is_grad_enabled() -> bool:
-    return False
-
-
 @kernel("aten::is_scripting")
 def is_scripting() -> bool:
     return True
