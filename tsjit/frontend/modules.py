@@ -54,10 +54,11 @@ def is_module(value: object) -> bool:
 
 
 def is_tensor(value: object) -> bool:
-    from tsjit.frontend.torch_shim import Tensor
+    """A shim tensor, a runtime Variable, or a PyTorch tensor."""
+    from tsjit.runtime.autograd import Variable
 
     return (
-        isinstance(value, Tensor)
+        isinstance(value, Variable)
         or type(value).__name__ in ("Tensor", "Parameter")
         and hasattr(value, "detach")
     )

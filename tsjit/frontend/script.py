@@ -122,7 +122,10 @@ class ScriptFunction:
         """The graph that runs for these arguments (PyTorch's `graph_for`): specialized
         and optimized by the executor, which a profiling executor first runs them through
         until it has optimized."""
-        module = self.executor().graph_for(*self.executor_arguments(args))
+        if self.records_gradients(args):
+            module = self.grad_executor().graph_for(*self.grad_arguments(args))
+        else:
+            module = self.executor().graph_for(*self.executor_arguments(args))
         return next(op for op in module.ops if isinstance(op, func.FuncOp) and op.sym_name.data == self.name)
 
     def __repr__(self) -> str:

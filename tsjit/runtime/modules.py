@@ -34,10 +34,14 @@ TORCH_NAMESPACE = "__torch__.torch."
 """Where the classes of PyTorch's own sources live, the library's among them."""
 
 
-def module_object(spec: Mapping[str, Any] | str | Path, program: ModuleOp | None = None) -> ScriptObject:
+def module_object(
+    spec: Mapping[str, Any] | str | Path, program: ModuleOp | None = None, trainable: bool = False
+) -> ScriptObject:
     """The module object described by module.json (a mapping or a path): parameters,
     buffers and attributes at their dotted paths, submodules created along the way and
-    wherever the graphs of `program` reach one (see `_complete`)."""
+    wherever the graphs of `program` reach one (see `_complete`). With `trainable`, the
+    parameters are Variables that require grad: a call that records gradients
+    accumulates into their `.grad` (`parameters` lists them)."""
     if not isinstance(spec, Mapping):
         path = Path(spec)
         with path.open(encoding="utf-8") as file:
@@ -57,9 +61,28 @@ def module_object(spec: Mapping[str, Any] | str | Path, program: ModuleOp | None
                     child_class = submodule_classes.get((owner.qualified_name, step), GENERIC_MODULE_CLASS)
                     child = owner.attributes[step] = ScriptObject(child_class)
                 owner = child
-            owner.attributes[name] = decode_value(encoded, f"{where}: {section}.{dotted}")
+            value = decode_value(encoded, f"{where}: {section}.{dotted}")
+            if trainable and section == "parameters":
+                from tsjit.runtime.autograd import Variable
+
+                value = Variable(value, requires_grad=True)
+            owner.attributes[name] = value
     _complete(root, submodule_classes, frozenset())
     return root
+
+
+def parameters(obj: ScriptObject, prefix: str = "") -> dict[str, Any]:
+    """The Variables of a module object by dotted name (`fc.weight`): its trainable
+    parameters, the ones an optimizer updates."""
+    from tsjit.runtime.autograd import Variable
+
+    found: dict[str, Any] = {}
+    for name, value in obj.attributes.items():
+        if isinstance(value, Variable):
+            found[prefix + name] = value
+        elif isinstance(value, ScriptObject):
+            found.update(parameters(value, f"{prefix}{name}."))
+    return found
 
 
 def _complete(

@@ -31,7 +31,7 @@ from typing import ClassVar
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.func import FuncOp
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 
 from tsjit.dialects.aten import OperatorOp, schema_of
 from tsjit.dialects.prim import (
@@ -186,9 +186,118 @@ def create_subgraphs(graph: FuncOp, min_size: int) -> int:
         if _counted(ops) < min_size or not allow_rewrite():
             continue
         group = make_group(ops, DifferentiableGraphOp)
+        assert isinstance(group, DifferentiableGraphOp)
+        group = unmerge_view_outputs(group)
         log_update(f"grouped {len(ops)} ops", group)
         made += 1
     return made
+
+
+# --------------------------------------------------------------------------------------
+# Views leave as views
+# --------------------------------------------------------------------------------------
+
+
+def is_view(op: Operation) -> bool:
+    """An op whose tensor result is a view of an operand (`select`, `t`, chunks)."""
+    if isinstance(op, ConstantChunkOp):
+        return True
+    schema = schema_of(op) if isinstance(op, OperatorOp) else None
+    if schema is None or schema.is_mutable:
+        return False
+    return any(schema.aliased_arguments(k) for k in range(len(schema.returns)))
+
+
+def unmerge_view_outputs(group: DifferentiableGraphOp) -> DifferentiableGraphOp:
+    """A subgraph output that is a view (made by a view op inside) is made again after
+    the subgraph, from what it is a view of: an autograd function's outputs are new
+    tensors, and a view must stay a view of its base so that writes through it reach
+    the base's history (PyTorch's `unmergeAliasedOutputs`)."""
+    from xdsl.rewriter import InsertPoint, Rewriter
+
+    while True:
+        body = group.body.block
+        terminator = body.last_op
+        assert terminator is not None
+        found = next(
+            ((k, v.owner) for k, v in enumerate(terminator.operands)
+             if isinstance(v.owner, Operation) and v.owner.parent_block() is body and is_view(v.owner)),
+            None,
+        )  # fmt: skip
+        if found is None:
+            return group
+        index, view = found
+        assert isinstance(view, Operation)
+        outside: list[SSAValue] = []
+        for operand in view.operands:
+            owner = operand.owner
+            if isinstance(operand, BlockArgument) and operand.block is body:
+                outside.append(group.inputs[operand.index])
+            elif isinstance(owner, ConstantOp):
+                constant = owner.clone()
+                Rewriter.insert_op(constant, InsertPoint.before(group))
+                outside.append(constant.results[0])
+            else:
+                group, result = _with_output(group, operand)
+                outside.append(result)
+        clone = view.clone()
+        for i, value in enumerate(outside):
+            clone.operands[i] = value  # pyright: ignore[reportIndexIssue]
+        Rewriter.insert_op(clone, InsertPoint.after(group))
+        produced = group.outs[index]
+        position = list(view.results).index(terminator.operands[index])
+        produced.replace_all_uses_with(clone.results[position])
+        group = _without_output(group, index)
+
+
+def _with_output(group: DifferentiableGraphOp, value: SSAValue) -> tuple[DifferentiableGraphOp, SSAValue]:
+    """The subgraph with `value` (of its body) among its results."""
+    from xdsl.rewriter import Rewriter
+
+    from tsjit.dialects.prim import YieldOp
+
+    terminator = group.body.block.last_op
+    assert terminator is not None
+    yielded = list(terminator.operands)
+    if value in yielded:
+        return group, group.outs[yielded.index(value)]
+    Rewriter.replace_op(terminator, YieldOp(*yielded, value))
+    body = Rewriter.move_region_contents_to_new_regions(group.body)
+    new = DifferentiableGraphOp(list(group.inputs), [*group.outs.types, value.type], body)
+    Rewriter.insert_op(new, _before(group))
+    for old, result in zip(group.outs, new.outs):
+        old.replace_all_uses_with(result)
+        result.name_hint = old.name_hint
+    Rewriter.erase_op(group)
+    return new, new.outs[-1]
+
+
+def _without_output(group: DifferentiableGraphOp, index: int) -> DifferentiableGraphOp:
+    """The subgraph without its (unused) result `index`."""
+    from xdsl.rewriter import Rewriter
+
+    from tsjit.dialects.prim import YieldOp
+
+    terminator = group.body.block.last_op
+    assert terminator is not None and not group.outs[index].uses
+    yielded = [v for k, v in enumerate(terminator.operands) if k != index]
+    Rewriter.replace_op(terminator, YieldOp(*yielded))
+    body = Rewriter.move_region_contents_to_new_regions(group.body)
+    types = [t for k, t in enumerate(group.outs.types) if k != index]
+    new = DifferentiableGraphOp(list(group.inputs), types, body)
+    Rewriter.insert_op(new, _before(group))
+    kept = [r for k, r in enumerate(group.outs) if k != index]
+    for old, result in zip(kept, new.outs):
+        old.replace_all_uses_with(result)
+        result.name_hint = old.name_hint
+    Rewriter.erase_op(group)
+    return new
+
+
+def _before(op: Operation):  # noqa: ANN202 - xDSL's InsertPoint
+    from xdsl.rewriter import InsertPoint
+
+    return InsertPoint.before(op)
 
 
 def _inside_subgraph(op: Operation) -> bool:

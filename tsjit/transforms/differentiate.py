@@ -224,7 +224,10 @@ class _Backward:
     # -- building -----------------------------------------------------------------------
     def build(self, steps: list[_Step]) -> None:
         outputs = list(self.terminator.values)  # pyright: ignore[reportAttributeAccessIssue]
-        grad_outputs = [k for k, v in enumerate(outputs) if isinstance(v.type, TensorType) and may_require_grad(v.type)]
+        grad_outputs = [
+            k for k, v in enumerate(outputs)
+            if isinstance(v.type, (TensorType, ListType)) and may_require_grad(v.type)
+        ]  # fmt: skip
         for k in grad_outputs:
             argument = self.block.insert_arg(outputs[k].type, len(self.block.args))
             argument.name_hint = f"grad_{outputs[k].name_hint}" if outputs[k].name_hint else None
@@ -427,9 +430,9 @@ def refine_backward_types(graph: DifferentiableGraphOp) -> None:
     )
     for argument, source in zip(graph.backward.block.args, sources):
         wanted = source.type
-        if isinstance(wanted, TensorType) and len(graph.indices("grad_outputs")) > 0 and argument in list(graph.backward.block.args)[: len(graph.indices("grad_outputs"))]:
-            wanted = wanted.with_(requires_grad=False)
-        if argument.type != wanted and _refines(wanted, argument.type):
+        if isinstance(wanted, TensorType):
+            wanted = wanted.with_(requires_grad=False)  # the backward records nothing
+        if argument.type != wanted and _refines(wanted, argument.type.with_(requires_grad=None) if isinstance(argument.type, TensorType) else argument.type):
             Rewriter.replace_value_with_new_type(argument, wanted)
 
 

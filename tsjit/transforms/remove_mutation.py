@@ -39,6 +39,7 @@ from tsjit.dialects.schema import FunctionSchema, schemas_for
 from tsjit.dialects.types import TensorType
 from tsjit.transforms.analysis.alias_analysis import AliasDb
 from tsjit.transforms.pass_logging import TsjitPass
+from tsjit.transforms.shape_propagation import EXACT_TYPE_USERS
 
 SPECIAL_FUNCTIONAL_VARIANTS: dict[str, str] = {
     "aten::zero_": "aten::zeros_like",
@@ -81,6 +82,20 @@ def functional_variant(schema: FunctionSchema) -> FunctionSchema | None:
     return None
 
 
+def _result_type(op: Operation) -> TensorType:
+    """The type of the functional op's result: the mutated tensor's, except that it
+    requires grad when a tensor written into it may (PyTorch makes `w.copy_(z)` require
+    grad when `z` does)."""
+    mutated = op.operands[0].type
+    assert isinstance(mutated, TensorType)
+    if mutated.grad is not False:
+        return mutated
+    others = [v.type.grad for v in op.operands[1:] if isinstance(v.type, TensorType)]
+    if all(g is False for g in others):
+        return mutated
+    return mutated.with_(requires_grad=True if True in others else None)
+
+
 @dataclass
 class InPlaceToFunctional(RewritePattern):
     """`x.add_(y)` on new memory → `x.add(y)`, later uses of `x` renamed."""
@@ -98,6 +113,11 @@ class InPlaceToFunctional(RewritePattern):
         mutated, written = op.operands[0], op.results[0]
         if not isinstance(mutated.type, TensorType) or (written.uses and written.type != mutated.type):
             return  # the new value takes the place of both
+        result_type = _result_type(op)
+        if result_type != mutated.type and any(
+            isinstance(use.operation, EXACT_TYPE_USERS) for use in mutated.uses if use.operation is not op
+        ):
+            return  # a signature needs the old type
         if not _make_atomic(self.db, mutated, op):
             return
         operands = list(op.operands)
@@ -108,7 +128,7 @@ class InPlaceToFunctional(RewritePattern):
                 rewriter.insert(constant, InsertPoint.before(op))
                 defaults[argument.default] = constant.result
             operands.append(defaults[argument.default])
-        new = create_op(functional.name.replace("::", "."), operands, [mutated.type], op.location)
+        new = create_op(functional.name.replace("::", "."), operands, [result_type], op.location)
         rewriter.insert(new, InsertPoint.before(op))
         result = new.results[0]
         result.name_hint = written.name_hint or mutated.name_hint

@@ -174,10 +174,17 @@ def _bias_sizes(bias: Optional[Tensor]) -> List[int]:
 # --------------------------------------------------------------------------------------
 
 
+def _scaled(grad: Tensor, alpha: float) -> Tensor:
+    """`grad * alpha`, without the multiplication for the usual alpha of 1."""
+    if alpha == 1.0:
+        return grad
+    return grad * alpha
+
+
 @gradient("aten::add.Tensor")
 def add(self, other, alpha):
     def backward(grad):
-        return grad._grad_sum_to_size(self_size), (grad * alpha)._grad_sum_to_size(other_size), None
+        return grad._grad_sum_to_size(self_size), _scaled(grad, alpha)._grad_sum_to_size(other_size), None
 
     self_size = self.size()
     other_size = other.size()
@@ -195,7 +202,7 @@ def add_scalar(self, other, alpha):
 @gradient("aten::sub.Tensor", "aten::subtract.Tensor")
 def sub(self, other, alpha):
     def backward(grad):
-        return grad._grad_sum_to_size(self_size), (-grad * alpha)._grad_sum_to_size(other_size), None
+        return grad._grad_sum_to_size(self_size), _scaled(-grad, alpha)._grad_sum_to_size(other_size), None
 
     self_size = self.size()
     other_size = other.size()
@@ -213,7 +220,7 @@ def sub_scalar(self, other, alpha):
 @gradient("aten::rsub.Tensor")
 def rsub(self, other, alpha):
     def backward(grad):
-        return (-grad * alpha)._grad_sum_to_size(self_size), grad._grad_sum_to_size(other_size), None
+        return _scaled(-grad, alpha)._grad_sum_to_size(self_size), grad._grad_sum_to_size(other_size), None
 
     self_size = self.size()
     other_size = other.size()
@@ -1549,6 +1556,22 @@ def chunk(self, chunks, dim):
 
 @gradient("aten::split.Tensor")
 def split(self, split_size, dim):
+    def backward(grads):
+        return torch.cat(grads, dim), None, None
+
+    return torch.split(self, split_size, dim), backward
+
+
+@gradient("aten::split")
+def split_sizes(self, split_sizes, dim):
+    def backward(grads):
+        return torch.cat(grads, dim), None, None
+
+    return torch.split(self, split_sizes, dim), backward
+
+
+@gradient("aten::split.sizes")
+def split_sizes_overload(self, split_size, dim):
     def backward(grads):
         return torch.cat(grads, dim), None, None
 

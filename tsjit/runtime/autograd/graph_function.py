@@ -203,7 +203,7 @@ class GraphNode(Node):
         self.output_layout: tuple[int, ...] = ()
         """Per gradient the backward takes: -1 for a tensor, else the length of a list."""
         self.saved: list[Any] | None = []
-        self.checks: list[tuple[list[int], int, str]] = []
+        self.checks: list[tuple[list[int], int, Variable]] = []
 
     def name(self) -> str:
         return self.function.name
@@ -229,17 +229,17 @@ class GraphNode(Node):
                 for i in capture.aliases:
                     _watch(watched, inputs[i])
         self.saved = saved
-        self.checks = [(version_counter(v), version_counter(v)[0], _describe(v)) for v in watched.values()]
+        self.checks = [(version_counter(v), version_counter(v)[0], v) for v in watched.values()]
 
     def apply(self, grads: list[np.ndarray | None]) -> list[np.ndarray | None]:
         saved = self.saved
         if saved is None:
             raise TorchScriptError(SECOND_BACKWARD)
-        for counter, version, description in self.checks:
+        for counter, version, variable in self.checks:
             if counter[0] != version:
                 raise TorchScriptError(
                     "one of the variables needed for gradient computation has been modified by an inplace "
-                    f"operation: {description}, is at version {counter[0]}; expected version {version} instead. "
+                    f"operation: {_describe(variable)}, is at version {counter[0]}; expected version {version} instead. "
                     "Hint: enable anomaly detection to find the operation that failed to compute its gradient, "
                     "with torch.autograd.set_detect_anomaly(True)."
                 )

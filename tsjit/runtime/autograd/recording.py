@@ -137,7 +137,10 @@ def _functional(kernel: Callable[..., Any], positions: Sequence[int], schema: Fu
         if wanted and is_grad_enabled():
             if not differentiable:
                 return _nondifferentiable(kernel, plain, schema)
-            return op_function(schema, args)(*args)
+            result = op_function(schema, args)(*args)
+            if view and isinstance(args[0], Variable):
+                _replayable(result, args[0], kernel, plain)
+            return result
         result = kernel(*plain)
         if view and isinstance(args[0], Variable):
             return _views_of(result, args[0], kernel, plain)
@@ -188,6 +191,18 @@ def _views_of(result: Any, source: Variable, kernel: Callable[..., Any], plain: 
 
 def _element_of(kernel: Callable[..., Any], rest: list[Any], index: int, array: np.ndarray) -> np.ndarray:
     return kernel(array, *rest)[index]
+
+
+def _replayable(result: Any, source: Variable, kernel: Callable[..., Any], plain: list[Any]) -> None:
+    """Gives the recorded results of a view op that are views of `source` the replay
+    of `kernel` as their view_fn (an in-place write through them rebases the base)."""
+    rest = plain[1:]
+    elements = result if type(result) in (list, tuple) else [result]
+    for index, element in enumerate(elements):
+        if isinstance(element, Variable) and element._base is not None:
+            replay = (functools.partial(_element_of, kernel, rest, index) if type(result) in (list, tuple)
+                      else (lambda array: kernel(array, *rest)))  # fmt: skip
+            mark_view(element, source, replay)
 
 
 def _inplace(kernel: Callable[..., Any], positions: Sequence[int], functional: FunctionSchema,

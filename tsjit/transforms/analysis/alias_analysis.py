@@ -618,6 +618,11 @@ class AliasDb:
         yielded = block.last_op.operands  # pyright: ignore[reportOptionalMemberAccess]
         for result, value in zip(op.results, yielded):
             self._alias(result, (value,))
+        for region in op.regions[1:]:  # a differentiated DifferentiableGraph's backward
+            for backward in region.blocks:
+                for argument in backward.args:
+                    self._element_of(argument)  # gradients and saved values: taken as wildcards
+                self._analyze_block(backward)
 
     def _analyze_return(self, op: Operation) -> None:
         self._returned.extend(op.operands)

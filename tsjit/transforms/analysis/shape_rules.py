@@ -448,7 +448,13 @@ class SameAs:
             return [None]
         explicit = q.dtype_argument()
         dtype = dtype_of(t) if explicit is None else explicit
-        return [tensor_type(dtype, t.shape, t.device_name, t.grad if explicit is None else any_grad([t], dtype))]
+        tensors = [self.type_of_operand(q, v) for v in q.op.operands]  # a norm's weight and bias too
+        return [tensor_type(dtype, t.shape, t.device_name, any_grad([x for x in tensors if x is not None], dtype))]
+
+    @staticmethod
+    def type_of_operand(q: Operands, value: SSAValue) -> TensorType | None:
+        t = q.type_of(value)
+        return t if isinstance(t, TensorType) else None
 
 
 @dataclass(frozen=True)
