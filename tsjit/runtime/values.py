@@ -256,7 +256,9 @@ def _kind(value: Value) -> str:
 def match_value(
     actual: Value, expected: Value, rtol: float = 1e-5, atol: float = 1e-6, where: str = "output"
 ) -> str | None:
-    """None when `actual` matches `expected`, else one line naming the first mismatch."""
+    """None when `actual` matches `expected`, else one line naming the first mismatch
+    (a tensor that records gradients compares as its data)."""
+    actual, expected = _data(actual), _data(expected)
     kind = _kind(actual)
     if kind != _kind(expected):
         return f"{where}: {kind} != {_kind(expected)}"
@@ -286,6 +288,12 @@ def match_value(
     if kind == "ScriptObject":
         return None if actual is expected else f"{where}: a different {actual.qualified_name} object"
     return None if actual == expected else f"{where}: {actual!r} != {expected!r}"
+
+
+def _data(value: Value) -> Value:
+    from tsjit.runtime.autograd.variable import Variable
+
+    return value.array if isinstance(value, Variable) else value
 
 
 def _close(a: float, e: float, rtol: float, atol: float) -> bool:

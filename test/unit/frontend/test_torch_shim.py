@@ -84,5 +84,7 @@ def test_files_import_torch_and_its_submodules_from_the_shim():
 
 def test_no_grad_is_a_context_manager_and_a_decorator():
     with torch.no_grad():
-        pass
-    assert torch.no_grad()(len) is len
+        assert not torch.is_grad_enabled()
+    assert torch.is_grad_enabled()
+    assert torch.no_grad()(torch.is_grad_enabled)() is False
+    assert torch.is_grad_enabled()

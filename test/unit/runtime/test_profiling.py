@@ -12,20 +12,20 @@ from tsjit.dialects.profile import ProfileOp
 from tsjit.dialects.types import TensorType
 from tsjit.formats.mlir import parse_mlir
 from tsjit.runtime.interpreter import Program
+from tsjit.runtime.autograd import Variable
 from tsjit.runtime.profiling import matches, merge, observe, observed_type, profile_recorder, type_checker
 
 
-class GradArray(np.ndarray):
-    """A tensor that requires grad, as the runtime's contract reads it."""
-
-    requires_grad = True
+def requiring_grad(x: np.ndarray) -> Variable:
+    """A tensor that requires grad, as the runtime holds it where gradients are recorded."""
+    return Variable(x, requires_grad=True)
 
 
 def test_observe_reads_dtype_sizes_element_strides_device_and_requires_grad():
     x = np.zeros((2, 3), np.float32)
     assert observe(x) == (np.dtype(np.float32), (2, 3), (3, 1), "cpu", False)
     assert observe(x.T)[2] == (1, 3)
-    assert observe(np.zeros(4).view(GradArray))[4] is True
+    assert observe(requiring_grad(np.zeros(4)))[4] is True
     assert observe(3.0) == (None, None, None, None, None)
 
 
@@ -35,7 +35,7 @@ def test_merge_forgets_what_differs():
     assert merge(a, observe(np.zeros((2, 4), np.float32))) == (np.dtype(np.float32), (2, None), None, "cpu", False)
     assert merge(a, observe(np.zeros(6, np.float32)))[1] is None  # ranks differ: the rank is unknown
     assert merge(a, observe(np.zeros((2, 3), np.float64)))[0] is None
-    assert merge(a, observe(np.zeros((2, 3), np.float32).view(GradArray)))[4] is None
+    assert merge(a, observe(requiring_grad(np.zeros((2, 3), np.float32))))[4] is None
 
 
 def test_observed_types_keep_strides_only_with_known_sizes():
@@ -99,8 +99,8 @@ def test_profiling_a_graph_run_by_the_interpreter():
         (TensorType(f32, [None, 3]), np.zeros((7, 3), np.float32), True),
         (TensorType(f32, [None, 3]), np.zeros((7, 2), np.float32), False),
         (TensorType(f32, [None, None], "cpu", False), np.zeros((7, 2), np.float32).T, True),
-        (TensorType(f32, [2], "cpu", False), np.zeros(2, np.float32).view(GradArray), False),
-        (TensorType(f32, [2], "cpu", True), np.zeros(2, np.float32).view(GradArray), True),
+        (TensorType(f32, [2], "cpu", False), requiring_grad(np.zeros(2, np.float32)), False),
+        (TensorType(f32, [2], "cpu", True), requiring_grad(np.zeros(2, np.float32)), True),
         (TensorType(f32, [2], "cpu", True), np.zeros(2, np.float32), False),
         (TensorType(f32, [2], "cuda:0"), np.zeros(2, np.float32), False),
         (TensorType(), np.zeros(2, np.int8), True),

@@ -20,6 +20,7 @@ from tsjit.dialects.prim import IfOp
 from tsjit.dialects.profile import BailOutOp, ProfileOp, TypeCheckOp
 from tsjit.dialects.types import IntType
 from tsjit.formats.mlir import parse_mlir
+from tsjit.runtime.autograd import Variable
 from tsjit.runtime.executor import GraphExecutor, make_executor
 from tsjit.runtime.native import FusedGroup
 from tsjit.runtime.profiling_executor import (
@@ -46,19 +47,13 @@ func.func @forward(%x : !ts.tensor, %y : !ts.tensor, %n : !ts.int) -> !ts.tensor
 }"""
 
 
-class GradArray(np.ndarray):
-    """A tensor that requires grad, as the runtime's contract reads it."""
-
-    requires_grad = True
-
-
 UNARY = """
 func.func @forward(%x : !ts.tensor) -> !ts.tensor {
   %y = aten.tanh %x : (!ts.tensor) -> !ts.tensor
   %z = aten.exp %y : (!ts.tensor) -> !ts.tensor
   func.return %z : !ts.tensor
 }"""
-"""Ops whose kernels take any ndarray, a subclass carrying requires_grad included."""
+"""Ops with gradients, for calls that record them."""
 
 
 def module(text: str = GRAPH) -> ModuleOp:
@@ -71,11 +66,13 @@ def inputs(shape: tuple[int, ...] = (2, 3), dtype: Any = np.float32, n: int = 2)
 
 
 def interpreted(*args: Any, text: str = GRAPH) -> Any:
-    return GraphExecutor(module(text), "forward", ())(*args)
+    arrays = [a.array if isinstance(a, Variable) else a for a in args]
+    return GraphExecutor(module(text), "forward", ())(*arrays)
 
 
-def requiring_grad(x: np.ndarray) -> np.ndarray:
-    return x.view(GradArray)
+def requiring_grad(x: np.ndarray) -> Variable:
+    """A tensor that requires grad, as the runtime holds it where gradients are recorded."""
+    return Variable(x, requires_grad=True)
 
 
 @pytest.fixture(params=["interp", "llvm"])
@@ -112,16 +109,18 @@ def test_profiles_then_runs_the_graph_specialized_behind_a_check(backend: str):
 
 
 @pytest.mark.parametrize(
-    ("text", "first", "changed"),
+    ("text", "first", "changed", "autograd"),
     [
-        pytest.param(GRAPH, inputs, lambda: inputs(dtype=np.float64), id="dtype"),
-        pytest.param(GRAPH, inputs, lambda: inputs(shape=(6,)), id="rank"),
-        pytest.param(GRAPH, inputs, lambda: inputs(shape=(4, 3)), id="size"),
-        pytest.param(UNARY, lambda: inputs()[:1], lambda: (requiring_grad(inputs()[0]),), id="requires_grad"),
+        pytest.param(GRAPH, inputs, lambda: inputs(dtype=np.float64), False, id="dtype"),
+        pytest.param(GRAPH, inputs, lambda: inputs(shape=(6,)), False, id="rank"),
+        pytest.param(GRAPH, inputs, lambda: inputs(shape=(4, 3)), False, id="size"),
+        pytest.param(UNARY, lambda: inputs()[:1], lambda: (requiring_grad(inputs()[0]),), True, id="requires_grad"),
     ],
 )
-def test_a_failed_check_falls_back_with_the_interpreters_results(backend: str, text: str, first: Any, changed: Any):
-    run = ProfilingGraphExecutor(module(text), "forward", backend=backend, runs=1, strategy=[("STATIC", 2), ("DYNAMIC", 10)])
+def test_a_failed_check_falls_back_with_the_interpreters_results(backend: str, text: str, first: Any, changed: Any,
+                                                                 autograd: bool):  # fmt: skip
+    run = ProfilingGraphExecutor(module(text), "forward", backend=backend, runs=1, strategy=[("STATIC", 2), ("DYNAMIC", 10)],
+                                 autograd=autograd)  # fmt: skip
     run(*first())
     run(*first())
     for _ in range(3):  # the fallback profiles, then specializes to the new inputs
@@ -137,7 +136,7 @@ def test_a_failed_check_falls_back_with_the_interpreters_results(backend: str, t
 
 
 def test_requires_grad_is_profiled_and_checked():
-    run = ProfilingGraphExecutor(module(UNARY), "forward", runs=1)
+    run = ProfilingGraphExecutor(module(UNARY), "forward", runs=1, autograd=True)
     x = requiring_grad(inputs()[0])
     run(x)
     run(x)

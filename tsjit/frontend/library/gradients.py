@@ -1518,7 +1518,7 @@ def gather(self, dim, index, sparse_grad):
     return torch.gather(self, dim, index, sparse_grad=sparse_grad), backward
 
 
-@gradient("aten::index.Tensor")
+@gradient("aten::index.Tensor", "aten::index.Tensor_hacked_twin")
 def index(self, indices):
     def backward(grad):
         return torch.index_put(torch.zeros(self_size, dtype=grad.dtype), indices, grad, True), None

@@ -58,6 +58,9 @@ def grad_sum_to_size(self: ndarray, size: Sequence[int] | None) -> ndarray:
 
 @kernel("aten::sum_to_size")
 def sum_to_size(self: ndarray, size: Sequence[int]) -> ndarray:
+    """As torch.sum: integral and bool tensors sum as Long."""
+    if self.dtype.kind in "biu":
+        return grad_sum_to_size(self.astype(np.int64), size)
     return grad_sum_to_size(self, size)
 
 
@@ -204,7 +207,10 @@ def _as_dtype(value: ndarray, code: int) -> ndarray:
 
 @kernel("aten::native_dropout_backward")
 def native_dropout_backward(grad_output: ndarray, mask: ndarray, scale: float) -> ndarray:
-    return as_tensor(grad_output * mask.astype(grad_output.dtype) * grad_output.dtype.type(scale))
+    from tsjit.runtime.kernels.promotion import result_type
+
+    dtype = result_type(grad_output, scale)
+    return as_tensor((grad_output * mask).astype(dtype, copy=False) * dtype.type(scale))
 
 
 # --------------------------------------------------------------------------------------
