@@ -387,9 +387,11 @@ def _returned_arguments(schema: FunctionSchema, inputs: Sequence[Ref]) -> tuple[
 
 
 class _Source:
-    """Python source for a plan's inputs; constants and callees become names."""
+    """Python source for a plan's inputs; constants and callees become names. With
+    `keep_tensors`, tensors stay Tensors (the inputs of a call that records gradients)."""
 
-    def __init__(self) -> None:
+    def __init__(self, keep_tensors: bool = False) -> None:
+        self.keep_tensors = keep_tensors
         self.names: dict[str, object] = {
             "_device": _runtime_device, "_torch_dtype_code": _torch_dtype_code, "_wrap": wrap, "_new": object.__new__,
             "_Tensor": Tensor,
@@ -434,6 +436,8 @@ class _Source:
             return "(" + "".join(f"{p}, " for p in parts) + ")"
         found = scalar_kind(kind)
         assert found is not None
+        if found.is_tensor and self.keep_tensors and not isinstance(target, (IntType, FloatType)):
+            return access
         source = found.convert.format(access)
         if found.is_tensor and isinstance(target, (IntType, FloatType)):
             from tsjit.runtime import kernels
@@ -464,12 +468,66 @@ def compile_entry(entry: Entry, kernel: Callable[..., Any], arity: int) -> Calla
             body = f"    {unpacked}, = {call}\n    return {source.name(return_type(entry.schema.name, names), 'R')}({returned})\n"
         else:
             body = f"    {unpacked}, = {call}\n    return ({returned},)\n"
+    tensors = _tensor_accesses(entry.inputs)
+    if tensors:  # PyTorch's autograd: a call on a tensor that requires grad records it
+        check = " or ".join(f"{t}.requires_grad" for t in tensors)
+        recorder = source.name(_recorder(entry, kernel, arity), "record")
+        enabled = source.name(_grad_enabled(), "enabled")
+        body = f"    if ({check}) and {enabled}():\n        return {recorder}({params})\n{body}"
     text = f"def run({params}):\n{body}"
     namespace = dict(source.names)
     exec(compile(text, f"<eager {entry.schema.qualified_name}>", "exec"), namespace)  # noqa: S102 - generated from the plan
     run = namespace["run"]
     run.source = text  # pyright: ignore[reportFunctionMemberAccess]
     return run
+
+
+def _tensor_accesses(refs: Sequence[Ref]) -> list[str]:
+    """`a0`, `a1[2]`: where the call's arguments hold the shim's Tensors."""
+    found: list[str] = []
+    for ref in refs:
+        if isinstance(ref, ArgRef):
+            found += _tensors_in(f"a{ref.root}" + "".join(f"[{i}]" for i in ref.path), ref.kind)
+        elif isinstance(ref, (ListRef, TupleRef)):
+            found += _tensor_accesses(ref.elements)
+    return found
+
+
+def _tensors_in(access: str, kind: Kind) -> list[str]:
+    if type(kind) is tuple:
+        return [t for i, k in enumerate(kind[1]) for t in _tensors_in(f"{access}[{i}]", k)]
+    return [access] if isinstance(kind, type) and issubclass(kind, Tensor) else []
+
+
+def _grad_enabled() -> Callable[[], bool]:
+    from tsjit.runtime.autograd import is_grad_enabled
+
+    return is_grad_enabled
+
+
+def _recorder(entry: Entry, kernel: Callable[..., Any], arity: int) -> Callable[..., Any]:
+    """The call when it records gradients: the runtime's recording of the operator
+    (`autograd.recording`) on the inputs with tensors as themselves; its Variables come
+    back as the shim's Tensors."""
+    from tsjit.frontend.torch_shim._tensor import as_tensors
+    from tsjit.runtime.autograd.recording import grad_callee
+
+    source = _Source(keep_tensors=True)
+    params = ", ".join(f"a{i}" for i in range(arity))
+    text = f"def inputs({params}):\n    return ({''.join(f'{source.of(r)}, ' for r in entry.inputs)})\n"
+    namespace = dict(source.names)
+    exec(compile(text, f"<eager recording {entry.schema.qualified_name}>", "exec"), namespace)  # noqa: S102 - generated from the plan
+    inputs = namespace["inputs"]
+    overload = f"{entry.schema.name}.{entry.schema.overload_name}" if entry.schema.overload_name else entry.schema.name
+    callee = grad_callee(None, entry.schema, overload, kernel)  # pyright: ignore[reportArgumentType]
+    names = tuple(r.name for r in entry.schema.returns)
+    named = return_type(entry.schema.name, names) if len(names) > 1 and all(names) else None
+
+    def record(*args: Any) -> Any:
+        result = as_tensors(callee(*inputs(*args)))
+        return named(*result) if named is not None else result
+
+    return record
 
 
 @functools.cache
@@ -538,6 +596,9 @@ class Dispatcher:
         self.fast: dict[tuple[object, ...], Callable[..., Any]] = {}
         self.entries: dict[tuple[object, ...], Entry] = {}
 
+    def _takes(self, argument: str) -> bool:
+        return any(schema.argument_index(argument) is not None for schema in schemas_for(self.operator))
+
     def entry(self, args: Sequence[object], kwargs: dict[str, object]) -> Entry:
         names = tuple(kwargs)
         return self.entry_of_kinds((*map(kind_of, args), *map(kind_of, kwargs.values())), names)
@@ -571,7 +632,14 @@ class Dispatcher:
         return switch
 
     def call(self, args: tuple[object, ...], kwargs: dict[str, object]) -> Any:
-        """The planned path: every call while tracing, and first calls."""
+        """The planned path: every call while tracing, and first calls. `requires_grad=`
+        of torch's Python factories (`torch.zeros(2, requires_grad=True)`) is applied
+        to the result when the operator has no such argument."""
+        if "requires_grad" in kwargs and not self._takes("requires_grad"):
+            kwargs = dict(kwargs)
+            flag = kwargs.pop("requires_grad")
+            result = self.call(args, kwargs)
+            return result.requires_grad_(bool(flag)) if flag else result
         entry = self.entry(args, kwargs)
         tracer = ACTIVE.current()
         if tracer is not None:
