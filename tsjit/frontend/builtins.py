@@ -111,6 +111,7 @@ RENAMED_FUNCTIONS: dict[str, str] = {
     "torch.jit._unwrap_optional": "aten::_unwrap_optional", "warnings.warn": "aten::warn",
     "torch.jit.is_tracing": "aten::is_tracing", "math.floor": "aten::floor", "math.isnan": "aten::isnan",
     "torch._assert": "aten::_assert", "math.remainder": "aten::mathremainder",
+    "torch.autograd.grad": "aten::grad", "torch.autograd.backward": "aten::backward",
 }  # fmt: skip
 """Python functions whose operator has another name."""
 

@@ -120,6 +120,8 @@ class _FormulaCompiler:
         self.schema = schema
         self.function = function
         self.unit = CompilationUnit()
+        filename = function.__code__.co_filename  # pyright: ignore[reportAttributeAccessIssue]
+        self.unit.sources[filename] = _table_source(filename)
         self.source, self.definition = self.unit.definition_of(function, None)  # pyright: ignore[reportArgumentType]
         self.symbol = overload.replace("::", "_").replace(".", "_")
 
@@ -231,6 +233,15 @@ class _FormulaCompiler:
                 if node.id in bound and node.id not in own and node.id not in captured:
                     captured.append(node.id)
         return captured
+
+
+@functools.cache
+def _table_source(path: str) -> object:
+    """The table's source, read and parsed once for every formula compiled from it."""
+    from tsjit.frontend.source import SourceFile
+
+    with open(path, encoding="utf-8") as file:
+        return SourceFile(GRADIENT_SOURCE, file.read())
 
 
 def _flatten_return(function: func.FuncOp) -> None:

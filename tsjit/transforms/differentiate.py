@@ -180,7 +180,7 @@ class _Backward:
             return copy
         argument = self.captures.get(value)
         if argument is None:
-            argument = self.block.insert_arg(value.type, len(self.block.args))
+            argument = self.block.insert_arg(_recording_nothing(value.type), len(self.block.args))
             argument.name_hint = value.name_hint
             self.captures[value] = argument
         return argument
@@ -229,7 +229,7 @@ class _Backward:
             if isinstance(v.type, (TensorType, ListType)) and may_require_grad(v.type)
         ]  # fmt: skip
         for k in grad_outputs:
-            argument = self.block.insert_arg(outputs[k].type, len(self.block.args))
+            argument = self.block.insert_arg(_recording_nothing(outputs[k].type), len(self.block.args))
             argument.name_hint = f"grad_{outputs[k].name_hint}" if outputs[k].name_hint else None
             self.grad_args.append(argument)
             self.accumulate(outputs[k], argument)
@@ -301,6 +301,11 @@ class _Backward:
         new = DifferentiableGraphOp(list(graph.inputs), graph.outs.types, body, Region(backward), gradient)
         new.attributes.update(graph.attributes)
         Rewriter.replace_op(graph, new)
+
+
+def _recording_nothing(t: Attribute) -> Attribute:
+    """A type as the backward sees it: its tensors require no grad (it records nothing)."""
+    return t.with_(requires_grad=False) if isinstance(t, TensorType) else t
 
 
 def _reordered(block: Block, order: Sequence[BlockArgument]) -> Block:
@@ -429,10 +434,8 @@ def refine_backward_types(graph: DifferentiableGraphOp) -> None:
         + [terminator.values[i] for i in graph.indices("captured_outputs")]
     )
     for argument, source in zip(graph.backward.block.args, sources):
-        wanted = source.type
-        if isinstance(wanted, TensorType):
-            wanted = wanted.with_(requires_grad=False)  # the backward records nothing
-        if argument.type != wanted and _refines(wanted, argument.type.with_(requires_grad=None) if isinstance(argument.type, TensorType) else argument.type):
+        wanted = _recording_nothing(source.type)
+        if argument.type != wanted and _refines(wanted, argument.type):
             Rewriter.replace_value_with_new_type(argument, wanted)
 
 
@@ -446,22 +449,30 @@ CLEANUP = (
 """Passes that optimize the forward and backward graphs once they exist."""
 
 
-def optimize_graphs(module: ModuleOp, ctx: Context) -> None:
-    """Optimizes the differentiated subgraphs of `module` until nothing changes."""
+def optimize_graphs(module: ModuleOp, ctx: Context, rounds: int = 6) -> None:
+    """Optimizes the differentiated subgraphs of `module` until nothing changes (each
+    round can refine types that let the next fold more)."""
     from tsjit.transforms import PASSES
     from tsjit.transforms.pass_logging import run_pass
 
-    for _ in range(4):
+    before = _fingerprint(module)
+    for _ in range(rounds):
         for name in CLEANUP:
             run_pass(PASSES[name]()(), ctx, module)
         TsjitPass.rewrite(module, [FoldGradSumToSize()])
-        changed = False
         for graph in [op for op in module.walk() if isinstance(op, DifferentiableGraphOp) and op.is_differentiated]:
             refine_backward_types(graph)
-            changed |= fold_constant_captures(graph)
-            changed |= prune_captures(graph)
-        if not changed:
+            fold_constant_captures(graph)
+            prune_captures(graph)
+        after = _fingerprint(module)
+        if after == before:
             break
+        before = after
+
+
+def _fingerprint(module: ModuleOp) -> tuple[object, ...]:
+    """What a round of optimization changes: the ops and the types of their results."""
+    return tuple((op.name, *(r.type for r in op.results)) for op in module.walk())
 
 
 @dataclass(frozen=True)

@@ -340,12 +340,14 @@ def _autograd_grad(kernel: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _autograd_backward(kernel: Callable[..., Any]) -> Callable[..., Any]:
-    """`tensor.backward()` in scripted code."""
+    """`tensor.backward()` (and `torch.autograd.backward(tensors)`) in scripted code."""
 
-    def call(tensor: Any, gradient: Any = None, retain_graph: bool | None = None, create_graph: bool = False) -> None:
+    def call(tensors: Any, gradients: Any = None, retain_graph: bool | None = None, create_graph: bool = False) -> None:
         from tsjit.runtime.autograd.engine import backward
 
-        backward([tensor], None if gradient is None else [gradient], retain_graph, create_graph)
+        if type(tensors) is not list:
+            tensors, gradients = [tensors], None if gradients is None else [gradients]
+        backward(tensors, gradients, retain_graph, create_graph)
 
     return call
 
@@ -363,6 +365,7 @@ SPECIAL_OPERATORS: dict[str, Callable[[Callable[..., Any]], Callable[..., Any]]]
     "aten::requires_grad_": _requires_grad_,
     "aten::grad": _autograd_grad,
     "aten::backward": _autograd_backward,
+    "aten::backward.TensorList": _autograd_backward,
     "prim::grad": _prim_grad,
 }
 """Overloads whose grad-mode callee is autograd itself rather than a wrapped kernel."""

@@ -798,6 +798,17 @@ def adaptive_pool_rule(q: Operands) -> Result:
     return [values, tensor_type(LONG, sizes, source.device_name, False)][: len(q.op.results)]
 
 
+def grad_sum_to_size_rule(q: Operands) -> Result:
+    """`_grad_sum_to_size(self, size)`: self's dtype, the sizes asked for (self's own
+    when `size` is None)."""
+    source = q.tensor("self")
+    if source is None:
+        return [None]
+    if q.constant("size") is None:
+        return [source]
+    return [tensor_type(dtype_of(source), q.ints("size"), source.device_name, source.grad)]
+
+
 def conversion_rule(q: Operands) -> Result:
     """aten::to in its overloads, and type_as: self's sizes, the target's dtype/device."""
     source = q.tensor("self")
@@ -845,6 +856,10 @@ _FLOAT_UNARY_OPS = (
     "erf", "erfc", "erfinv", "reciprocal", "lgamma", "digamma", "logit",
 )  # fmt: skip
 _BOOL_UNARY = ("isnan", "isinf", "isfinite", "logical_not", "signbit")
+_POINTWISE_BACKWARD = (
+    "threshold_backward", "hardtanh_backward", "leaky_relu_backward", "gelu_backward", "silu_backward",
+    "mish_backward", "softplus_backward", "hardswish_backward", "hardsigmoid_backward",
+)  # fmt: skip
 _SAME_AS_INPUT = ("dropout", "alpha_dropout", "feature_dropout", "layer_norm", "batch_norm", "group_norm", "instance_norm")
 _FACTORIES = ("zeros", "ones", "empty", "rand", "randn")
 _LIKE_FACTORIES = ("zeros_like", "ones_like", "empty_like", "rand_like", "randn_like")
@@ -928,6 +943,10 @@ RULES: dict[str, Rule] = {
     "aten::embedding": embedding_rule,
     "aten::to": conversion_rule,
     "aten::type_as": conversion_rule,
+    # gradients (tsjit/frontend/library/gradients.py): pointwise in the gradient and a saved value
+    **{f"aten::{n}": Pointwise(operands=("grad_output", "output")) for n in ("tanh_backward", "sigmoid_backward")},
+    **{f"aten::{n}": Pointwise(operands=("grad_output", "self"), promoted=("grad_output",)) for n in _POINTWISE_BACKWARD},
+    "aten::_grad_sum_to_size": grad_sum_to_size_rule,
 }
 """Rules by overload (`aten::max.dim`) or, for every overload, by operator."""
 

@@ -509,6 +509,16 @@ _CONVERSION_ARGUMENTS = (
 )  # fmt: skip
 """`to`'s arguments besides `self`: the result type already says what they ask for."""
 
+def _silu_backward(e: ScalarEmitter, g: SSAValue, x: SSAValue) -> SSAValue:
+    s = e.sigmoid(x)
+    return e.mul(g, e.mul(s, e.add(e.one(), e.mul(x, e.sub(e.one(), s)))))
+
+
+def _hardswish_backward(e: ScalarEmitter, g: SSAValue, x: SSAValue) -> SSAValue:
+    middle = e.mul(g, e.add(e.div(x, e.constant(3)), e.constant(0.5)))
+    return e.select(e.cmp("lt", x, e.constant(-3)), e.zero(), e.select(e.cmp("le", x, e.constant(3)), middle, g))
+
+
 ELEMENTWISE: dict[str, Elementwise] = {
     # arithmetic
     "aten::add": Elementwise(lambda e, a, b, alpha=None: e.add(a, e.scaled(b, alpha))),
@@ -601,6 +611,22 @@ ELEMENTWISE: dict[str, Elementwise] = {
     "aten::celu": Elementwise(lambda e, x, a=1.0: _elu()(e, x, a, 1.0, e.div(e.one(), e.value(a)))),
     "aten::hardsigmoid": _unary(_hardsigmoid),
     "aten::hardswish": _unary(lambda e, x: e.mul(x, _hardsigmoid(e, x))),
+    # gradients of the activations (`*_backward(grad_output, self or output, ...)`)
+    "aten::tanh_backward": Elementwise(lambda e, g, y: e.mul(g, e.sub(e.one(), e.mul(y, y)))),
+    "aten::sigmoid_backward": Elementwise(lambda e, g, y: e.mul(g, e.mul(y, e.sub(e.one(), y)))),
+    "aten::threshold_backward": Elementwise(lambda e, g, x, t: e.select(e.cmp("le", x, t), e.zero(), g)),
+    "aten::hardtanh_backward": Elementwise(
+        lambda e, g, x, low, high: e.select(e.or_(e.cmp("le", x, low), e.cmp("ge", x, high)), e.zero(), g)
+    ),
+    "aten::leaky_relu_backward": Elementwise(
+        lambda e, g, x, slope: e.select(e.cmp("gt", x, e.zero()), g, e.mul(g, slope)), ignored=("self_is_result",)
+    ),
+    "aten::silu_backward": Elementwise(_silu_backward),
+    "aten::hardsigmoid_backward": Elementwise(
+        lambda e, g, x: e.select(e.and_(e.cmp("gt", x, e.constant(-3)), e.cmp("lt", x, e.constant(3))),
+                                 e.div(g, e.constant(6)), e.zero())  # fmt: skip
+    ),
+    "aten::hardswish_backward": Elementwise(_hardswish_backward),
     # comparisons and logic
     **{f"aten::{name}": _comparison(name) for name in ("eq", "ne", "lt", "le", "gt", "ge")},
     "aten::logical_not": Elementwise(lambda e, x: e.not_(x), Compute.BOOL),
