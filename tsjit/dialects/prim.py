@@ -31,8 +31,7 @@ from typing import TYPE_CHECKING, ClassVar, NoReturn, Self, TypeAlias
 from xdsl.dialect_interfaces.constant_materialization import ConstantMaterializationInterface
 from xdsl.dialects import builtin
 from xdsl.dialects.builtin import (
-    ArrayAttr,
-    IntAttr,
+    DenseArrayBase,
     IntegerAttr,
     NoneAttr,
     StringAttr,
@@ -1190,10 +1189,10 @@ class DifferentiableGraphOp(SubgraphOp):
 
     body = region_def("single_block")
     backward = opt_region_def("single_block")
-    grad_outputs = opt_prop_def(ArrayAttr[IntAttr])
-    grad_inputs = opt_prop_def(ArrayAttr[IntAttr])
-    captured_inputs = opt_prop_def(ArrayAttr[IntAttr])
-    captured_outputs = opt_prop_def(ArrayAttr[IntAttr])
+    grad_outputs = opt_prop_def(DenseArrayBase)
+    grad_inputs = opt_prop_def(DenseArrayBase)
+    captured_inputs = opt_prop_def(DenseArrayBase)
+    captured_outputs = opt_prop_def(DenseArrayBase)
 
     GRADIENT_PROPERTIES: ClassVar[tuple[str, ...]] = (
         "grad_outputs", "grad_inputs", "captured_inputs", "captured_outputs",
@@ -1201,7 +1200,7 @@ class DifferentiableGraphOp(SubgraphOp):
 
     def __init__(self, inputs: Sequence[Operand], result_types: Sequence[Attribute], body: Region,
                  backward: Region | None = None, gradient: dict[str, Sequence[int]] | None = None):  # fmt: skip
-        properties = {name: ArrayAttr([IntAttr(i) for i in values]) for name, values in (gradient or {}).items()}
+        properties = {name: DenseArrayBase.from_list(i64, list(values)) for name, values in (gradient or {}).items()}
         IRDLOperation.__init__(
             self, operands=[inputs], result_types=[result_types], regions=[body, backward], properties=properties
         )
@@ -1213,7 +1212,7 @@ class DifferentiableGraphOp(SubgraphOp):
     def indices(self, name: str) -> tuple[int, ...]:
         """A gradient property as ints (empty when absent)."""
         value = self.properties.get(name)
-        return tuple(i.data for i in value.data) if isinstance(value, ArrayAttr) else ()  # pyright: ignore[reportAttributeAccessIssue]
+        return tuple(int(i) for i in value.get_values()) if isinstance(value, DenseArrayBase) else ()
 
     def print(self, printer: Printer) -> None:
         print_bindings(printer, self.body.block.args, self.inputs)

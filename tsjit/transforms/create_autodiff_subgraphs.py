@@ -248,6 +248,8 @@ def unmerge_view_outputs(group: DifferentiableGraphOp) -> DifferentiableGraphOp:
         position = list(view.results).index(terminator.operands[index])
         produced.replace_all_uses_with(clone.results[position])
         group = _without_output(group, index)
+        if not any(r.uses for r in view.results):
+            Rewriter.erase_op(view)
 
 
 def _with_output(group: DifferentiableGraphOp, value: SSAValue) -> tuple[DifferentiableGraphOp, SSAValue]:

@@ -117,7 +117,7 @@ def _forward(block: Block) -> list[_Step]:
                 refined = Rewriter.replace_value_with_new_type(new, old.type)
                 returned = [refined if v is new else v for v in returned]
                 new = refined
-            new.name_hint = new.name_hint or old.name_hint
+            new.name_hint = old.name_hint or new.name_hint
             old.replace_all_uses_with(new)
             results.append(new)
         Rewriter.erase_op(op)
@@ -207,7 +207,7 @@ class _Backward:
         owner = value.owner
         if not isinstance(owner, ListConstructOp):
             raise TsjitError("cannot differentiate a list of tensors used twice here", SourceLocation.of_op(owner))
-        types = [e.type for e in owner.elements]
+        types = [_recording_nothing(e.type) for e in owner.elements]
         left = self.insert(ListUnpackOp(a, types)).results
         right = self.insert(ListUnpackOp(b, types)).results
         one = self.insert(ConstantOp.from_value(1)).results[0]
@@ -254,7 +254,7 @@ class _Backward:
         elif step.op_name == ListConstructOp.name:
             grad = self.grads.get(step.results[0])
             if grad is not None:
-                unpacked = self.insert(ListUnpackOp(grad, [v.type for v in step.operands])).results
+                unpacked = self.insert(ListUnpackOp(grad, [_recording_nothing(v.type) for v in step.operands])).results
                 for element, element_grad in zip(step.operands, unpacked):
                     self.accumulate(element, element_grad)
         elif step.op_name == ListUnpackOp.name:
@@ -395,9 +395,9 @@ def _drop_unread_yields(graph: DifferentiableGraphOp, captured_outputs: list[int
 
 
 def _set(graph: DifferentiableGraphOp, name: str, values: Sequence[int]) -> None:
-    from xdsl.dialects.builtin import ArrayAttr, IntAttr
+    from xdsl.dialects.builtin import DenseArrayBase, i64
 
-    graph.properties[name] = ArrayAttr([IntAttr(i) for i in values])
+    graph.properties[name] = DenseArrayBase.from_list(i64, list(values))
 
 
 def fold_constant_captures(graph: DifferentiableGraphOp) -> bool:
@@ -442,6 +442,8 @@ def refine_backward_types(graph: DifferentiableGraphOp) -> None:
 CLEANUP = (
     "shape-propagation",
     "constant-propagation",
+    "loop-unrolling",
+    "remove-mutation",
     "peephole",
     "common-subexpression-elimination",
     "dead-code-elimination",

@@ -65,3 +65,35 @@ func.func @refined_inputs(%x : !ts.tensor) -> !ts.tensor {
 
 // CHECK-GENERIC-LABEL: "func.func"() <{sym_name = "refined_inputs"
 // CHECK-GENERIC:         ^bb0(%a: !ts.tensor<f32, [2]>):
+
+// -----
+
+// A differentiated DifferentiableGraph: the body yields the outputs and the values
+// the backward captures; the backward region takes the output gradients, the captured
+// inputs and the captured yields, and yields the inputs' gradients.
+func.func @differentiated(%x : !ts.tensor) -> !ts.tensor {
+  %y = prim.DifferentiableGraph(%a = %x : !ts.tensor) -> (!ts.tensor) {
+    %t = aten.tanh %a : (!ts.tensor) -> !ts.tensor
+    prim.Yield %t, %t : !ts.tensor, !ts.tensor
+  } backward[grad_outputs = [0], grad_inputs = [0], captured_inputs = [], captured_outputs = [1]] {
+  ^bb0(%g : !ts.tensor, %s : !ts.tensor):
+    %d = aten.tanh_backward %g, %s : (!ts.tensor, !ts.tensor) -> !ts.tensor
+    prim.Yield %d : !ts.tensor
+  }
+  func.return %y : !ts.tensor
+}
+
+// CHECK-LABEL: func.func @differentiated(%x: !ts.tensor) -> !ts.tensor {
+// CHECK-NEXT:    %y = prim.DifferentiableGraph(%a = %x : !ts.tensor) -> (!ts.tensor) {
+// CHECK-NEXT:      %t = aten.tanh %a : (!ts.tensor) -> !ts.tensor
+// CHECK-NEXT:      prim.Yield %t, %t : !ts.tensor, !ts.tensor
+// CHECK-NEXT:    } backward[grad_outputs = [0], grad_inputs = [0], captured_inputs = [], captured_outputs = [1]] {
+// CHECK-NEXT:    ^bb0(%g: !ts.tensor, %s: !ts.tensor):
+// CHECK-NEXT:      %d = aten.tanh_backward %g, %s : (!ts.tensor, !ts.tensor) -> !ts.tensor
+// CHECK-NEXT:      prim.Yield %d : !ts.tensor
+// CHECK-NEXT:    }
+
+// CHECK-GENERIC-LABEL: "func.func"() <{sym_name = "differentiated"
+// CHECK-GENERIC:         %y = "prim.DifferentiableGraph"(%x) <{grad_outputs = array<i64: 0>, grad_inputs = array<i64: 0>, captured_inputs = array<i64>, captured_outputs = array<i64: 1>}> ({
+// CHECK-GENERIC:         }, {
+// CHECK-GENERIC-NEXT:    ^bb0(%g: !ts.tensor, %s: !ts.tensor):

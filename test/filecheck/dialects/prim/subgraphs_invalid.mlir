@@ -59,3 +59,36 @@
 %x = "test.op"() : () -> !ts.int
 %a = "prim.ConstantChunk"(%x) <{chunks = 1 : i64, dim = 0 : i64}> : (!ts.int) -> !ts.tensor
 // CHECK: error: 'prim.ConstantChunk' op operand 'input' at position 0 does not verify:
+
+// -----
+
+%x = "test.op"() : () -> !ts.tensor
+%y = prim.DifferentiableGraph(%a = %x : !ts.tensor) -> (!ts.tensor) {
+  prim.Yield %a : !ts.tensor
+} backward[grad_outputs = [0], grad_inputs = [0], captured_inputs = [], captured_outputs = [3]] {
+^bb0(%g : !ts.tensor, %s : !ts.tensor):
+  prim.Yield %g : !ts.tensor
+}
+// CHECK: error: 'prim.DifferentiableGraph' op captured_outputs names yielded value 3, which does not exist
+
+// -----
+
+%x = "test.op"() : () -> !ts.tensor
+%y = prim.DifferentiableGraph(%a = %x : !ts.tensor) -> (!ts.tensor) {
+  prim.Yield %a : !ts.tensor
+} backward[grad_outputs = [0], grad_inputs = [0], captured_inputs = [0], captured_outputs = []] {
+^bb0(%g : !ts.tensor):
+  prim.Yield %g : !ts.tensor
+}
+// CHECK: error: 'prim.DifferentiableGraph' op backward takes 1 argument but its properties name 2
+
+// -----
+
+%x = "test.op"() : () -> !ts.tensor
+%y = prim.DifferentiableGraph(%a = %x : !ts.tensor) -> (!ts.tensor) {
+  prim.Yield %a : !ts.tensor
+} backward[grad_outputs = [0], grad_inputs = [], captured_inputs = [], captured_outputs = []] {
+^bb0(%g : !ts.tensor):
+  prim.Yield %g : !ts.tensor
+}
+// CHECK: error: 'prim.DifferentiableGraph' op backward yields 1 value but grad_inputs names 0
