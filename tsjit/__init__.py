@@ -26,6 +26,7 @@ __all__ = [
     "load",
     "compile",
     "install_torch_shim",
+    "torch",
     "grad",
     "value_and_grad",
     "set_profiling_runs",
@@ -73,6 +74,8 @@ def __getattr__(name: str) -> Any:
         return getattr(import_module("tsjit.frontend.tracer"), name)
     if name in ("grad", "value_and_grad"):
         return getattr(import_module("tsjit.runtime.autograd.functional"), name)
+    if name == "torch":  # tsjit's torch shim, whether or not PyTorch is installed
+        return import_module("tsjit.frontend.torch_shim")
     if name == "install_torch_shim":
         return import_module("tsjit.frontend.torch_shim.install").install_torch_shim
     if name in ("set_profiling_runs", "set_fusion_strategy", "last_executed_optimized_graph"):

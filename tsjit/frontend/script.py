@@ -46,8 +46,19 @@ class ScriptFunction:
     def __init__(self, unit: CompilationUnit, entry: CompiledFunction):
         self.unit = unit
         self.entry = entry
+        self.backend = "interp"
         self._executor: Any = None
         self._grad_executor: Any = None
+
+    def to_backend(self, backend: str) -> ScriptFunction:
+        """Runs later calls on `backend` (`interp`, `llvm`, `auto`); returns self."""
+        from tsjit.runtime.executor import BACKENDS
+
+        if backend not in BACKENDS:
+            raise TsjitError(f"unknown backend '{backend}' (backends: {', '.join(BACKENDS)})")
+        self.backend = backend
+        self._executor = self._grad_executor = None
+        return self
 
     @property
     def module(self) -> ModuleOp:
@@ -78,7 +89,7 @@ class ScriptFunction:
         if self._executor is None:
             from tsjit.runtime.executor import make_executor
 
-            self._executor = make_executor(self.module, self.name, executor=EXECUTOR)
+            self._executor = make_executor(self.module, self.name, self.backend, executor=EXECUTOR)
         return self._executor
 
     def grad_executor(self) -> Any:
@@ -86,7 +97,8 @@ class ScriptFunction:
         if self._grad_executor is None:
             from tsjit.runtime.executor import make_executor
 
-            self._grad_executor = make_executor(self.module, self.name, executor=EXECUTOR, autograd=True)
+            self._grad_executor = make_executor(self.module, self.name, self.backend, executor=EXECUTOR,
+                                                autograd=True)  # fmt: skip
         return self._grad_executor
 
     def __call__(self, *args: Any) -> Any:
@@ -159,6 +171,16 @@ class ScriptModule(ScriptFunction):
 
     def executor_arguments(self, args: tuple[Any, ...]) -> tuple[Any, ...]:
         return (self.state, *(_runtime_argument(a) for a in args))
+
+    def named_parameters(self) -> Any:
+        """(dotted name, tensor) of the module's trainable tensors, the ones its calls
+        differentiate: the module's own Parameter objects."""
+        from tsjit.runtime.modules import parameters
+
+        return iter(parameters(self.state).items())
+
+    def parameters(self) -> Any:
+        return (p for _, p in self.named_parameters())
 
     def grad_arguments(self, args: tuple[Any, ...]) -> tuple[Any, ...]:
         return (self.state, *(_grad_argument(a) for a in args))
@@ -289,10 +311,10 @@ def shim_modules() -> dict[str, types.ModuleType]:
     """`torch` and its submodules as the shim provides them."""
     from tsjit.frontend import torch_shim
     from tsjit.frontend.library import functional
-    from tsjit.frontend.torch_shim import _builtins, jit, nn
+    from tsjit.frontend.torch_shim import _builtins, jit, nn, optim
 
     return {
-        "torch": torch_shim, "torch.nn": nn, "torch.nn.functional": functional, "torch.jit": jit,
+        "torch": torch_shim, "torch.nn": nn, "torch.nn.functional": functional, "torch.jit": jit, "torch.optim": optim,
         "torch.nn.init": nn.init, "torch._jit_internal": _builtins,
     }  # fmt: skip
 

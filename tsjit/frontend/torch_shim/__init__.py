@@ -165,11 +165,11 @@ def __getattr__(name: str) -> TorchBuiltin:
 
 
 from tsjit.frontend.torch_shim import _builtins as _jit_internal  # noqa: E402, F401
-from tsjit.frontend.torch_shim import jit, nn  # noqa: E402
+from tsjit.frontend.torch_shim import jit, nn, optim  # noqa: E402
 from tsjit.frontend.torch_shim.nn import functional  # noqa: E402, F401
 
 __all__ = [
     "Generator", "Size", "Tensor", "as_tensor", "device", "dtype", "enable_grad", "fft", "from_numpy", "generator",
     "get_default_dtype", "is_floating_point", "is_grad_enabled", "is_tensor", "jit", "linalg", "manual_seed",
-    "nn", "no_grad", "numel", "ops", "set_grad_enabled", "special", "tensor", "to_dtype",
+    "nn", "no_grad", "numel", "ops", "optim", "set_grad_enabled", "special", "tensor", "to_dtype",
 ]  # fmt: skip
