@@ -13,13 +13,17 @@ the plane is on. The loss curve is printed as it goes.
 
 from __future__ import annotations
 
-import argparse
-import time
+import os
 
-import numpy as np
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # one thread: BLAS threads spin on a shared machine
 
-import tsjit
-from tsjit import torch
+import argparse  # noqa: E402
+import time  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+import tsjit  # noqa: E402
+from tsjit import torch  # noqa: E402
 
 nn = torch.nn
 F = torch.nn.functional
