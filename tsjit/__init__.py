@@ -55,16 +55,20 @@ def compile(  # noqa: A001
     pipeline: Any = None,
     threads: int = 1,
     executor: str = "argspec",
+    autograd: bool = False,
 ) -> Any:
     """A callable running `entry` of `module` through the GraphExecutor of `backend`,
     which specialises on argument types and optimizes with `pipeline` (by default the
     executor's, `executor-default`; `()` for none) on each new argument spec; native
     backends split large kernels over `threads` threads. `executor="profiling"`
-    profiles the first calls instead and specializes to what they saw, behind guards."""
+    profiles the first calls instead and specializes to what they saw, behind guards.
+    With `autograd`, calls record gradients: tensors that require grad (Variables, the
+    parameters of `tsjit.runtime.modules.module_object(..., trainable=True)`) give
+    results that are Variables, whose `backward()` accumulates into their `.grad`."""
     from tsjit.runtime.executor import DEFAULT_PIPELINE, make_executor
 
     pipeline = DEFAULT_PIPELINE if pipeline is None else pipeline
-    return make_executor(module, entry, backend, pipeline, threads, executor)
+    return make_executor(module, entry, backend, pipeline, threads, executor, autograd=autograd)
 
 
 def __getattr__(name: str) -> Any:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import sys
 import weakref
 from collections.abc import Sequence
 from typing import Any
@@ -84,24 +85,44 @@ class AccumulateGrad(Node):
         (grad,) = grads
         if grad is None:
             return ()
+        grads[0] = None  # the engine's buffer lets go: `grad` may be stolen
         variable = self.variable
         grad = _as_input(grad, variable.array.shape, variable.array.dtype, self, 0)
-        accumulate_grad(variable, grad)
+        accumulate_grad(variable, grad, _STOLEN_REFERENCES)
         return ()
 
 
-def accumulate_grad(variable: Variable, grad: np.ndarray) -> None:
+_STOLEN_REFERENCES = 3
+"""References to an unshared gradient in `accumulate_grad` called from AccumulateGrad:
+its local, the parameter and getrefcount's argument."""
+
+
+def accumulate_grad(variable: Variable, grad: np.ndarray, references: int = 0) -> None:
     """`variable.grad += grad`, in place when a gradient is there already (as PyTorch
-    does, so that `.grad` keeps its identity), a copy of `grad` otherwise."""
+    does, so that `.grad` keeps its identity), else `grad` itself when nothing else
+    can see it (an array owning its data with no more than `references` references,
+    PyTorch's stealing of an unshared gradient), else a copy of it."""
     existing = variable.grad
     if existing is None:
-        variable.grad = new_variable(np.array(grad, copy=True), variable.grad_class())
+        variable.grad = new_variable(grad if _unshared(grad, references) else np.array(grad, copy=True),
+                                     variable.grad_class())  # fmt: skip
     else:
         target = existing.array
         if target.shape == grad.shape and target.flags.writeable:
             np.add(target, grad, out=target, casting="unsafe")
         else:
             existing.array = np.asarray(target + grad, dtype=target.dtype)
+
+
+def _unshared(grad: np.ndarray, references: int) -> bool:
+    """Whether nothing but the caller sees `grad` or its memory: an array owning its data
+    with no more than `references` references (counting getrefcount's argument), or
+    such an array's only view (a transposed matrix product)."""
+    if not grad.flags.writeable or sys.getrefcount(grad) > references + 1:  # + this frame's
+        return False
+    base = grad.base
+    # the base's references: the view's and getrefcount's argument (`base` is one more)
+    return base is None or (isinstance(base, np.ndarray) and base.base is None and sys.getrefcount(base) <= 3)
 
 
 class GraphRoot(Node):
@@ -290,6 +311,7 @@ def run_backward(roots: Sequence[Edge], grads: Sequence[np.ndarray], keep_graph:
                 dependencies[child] = remaining
                 if remaining == 0:
                     heapq.heappush(ready, (-child.sequence_nr, next(order), child))
+            outputs = inputs = grad_value = present = None  # unshared gradients stay stealable
     return results if targets is not None else None
 
 

@@ -1,0 +1,344 @@
+"""Autograd's contract: the engine, views and in-place writes, grad mode, the functional
+interface, modules' `.grad`, `torch.autograd.grad` in scripted code, optimizers.
+
+Gradients are checked against numpy's own derivative of each function; the gradients
+of every conformance case are checked in test/conformance/test_gradients.py.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import tsjit
+from tsjit import torch
+from tsjit.diagnostics import TsjitError
+from tsjit.runtime.autograd import Variable, backward, grad, no_grad
+from tsjit.runtime.errors import TorchScriptError
+from tsjit.runtime.modules import module_object, parameters
+
+SOURCE = """
+import torch
+from typing import List
+
+def tanh_layer(x, w, b):
+    return torch.tanh(x.mm(w) + b).sum()
+
+def of_list(xs: List[torch.Tensor]):
+    return (xs[0] * xs[1]).sum()
+
+def constant(x, y):
+    return (y * 2.0).sum()
+
+def grad_in_script(x, w):
+    y = (x * w).sum()
+    gx = torch.autograd.grad([y], [x])
+    return gx[0]
+
+def doubled_without_grad(x):
+    with torch.no_grad():
+        y = x * 2
+    return y, x * 3
+
+def saves_then_writes(x):
+    y = x * 1.0
+    z = y.sin()
+    y.add_(1.0)
+    return z, y
+
+def through_a_view(x):
+    y = x.clone()
+    y[0] = y[0] * 3.0
+    return y.sum()
+
+def mlp(x, w1, w2):
+    return torch.relu(x.mm(w1)).mm(w2).sum()
+"""
+
+RNG = np.random.default_rng(0)
+
+
+def _array(*shape: int) -> np.ndarray:
+    return RNG.standard_normal(shape).astype(np.float32)
+
+
+def _script(name: str) -> tsjit.ScriptFunction:  # pyright: ignore[reportAttributeAccessIssue]
+    return tsjit.script(SOURCE, entry=name)
+
+
+# --------------------------------------------------------------------------------------
+# The engine, on the shim's eager tensors
+# --------------------------------------------------------------------------------------
+
+
+def test_backward_accumulates_into_leaves():
+    x = torch.tensor(_array(3), requires_grad=True)
+    for _ in range(2):
+        (x * x).sum().backward()
+    np.testing.assert_allclose(x.grad.array, 4 * x.array, rtol=1e-6)
+    assert x.grad.requires_grad is False and x.is_leaf
+
+
+def test_grad_returns_without_accumulating():
+    x = torch.tensor(_array(3), requires_grad=True)
+    (dx,) = grad([(x.exp()).sum()], [x])
+    np.testing.assert_allclose(dx, np.exp(x.array), rtol=1e-6)
+    assert x.grad is None
+
+
+def test_second_backward_needs_retain_graph():
+    x = torch.tensor(_array(3), requires_grad=True)
+    y = (x.sin() * 2).sum()
+    y.backward(retain_graph=True)
+    y.backward()
+    np.testing.assert_allclose(x.grad.array, 4 * np.cos(x.array), rtol=1e-5)
+    with pytest.raises((RuntimeError, TorchScriptError), match="Trying to backward through the graph a second time"):
+        y.backward()
+
+
+def test_unshared_gradients_are_not_copied_but_shared_ones_are():
+    a = torch.tensor(_array(3), requires_grad=True)
+    b = torch.tensor(_array(3), requires_grad=True)
+    (a + b).sum().backward()  # one gradient array reaches both leaves
+    a.grad.array[0] = 7.0
+    assert b.grad.array[0] == 1.0
+    c = torch.tensor(_array(2, 3), requires_grad=True)
+    (c * 2.0).t().sum().backward()
+    np.testing.assert_array_equal(c.grad.array, np.full((2, 3), 2.0, np.float32))
+
+
+def test_backward_of_a_non_scalar_needs_a_gradient():
+    x = torch.tensor(_array(3), requires_grad=True)
+    with pytest.raises(RuntimeError, match="grad can be implicitly created only for scalar outputs"):
+        (x * 2).backward()
+    (x * 2).backward(torch.ones(3))
+    np.testing.assert_array_equal(x.grad.array, np.full(3, 2.0, np.float32))
+
+
+def test_in_place_write_through_a_view_reaches_the_base():
+    x = torch.tensor(_array(2, 3), requires_grad=True)
+    y = x * 1.0
+    y[0].mul_(3.0)
+    y.sum().backward()
+    np.testing.assert_array_equal(x.grad.array, np.array([[3, 3, 3], [1, 1, 1]], np.float32))
+
+
+def test_no_grad_records_nothing():
+    x = torch.tensor(_array(3), requires_grad=True)
+    with torch.no_grad():
+        y = x * 2
+    assert not y.requires_grad and y.grad_fn is None
+    assert torch.is_grad_enabled()
+
+
+# --------------------------------------------------------------------------------------
+# Scripted code
+# --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("backend", ["interp", "llvm"])
+def test_scripted_backward_matches_the_derivative(backend: str):
+    function = _script("mlp").to_backend(backend)
+    x, w1, w2 = _array(4, 3), _array(3, 5), _array(5, 2)
+    for _ in range(3):  # profiled, then optimized with differentiable graphs
+        t1, t2 = (torch.tensor(w, requires_grad=True) for w in (w1, w2))
+        function(torch.tensor(x), t1, t2).backward()
+        hidden = x @ w1
+        grad_hidden = np.ones((4, 2), np.float32) @ w2.T * (hidden > 0)
+        np.testing.assert_allclose(t2.grad.array, np.maximum(hidden, 0).T @ np.ones((4, 2)), rtol=1e-5)
+        np.testing.assert_allclose(t1.grad.array, x.T @ grad_hidden, rtol=1e-5, atol=1e-6)
+
+
+def test_scripted_no_grad_block():
+    function = _script("doubled_without_grad")
+    x = torch.tensor(_array(3), requires_grad=True)
+    for _ in range(3):
+        doubled, tripled = function(x)
+        assert not doubled.requires_grad and tripled.requires_grad
+
+
+def test_autograd_grad_in_scripted_code():
+    function = _script("grad_in_script")
+    x, w = _array(2, 3), _array(2, 3)
+    for _ in range(3):
+        gx = function(torch.tensor(x, requires_grad=True), torch.tensor(w))
+        np.testing.assert_array_equal(gx.array, w)
+
+
+def test_in_place_write_to_a_saved_tensor_raises():
+    function = _script("saves_then_writes")
+    for _ in range(3):
+        z, _ = function(torch.tensor(_array(3), requires_grad=True))
+        with pytest.raises(TorchScriptError, match="one of the variables needed for gradient computation has been "
+                                                   "modified by an inplace operation"):  # fmt: skip
+            z.sum().backward()
+
+
+def test_scripted_write_through_a_view():
+    function = _script("through_a_view")
+    for _ in range(3):
+        x = torch.tensor(_array(2, 3), requires_grad=True)
+        function(x).backward()
+        np.testing.assert_array_equal(x.grad.array, np.array([[3, 3, 3], [1, 1, 1]], np.float32))
+
+
+def test_missing_formula_names_the_op_and_the_line():
+    function = tsjit.script("import torch\ndef f(x):\n    y = x * 2.0\n    return torch.cumprod(y, 0).sum()\n", entry="f")
+    x = torch.tensor(_array(3), requires_grad=True)
+    with pytest.raises((TsjitError, TorchScriptError), match="cannot differentiate aten::cumprod: the gradient "
+                                                             "table has no formula for it") as raised:  # fmt: skip
+        for _ in range(3):
+            function(x).backward()
+    assert ":4" in str(raised.value)
+
+
+# --------------------------------------------------------------------------------------
+# tsjit.grad and tsjit.value_and_grad (JAX's convention)
+# --------------------------------------------------------------------------------------
+
+
+def test_grad_with_argnums_tuple():
+    x, w, b = _array(3, 4), _array(4, 5), _array(5)
+    gx, gb = tsjit.grad(_script("tanh_layer"), argnums=(0, 2))(x, w, b)
+    d = 1 - np.tanh(x @ w + b) ** 2
+    assert isinstance(gx, np.ndarray) and gx.shape == x.shape and gb.shape == b.shape
+    np.testing.assert_allclose(gx, d @ w.T, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(gb, d.sum(0), rtol=1e-5, atol=1e-6)
+
+
+def test_value_and_grad_with_one_argnum():
+    x, w, b = _array(3, 4), _array(4, 5), _array(5)
+    value, gw = tsjit.value_and_grad(_script("tanh_layer"), 1)(x, w, b)
+    np.testing.assert_allclose(value, np.tanh(x @ w + b).sum(), rtol=1e-5)
+    np.testing.assert_allclose(gw, x.T @ (1 - np.tanh(x @ w + b) ** 2), rtol=1e-5, atol=1e-6)
+
+
+def test_grad_of_a_list_and_of_an_unused_argument():
+    a, b = _array(3), _array(3)
+    (ga, gb) = tsjit.grad(_script("of_list"))([a, b])
+    np.testing.assert_array_equal(ga, b)
+    np.testing.assert_array_equal(gb, a)
+    gx = tsjit.grad(_script("constant"))(a, b)
+    np.testing.assert_array_equal(gx, np.zeros(3, np.float32))
+
+
+def test_grad_rejects_bad_arguments():
+    function = _script("tanh_layer")
+    with pytest.raises(TsjitError, match="argnums"):
+        tsjit.grad(function, argnums=())
+    with pytest.raises(TsjitError, match="not a floating-point tensor"):
+        tsjit.grad(function)(np.ones((3, 4), np.int64), _array(4, 5), _array(5))
+    with pytest.raises(TsjitError, match="scalar"):
+        tsjit.grad(_script("doubled_without_grad"))(_array(3))
+
+
+# --------------------------------------------------------------------------------------
+# Modules: scripted and loaded, parameters' .grad, optimizers
+# --------------------------------------------------------------------------------------
+
+
+class _Net(torch.nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.fc = torch.nn.Linear(3, 2)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.tanh(self.fc(x)).sum()
+
+
+def test_scripted_module_accumulates_into_parameters():
+    torch.manual_seed(0)
+    model = tsjit.script(_Net())
+    x = _array(4, 3)
+    names = [name for name, _ in model.named_parameters()]
+    assert names == ["fc.weight", "fc.bias"]
+    weight, bias = model.parameters()
+    for calls in (1, 2, 3):
+        model(torch.tensor(x)).backward()
+        d = 1 - np.tanh(x @ weight.array.T + bias.array) ** 2
+        np.testing.assert_allclose(bias.grad.array, calls * d.sum(0), rtol=1e-5)
+        np.testing.assert_allclose(weight.grad.array, calls * d.T @ x, rtol=1e-5, atol=1e-6)
+    with torch.no_grad():
+        assert not isinstance(model(torch.tensor(x)), Variable)  # the executor's own arrays
+
+
+def test_loaded_module_accumulates_into_parameters(tmp_path: Path):
+    program = tsjit.load(_write(tmp_path / "net.py", NET))
+    spec = {"type": "__torch__.net.Net", "parameters": {"fc.weight": _encoded(_array(2, 3)), "fc.bias": _encoded(_array(2))}}
+    module = module_object(spec, program, trainable=True)
+    forward = tsjit.compile(program, autograd=True)
+    x = _array(4, 3)
+    for _ in range(3):
+        forward(module, x).backward()
+    weight, bias = parameters(module).values()
+    active = (x @ weight.array.T + bias.array > 0).astype(np.float32)
+    np.testing.assert_allclose(bias.grad.array, 3 * active.sum(0), rtol=1e-6)
+    np.testing.assert_allclose(weight.grad.array, 3 * active.T @ x, rtol=1e-5)
+
+
+NET = """
+import torch
+class Net(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(3, 2)
+
+    def forward(self, x):
+        return torch.relu(self.fc(x)).sum()
+"""
+
+
+def _write(path: Path, text: str) -> str:
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def _encoded(array: np.ndarray) -> dict[str, object]:
+    from tsjit.runtime.values import encode_value
+
+    return json.loads(json.dumps(encode_value(array)))
+
+
+def test_sgd_and_adam_follow_pytorchs_update_rules():
+    start = _array(3)
+    gradient = _array(3)
+    p = torch.nn.Parameter(torch.tensor(start.copy()))
+    sgd = torch.optim.SGD([p], lr=0.1, momentum=0.9, weight_decay=0.01)
+    buffer = None
+    expected = start.copy()
+    for _ in range(3):
+        sgd.zero_grad()
+        p.grad = torch.tensor(gradient)
+        sgd.step()
+        g = gradient + 0.01 * expected
+        buffer = g if buffer is None else 0.9 * buffer + g
+        expected = expected - 0.1 * buffer
+    np.testing.assert_allclose(p.array, expected, rtol=1e-6)
+    q = torch.nn.Parameter(torch.tensor(start.copy()))
+    adam = torch.optim.Adam([q], lr=0.01)
+    q.grad = torch.tensor(gradient)
+    adam.step()  # the first step moves each element by lr against its gradient's sign
+    np.testing.assert_allclose(q.array, start - 0.01 * np.sign(gradient), rtol=1e-4)
+
+
+def test_variables_outside_the_shim():
+    x = Variable(_array(3), requires_grad=True)
+    with no_grad():
+        assert Variable(x.array).requires_grad is False
+    forward = tsjit.compile(tsjit.load(_write_tmp("def forward(x):\n    return (x * x).sum()\n")), autograd=True)
+    y = forward(x)
+    backward([y])
+    np.testing.assert_allclose(x.grad.array, 2 * x.array, rtol=1e-6)
+    with pytest.raises(RuntimeError, match="Can't call numpy"):
+        x.numpy()
+
+
+def _write_tmp(text: str) -> str:
+    import tempfile
+
+    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False, encoding="utf-8") as file:
+        file.write(text)
+    return file.name
