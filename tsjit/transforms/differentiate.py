@@ -439,16 +439,16 @@ def refine_backward_types(graph: DifferentiableGraphOp) -> None:
             Rewriter.replace_value_with_new_type(argument, wanted)
 
 
-CLEANUP = (
-    "shape-propagation",
-    "constant-propagation",
-    "loop-unrolling",
-    "remove-mutation",
-    "peephole",
-    "common-subexpression-elimination",
-    "dead-code-elimination",
+CLEANUP: tuple[tuple[str, dict[str, object]], ...] = (
+    ("shape-propagation", {}),
+    ("constant-propagation", {}),
+    ("loop-unrolling", {"constant_only": True}),  # a loop of unknown trip count was unrolled once already
+    ("remove-mutation", {}),
+    ("peephole", {}),
+    ("common-subexpression-elimination", {}),
+    ("dead-code-elimination", {}),
 )
-"""Passes that optimize the forward and backward graphs once they exist."""
+"""Passes (and options) that optimize the forward and backward graphs once they exist."""
 
 
 def optimize_graphs(module: ModuleOp, ctx: Context, rounds: int = 6) -> None:
@@ -459,8 +459,8 @@ def optimize_graphs(module: ModuleOp, ctx: Context, rounds: int = 6) -> None:
 
     before = _fingerprint(module)
     for _ in range(rounds):
-        for name in CLEANUP:
-            run_pass(PASSES[name]()(), ctx, module)
+        for name, options in CLEANUP:
+            run_pass(PASSES[name]()(**options), ctx, module)
         TsjitPass.rewrite(module, [FoldGradSumToSize()])
         for graph in [op for op in module.walk() if isinstance(op, DifferentiableGraphOp) and op.is_differentiated]:
             refine_backward_types(graph)

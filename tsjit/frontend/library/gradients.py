@@ -23,7 +23,7 @@ compiles the two halves apart (`tsjit.frontend.symbolic_gradients`), inlines the
 into a DifferentiableGraph's forward and the second into its backward graph, and keeps
 only the saved values the backward still reads once it is optimized. Gradients a formula
 never receives are zeros. Argument types come from the schema, so formulas carry no
-annotations; helpers (`_reduced`, ...) are ordinary script functions, inlined.
+annotations; helpers (`_expanded`, ...) are ordinary script functions, inlined.
 
 In-place overloads (`add_`) use the formula of their out-of-place operator.
 """
@@ -77,31 +77,29 @@ sit inside a DifferentiableGraph, contributing no gradient."""
 # --------------------------------------------------------------------------------------
 
 
-def _reduced(grad: Tensor, sizes: List[int], dims: Optional[List[int]], keepdim: bool) -> Tensor:
-    """The gradient of a reduction over `dims` (all when None or empty) expanded back
-    to the input's `sizes`."""
-    if not keepdim and len(sizes) > 0:
-        if dims is None or len(dims) == 0:
-            return grad.reshape([1] * len(sizes)).expand(sizes)
-        wrapped: List[int] = []
-        for d in dims:
-            wrapped.append(d if d >= 0 else d + len(sizes))
-        wrapped.sort()
-        for d in wrapped:
-            grad = grad.unsqueeze(d)
-    return grad.expand(sizes)
+# A reduction over `dims` (all when None or empty) is computed with keepdim=True, then
+# squeezed (`_unkept`): its gradient is the result gradient in the kept shape, expanded
+# to the input's (`_expanded`), with no loop over the dims for the optimizer to unroll.
 
 
-def _reduced_count(sizes: List[int], dims: Optional[List[int]]) -> int:
-    """How many elements each output of a reduction over `dims` summed."""
-    count = 1
+def _unkept(kept: Tensor, dims: Optional[List[int]], keepdim: bool) -> Tensor:
+    """The result of a reduction computed with keepdim=True, as `keepdim` asks."""
+    if keepdim:
+        return kept
     if dims is None or len(dims) == 0:
-        for s in sizes:
-            count *= s
-    else:
-        for d in dims:
-            count *= sizes[d if d >= 0 else d + len(sizes)]
-    return count
+        return kept.reshape(torch.jit.annotate(List[int], []))
+    return kept.squeeze(dims)
+
+
+def _expanded(grad: Tensor, kept_size: List[int], sizes: List[int]) -> Tensor:
+    """A reduction's result gradient, in the kept shape, expanded to the input's `sizes`."""
+    return grad.reshape(kept_size).expand(sizes)
+
+
+def _reduced_count(self: Tensor, kept: Tensor) -> int:
+    """How many elements each output of a reduction took in."""
+    n = kept.numel()
+    return self.numel() // n if n > 0 else 0
 
 
 def _invert_permutation(dims: List[int]) -> List[int]:
@@ -139,13 +137,12 @@ def _evenly_distributed(grad: Tensor, self: Tensor, result: Tensor) -> Tensor:
     return mask.to(grad.dtype) * (grad / mask.sum())
 
 
-def _selected_evenly(grad: Tensor, self: Tensor, result: Tensor, dims: List[int], keepdim: bool) -> Tensor:
-    """The gradient of amax/amin over `dims`: shared evenly by the elements equal to
-    their slice's extremum."""
-    sizes = self.size()
-    mask = (self == _reduced(result, sizes, dims, keepdim)).to(grad.dtype)
+def _selected_evenly(grad: Tensor, self: Tensor, kept: Tensor, dims: List[int]) -> Tensor:
+    """The gradient of amax/amin over `dims` (`kept`: the result with keepdim): shared
+    evenly by the elements equal to their slice's extremum."""
+    mask = (self == kept).to(grad.dtype)
     count = mask.sum(dims, True)
-    return mask * _reduced(grad, sizes, dims, keepdim) / count
+    return mask * _expanded(grad, kept.size(), self.size()) / count
 
 
 def _conv_backward(grad: Tensor, input: Tensor, weight: Tensor, has_bias: bool, bias_sizes: List[int],
@@ -908,10 +905,12 @@ def sum(self, dtype):
 @gradient("aten::sum.dim_IntList")
 def sum_dim(self, dim, keepdim, dtype):
     def backward(grad):
-        return _reduced(grad, self_size, dim, keepdim), None, None, None
+        return _expanded(grad, kept_size, self_size), None, None, None
 
     self_size = self.size()
-    return torch.sum(self, dim, keepdim, dtype=dtype), backward
+    kept = torch.sum(self, dim, True, dtype=dtype)
+    kept_size = kept.size()
+    return _unkept(kept, dim, keepdim), backward
 
 
 @gradient("aten::mean")
@@ -927,10 +926,13 @@ def mean(self, dtype):
 @gradient("aten::mean.dim")
 def mean_dim(self, dim, keepdim, dtype):
     def backward(grad):
-        return _reduced(grad, self_size, dim, keepdim) / _reduced_count(self_size, dim), None, None, None
+        return _expanded(grad, kept_size, self_size) / count, None, None, None
 
     self_size = self.size()
-    return torch.mean(self, dim, keepdim, dtype=dtype), backward
+    kept = torch.mean(self, dim, True, dtype=dtype)
+    kept_size = kept.size()
+    count = _reduced_count(self, kept)
+    return _unkept(kept, dim, keepdim), backward
 
 
 @gradient("aten::max")
@@ -954,19 +956,19 @@ def min(self):
 @gradient("aten::amax")
 def amax(self, dim, keepdim):
     def backward(grad):
-        return _selected_evenly(grad, self, result, dim, keepdim), None, None
+        return _selected_evenly(grad, self, kept, dim), None, None
 
-    result = torch.amax(self, dim, keepdim)
-    return result, backward
+    kept = torch.amax(self, dim, True)
+    return _unkept(kept, dim, keepdim), backward
 
 
 @gradient("aten::amin")
 def amin(self, dim, keepdim):
     def backward(grad):
-        return _selected_evenly(grad, self, result, dim, keepdim), None, None
+        return _selected_evenly(grad, self, kept, dim), None, None
 
-    result = torch.amin(self, dim, keepdim)
-    return result, backward
+    kept = torch.amin(self, dim, True)
+    return _unkept(kept, dim, keepdim), backward
 
 
 @gradient("aten::max.dim")
@@ -992,27 +994,31 @@ def min_dim(self, dim, keepdim):
 @gradient("aten::var.correction")
 def var(self, dim, correction, keepdim):
     def backward(grad):
-        count = _reduced_count(self_size, dim)
         divisor = count - 1.0
         if correction is not None:
             divisor = count - float(correction)
         centered = self - self.mean(dim, True)
-        return _reduced(grad, self_size, dim, keepdim) * centered * (2.0 / divisor), None, None, None
+        return _expanded(grad, kept_size, self_size) * centered * (2.0 / divisor), None, None, None
 
     self_size = self.size()
-    return torch.var(self, dim, correction=correction, keepdim=keepdim), backward
+    kept = torch.var(self, dim, correction=correction, keepdim=True)
+    kept_size = kept.size()
+    count = _reduced_count(self, kept)
+    return _unkept(kept, dim, keepdim), backward
 
 
 @gradient("aten::var.dim")
 def var_dim(self, dim, unbiased, keepdim):
     def backward(grad):
-        count = _reduced_count(self_size, dim)
         divisor = count - 1 if unbiased else count
         centered = self - self.mean(dim, True)
-        return _reduced(grad, self_size, dim, keepdim) * centered * (2.0 / divisor), None, None, None
+        return _expanded(grad, kept_size, self_size) * centered * (2.0 / divisor), None, None, None
 
     self_size = self.size()
-    return torch.var(self, dim, unbiased, keepdim), backward
+    kept = torch.var(self, dim, unbiased, True)
+    kept_size = kept.size()
+    count = _reduced_count(self, kept)
+    return _unkept(kept, dim, keepdim), backward
 
 
 @gradient("aten::var")
@@ -1028,15 +1034,16 @@ def var_all(self, unbiased):
 @gradient("aten::std.dim")
 def std_dim(self, dim, unbiased, keepdim):
     def backward(grad):
-        count = _reduced_count(self_size, dim)
         divisor = count - 1 if unbiased else count
         centered = self - self.mean(dim, True)
-        scale = _reduced(grad / result, self_size, dim, keepdim)
+        scale = _expanded(grad, kept_size, self_size) / kept
         return scale * centered / divisor, None, None, None
 
     self_size = self.size()
-    result = torch.std(self, dim, unbiased, keepdim)
-    return result, backward
+    kept = torch.std(self, dim, unbiased, True)
+    kept_size = kept.size()
+    count = _reduced_count(self, kept)
+    return _unkept(kept, dim, keepdim), backward
 
 
 @gradient("aten::std")
@@ -1053,11 +1060,11 @@ def std_all(self, unbiased):
 @gradient("aten::logsumexp")
 def logsumexp(self, dim, keepdim):
     def backward(grad):
-        return _reduced(grad, self_size, dim, keepdim) * torch.exp(self - _reduced(result, self_size, dim, keepdim)), None, None
+        return _expanded(grad, kept.size(), self_size) * torch.exp(self - kept), None, None
 
     self_size = self.size()
-    result = torch.logsumexp(self, dim, keepdim)
-    return result, backward
+    kept = torch.logsumexp(self, dim, True)
+    return _unkept(kept, dim, keepdim), backward
 
 
 @gradient("aten::norm.ScalarOpt_dim")
@@ -1065,13 +1072,13 @@ def norm_dim(self, p, dim, keepdim):
     def backward(grad):
         if p is not None and float(p) != 2.0:
             raise RuntimeError("tsjit differentiates torch.norm for p=2 only")
-        scale = _reduced(grad / result, self_size, dim, keepdim)
+        scale = _expanded(grad, kept.size(), self_size) / kept
         return torch.where(self_zero, torch.zeros_like(self), self * scale), None, None, None
 
     self_size = self.size()
     self_zero = self == 0
-    result = torch.norm(self, p, dim, keepdim)
-    return result, backward
+    kept = torch.norm(self, p, dim, True)
+    return _unkept(kept, dim, keepdim), backward
 
 
 @gradient("aten::linalg_vector_norm")
@@ -1079,12 +1086,12 @@ def vector_norm(self, ord, dim, keepdim, dtype):
     def backward(grad):
         if float(ord) != 2.0:
             raise RuntimeError("tsjit differentiates linalg.vector_norm for ord=2 only")
-        scale = _reduced(grad / result, self_size, dim, keepdim)
+        scale = _expanded(grad, kept.size(), self_size) / kept
         return torch.where(self == 0, torch.zeros_like(self), self * scale), None, None, None, None
 
     self_size = self.size()
-    result = torch.linalg_vector_norm(self, ord, dim, keepdim, dtype=dtype)
-    return result, backward
+    kept = torch.linalg_vector_norm(self, ord, dim, True, dtype=dtype)
+    return _unkept(kept, dim, keepdim), backward
 
 
 @gradient("aten::cumsum")
