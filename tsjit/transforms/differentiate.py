@@ -120,6 +120,14 @@ def _forward(block: Block) -> list[_Step]:
             new.name_hint = old.name_hint or new.name_hint
             old.replace_all_uses_with(new)
             results.append(new)
+        for k in range(formula.n_grads, n_results):  # pyright: ignore[reportAttributeAccessIssue]
+            # a result past the gradients `backward` takes is not differentiable (the
+            # mean and rstd of native_layer_norm, as in PyTorch)
+            value = results[k]
+            if isinstance(value.type, TensorType) and value.type.grad is not False and not isinstance(value, BlockArgument):
+                plain = Rewriter.replace_value_with_new_type(value, _recording_nothing(value.type))
+                returned = [plain if v is value else v for v in returned]
+                results[k] = plain
         Rewriter.erase_op(op)
         steps.append(_Step(op.name, operands, results, formula, returned[n_results:], location=op.location))  # pyright: ignore[reportAttributeAccessIssue]
     return steps

@@ -1,6 +1,6 @@
 """The `*_backward` operators the gradient formulas call, and the forward operators that
-also return what a backward needs (`max_pool2d_with_indices`, `native_batch_norm`,
-`nll_loss_forward`).
+also return what a backward needs (`max_pool1d_with_indices`, `max_pool2d_with_indices`,
+`native_batch_norm`, `nll_loss_forward`).
 
 Each follows PyTorch's derivative (`derivatives.yaml`, `FunctionsManual.cpp`) on numpy
 arrays, vectorized: scatters are `np.add.at` or strided slices per kernel offset, never
@@ -236,6 +236,33 @@ def slice_backward(grad_output: ndarray, input_sizes: Sequence[int], dim: int, s
     position = [slice(None)] * len(input_sizes)
     position[axis] = slice(start, end, step)
     result[tuple(position)] = grad_output
+    return result
+
+
+@kernel("aten::diagonal_backward")
+def diagonal_backward(grad_output: ndarray, input_sizes: Sequence[int], offset: int, dim1: int, dim2: int) -> ndarray:
+    result = np.zeros(tuple(input_sizes), grad_output.dtype)
+    planes = np.moveaxis(result, (wrap_dim(dim1, result.ndim), wrap_dim(dim2, result.ndim)), (-2, -1))
+    length = grad_output.shape[-1]
+    rows = np.arange(length) + max(-offset, 0)
+    columns = np.arange(length) + max(offset, 0)
+    planes[..., rows, columns] = grad_output  # a view of `result`: the diagonal is written there
+    return result
+
+
+@kernel("aten::unfold_backward")
+def unfold_backward(grad_in: ndarray, input_sizes: Sequence[int], dim: int, size: int, step: int) -> ndarray:
+    """`unfold` took windows of `size` every `step` along `dim` (a new last dimension):
+    each window's elements go back where they came from, summed where windows overlap."""
+    if len(input_sizes) == 0:
+        return grad_in.reshape(())
+    result = np.zeros(tuple(input_sizes), grad_in.dtype)
+    axis = wrap_dim(dim, len(input_sizes))
+    target = np.moveaxis(result, axis, 0)
+    windows = np.moveaxis(grad_in, axis, 0)
+    count = windows.shape[0]
+    for k in range(size):  # one strided slice per offset in the window
+        target[k : k + step * (count - 1) + 1 : step] += windows[..., k]
     return result
 
 
@@ -516,6 +543,21 @@ def max_pool2d_with_indices(self: ndarray, kernel_size: Sequence[int], stride: S
     assert best is not None and best_index is not None
     best_index = best_index.astype(np.int64)
     return (best[0], best_index[0]) if unbatched else (best, best_index)
+
+
+@kernel("aten::max_pool1d_with_indices")
+def max_pool1d_with_indices(self: ndarray, kernel_size: Sequence[int], stride: Sequence[int] = (),
+                            padding: Sequence[int] = (0,), dilation: Sequence[int] = (1,),
+                            ceil_mode: bool = False) -> tuple[ndarray, ndarray]:  # fmt: skip
+    """max_pool1d with the index of each maximum: max_pool2d_with_indices on a plane of
+    height 1 (the flat index in that plane is the position along the line)."""
+    if self.ndim not in (2, 3):
+        raise TorchScriptError(f"max_pool1d() Expected 2D or 3D input tensor, but got {list(self.shape)}")
+    output, indices = max_pool2d_with_indices(
+        self[..., None, :], [1, kernel_size[0]], [1, (stride or kernel_size)[0]], [0, padding[0]], [1, dilation[0]],
+        ceil_mode,
+    )
+    return output[..., 0, :], indices[..., 0, :]
 
 
 @kernel("aten::max_pool2d_with_indices_backward")

@@ -144,6 +144,7 @@ analysis accounts for as a graph output (PyTorch's `functionalNonEscapingListUse
 
 RUNNING_STATS_WRITERS: dict[str, str] = {
     "aten::batch_norm": "training",
+    "aten::native_batch_norm": "training",
     "aten::instance_norm": "use_input_stats",
 }
 """Operators that update `running_mean`/`running_var` unless the named flag is a
