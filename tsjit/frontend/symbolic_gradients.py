@@ -77,6 +77,21 @@ def is_non_differentiable(schema: FunctionSchema) -> bool:
     return schema.name in NON_DIFFERENTIABLE
 
 
+def not_differentiable_arguments(schema: FunctionSchema) -> tuple[int, ...]:
+    """The positions of the tensor arguments the overload is not differentiable in."""
+    from tsjit.frontend.library.gradients import NOT_DIFFERENTIABLE_ARGUMENTS
+
+    names = NOT_DIFFERENTIABLE_ARGUMENTS.get(_table_key(schema), ())
+    return tuple(i for i, a in enumerate(schema.arguments) if a.name in names)
+
+
+def not_differentiable_message(schema: FunctionSchema, position: int) -> str:
+    """PyTorch's error for an argument that requires grad but cannot have one."""
+    name = schema.name.partition("::")[2]
+    return (f"The function '{name}' is not differentiable with respect to argument "
+            f"'{schema.arguments[position].name}'. This input cannot have requires_grad True.")  # fmt: skip
+
+
 def formula_for(schema: FunctionSchema) -> Formula | None:
     """The compiled formula of `schema`'s overload; that of the out-of-place overload
     for an in-place one (`add_.Tensor` differentiates as `add.Tensor`)."""

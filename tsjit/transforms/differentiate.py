@@ -92,7 +92,12 @@ def _inline(body: Block, arguments: Sequence[SSAValue], point: InsertPoint, loca
 
 def _forward(block: Block) -> list[_Step]:
     """Rewrites the subgraph's ops into their formulas' forward halves."""
-    from tsjit.frontend.symbolic_gradients import formula_for, is_non_differentiable
+    from tsjit.frontend.symbolic_gradients import (
+        formula_for,
+        is_non_differentiable,
+        not_differentiable_arguments,
+        not_differentiable_message,
+    )
 
     steps: list[_Step] = []
     for op in list(block.ops):
@@ -108,6 +113,12 @@ def _forward(block: Block) -> list[_Step]:
         formula = formula_for(schema) if schema is not None else None
         if formula is None:
             raise missing_formula(op)
+        for position in not_differentiable_arguments(schema):  # pyright: ignore[reportArgumentType]
+            operand = op.operands[position].type
+            if isinstance(operand, TensorType) and operand.grad is True:  # PyTorch's error, as the call raises it
+                from tsjit.runtime.errors import TorchScriptError
+
+                raise TorchScriptError(not_differentiable_message(schema, position), location=SourceLocation.of_op(op))  # pyright: ignore[reportArgumentType]
         operands = list(op.operands)
         returned = _inline(formula.forward.body.block, operands, InsertPoint.before(op), op.location)  # pyright: ignore[reportAttributeAccessIssue]
         n_results = formula.n_results  # pyright: ignore[reportAttributeAccessIssue]

@@ -195,6 +195,15 @@ def test_missing_formula_names_the_op_and_the_line():
     assert ":4" in str(raised.value)
 
 
+def test_an_argument_pytorch_does_not_differentiate_raises():
+    function = tsjit.script("import torch\ndef f(x, w):\n    return torch.nll_loss(torch.log_softmax(x * 2.0, 1), "
+                            "torch.tensor([1, 0]), w)\n", entry="f")  # fmt: skip
+    for _ in range(3):  # the recording, then the differentiated graph
+        with pytest.raises(TorchScriptError, match="The function 'nll_loss' is not differentiable with respect to "
+                                                   "argument 'weight'. This input cannot have requires_grad True."):  # fmt: skip
+            function(torch.tensor(_array(2, 3), requires_grad=True), torch.tensor(_array(3), requires_grad=True))
+
+
 # --------------------------------------------------------------------------------------
 # tsjit.grad and tsjit.value_and_grad (JAX's convention)
 # --------------------------------------------------------------------------------------

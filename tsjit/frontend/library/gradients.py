@@ -39,8 +39,12 @@ from tsjit.frontend.torch_shim import Tensor
 FORMULAS: dict[str, Callable[..., Any]] = {}
 """Overload name (`aten::mul.Tensor`) -> its formula."""
 
+NOT_DIFFERENTIABLE_ARGUMENTS: dict[str, tuple[str, ...]] = {}
+"""Overload name -> the tensor arguments PyTorch refuses to differentiate (a loss's class
+weights, batch norm's running statistics): one that requires grad is an error."""
 
-def gradient(*overloads: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+
+def gradient(*overloads: str, not_differentiable: tuple[str, ...] = ()) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Registers the decorated formula for each overload."""
 
     def register(formula: Callable[..., Any]) -> Callable[..., Any]:
@@ -48,6 +52,8 @@ def gradient(*overloads: str) -> Callable[[Callable[..., Any]], Callable[..., An
             if overload in FORMULAS:
                 raise ValueError(f"two gradient formulas for {overload}")
             FORMULAS[overload] = formula
+            if not_differentiable:
+                NOT_DIFFERENTIABLE_ARGUMENTS[overload] = not_differentiable
         return formula
 
     return register
@@ -2809,7 +2815,7 @@ def native_layer_norm(input, normalized_shape, weight, bias, eps):
     return (output, mean, rstd), backward
 
 
-@gradient("aten::batch_norm")
+@gradient("aten::batch_norm", not_differentiable=("running_mean", "running_var"))
 def batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn_enabled):
     def backward(grad):
         grad_input, grad_weight, grad_bias = torch.native_batch_norm_backward(
@@ -2933,7 +2939,7 @@ def adaptive_avg_pool2d(self, output_size):
     return torch.adaptive_avg_pool2d(self, output_size), backward
 
 
-@gradient("aten::native_batch_norm")
+@gradient("aten::native_batch_norm", not_differentiable=("running_mean", "running_var"))
 def native_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps):
     def backward(grad):
         grad_input, grad_weight, grad_bias = torch.native_batch_norm_backward(
@@ -3005,7 +3011,7 @@ def group_norm(input, num_groups, weight, bias, eps, cudnn_enabled):
     return _affine(normalized, weight, bias), backward
 
 
-@gradient("aten::instance_norm")
+@gradient("aten::instance_norm", not_differentiable=("running_mean", "running_var"))
 def instance_norm(input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps, cudnn_enabled):
     def backward(grad):
         if use_input_stats:
@@ -3371,7 +3377,7 @@ def huber_loss(self, target, reduction, delta):
     return torch.huber_loss(self, target, reduction, delta), backward
 
 
-@gradient("aten::binary_cross_entropy")
+@gradient("aten::binary_cross_entropy", not_differentiable=("weight",))
 def binary_cross_entropy(self, target, weight, reduction):
     def backward(grad):
         grad_self = torch.binary_cross_entropy_backward(grad, self, target, weight, reduction)
@@ -3384,7 +3390,7 @@ def binary_cross_entropy(self, target, weight, reduction):
     return torch.binary_cross_entropy(self, target, weight, reduction), backward
 
 
-@gradient("aten::binary_cross_entropy_with_logits")
+@gradient("aten::binary_cross_entropy_with_logits", not_differentiable=("weight", "pos_weight"))
 def binary_cross_entropy_with_logits(self, target, weight, pos_weight, reduction):
     def backward(grad):
         sig = torch.sigmoid(self)
@@ -3409,7 +3415,7 @@ def binary_cross_entropy_with_logits(self, target, weight, pos_weight, reduction
     return torch.binary_cross_entropy_with_logits(self, target, weight, pos_weight, reduction), backward
 
 
-@gradient("aten::nll_loss", "aten::nll_loss_nd", "aten::nll_loss2d")
+@gradient("aten::nll_loss", "aten::nll_loss_nd", "aten::nll_loss2d", not_differentiable=("weight",))
 def nll_loss(self, target, weight, reduction, ignore_index):
     def backward(grad):
         return torch.nll_loss_backward(grad, self, target, weight, reduction, ignore_index, total_weight), None, None, None, None
@@ -3418,7 +3424,7 @@ def nll_loss(self, target, weight, reduction, ignore_index):
     return output, backward
 
 
-@gradient("aten::cross_entropy_loss")
+@gradient("aten::cross_entropy_loss", not_differentiable=("weight",))
 def cross_entropy_loss(self, target, weight, reduction, ignore_index, label_smoothing):
     def backward(grad):
         grad_log_probs = torch.nll_loss_backward(grad, log_probs, target, weight, reduction, ignore_index, total_weight)

@@ -378,7 +378,20 @@ SPECIAL_OPERATORS: dict[str, Callable[[Callable[..., Any]], Callable[..., Any]]]
 
 def op_function(schema: FunctionSchema, args: Sequence[Any]) -> GraphFunction:
     """The GraphFunction of one call of `schema` with arguments like `args`."""
-    return _op_function(schema, tuple(_kind(a, arg.type) for a, arg in zip(args, schema.arguments)))
+    kinds = tuple(_kind(a, arg.type) for a, arg in zip(args, schema.arguments))
+    for position in _not_differentiable(schema):
+        if kinds[position] == ("tensor", True):
+            from tsjit.frontend.symbolic_gradients import not_differentiable_message
+
+            raise TorchScriptError(not_differentiable_message(schema, position))
+    return _op_function(schema, kinds)
+
+
+@functools.cache
+def _not_differentiable(schema: FunctionSchema) -> tuple[int, ...]:
+    from tsjit.frontend.symbolic_gradients import not_differentiable_arguments
+
+    return not_differentiable_arguments(schema)
 
 
 def _kind(value: Any, declared: Attribute) -> Any:
