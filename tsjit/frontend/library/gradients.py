@@ -2237,7 +2237,19 @@ def slice(self, dim, start, end, step):
 @gradient("aten::narrow")
 def narrow(self, dim, start, length):
     def backward(grad):
-        return torch.slice_backward(grad, self_size, dim, start, start + length, 1), None, None, None
+        begin = start if start >= 0 else start + self_size[dim]
+        return torch.slice_backward(grad, self_size, dim, begin, begin + length, 1), None, None, None
+
+    self_size = self.size()
+    return torch.narrow(self, dim, start, length), backward
+
+
+@gradient("aten::narrow.Tensor")
+def narrow_tensor(self, dim, start, length):
+    def backward(grad):
+        begin = int(start)
+        begin = begin if begin >= 0 else begin + self_size[dim]
+        return torch.slice_backward(grad, self_size, dim, begin, begin + length, 1), None, None, None
 
     self_size = self.size()
     return torch.narrow(self, dim, start, length), backward
@@ -2691,7 +2703,10 @@ def pixel_shuffle(self, upscale_factor):
         channels = self_size[n - 3] // (r * r)
         height = self_size[n - 2]
         width = self_size[n - 1]
-        blocks = grad.reshape([-1, channels, height, r, width, r]).permute([0, 1, 3, 5, 2, 4])
+        batch = 1  # not -1: an empty batch leaves -1 undetermined
+        for size in self_size[: n - 3]:
+            batch *= size
+        blocks = grad.reshape([batch, channels, height, r, width, r]).permute([0, 1, 3, 5, 2, 4])
         return blocks.reshape(self_size), None
 
     self_size = self.size()
