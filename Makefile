@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: test demo lit pytest bench opinfo clean
+.PHONY: test demo lit pytest bench opinfo opinfo-gradients clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -26,6 +26,11 @@ pytest: $(STAMP)
 # Every OpInfo sample in every mode (make test runs the graph mode in full, a sample of the rest).
 opinfo: $(STAMP)
 	TSJIT_OPINFO=full $(BIN)/pytest test/unit/runtime/test_opinfo.py
+
+# Gradients of every float64 OpInfo sample against PyTorch's and finite differences
+# (make test checks the first sample of every fourth entry).
+opinfo-gradients: $(STAMP)
+	TSJIT_OPINFO=full $(BIN)/pytest test/unit/runtime/test_opinfo_gradients.py
 
 demo: $(STAMP)
 	$(BIN)/python examples/demo.py

@@ -13,7 +13,7 @@ or backward raises records PyTorch's message instead.
 Written to OUTPUT_DIR (default `test/data/gradients`): `gradients.json` (per case and
 run: the input and output paths, which outputs require grad, the message of a run that
 raised) and `gradients.npz` (cotangents and gradients, keyed
-`case/run/{cotangent,grad,param}/path`). `test/unit/runtime/autograd/test_conformance_gradients.py`
+`case/run/{cotangent,grad,param}/path`). `test/conformance/test_gradients.py`
 checks tsjit's gradients against them without PyTorch.
 """
 
