@@ -298,13 +298,19 @@ class FunctionEmitter:
     # ==================================================================================
 
     def builtin_call(self, operator: str, node: ast.AST | None, args: Sequence[CallArg],
-                     kwargs: Sequence[CallArg] = (), self_arg: CallArg | None = None) -> SSAValue:  # fmt: skip
+                     kwargs: Sequence[CallArg] = (), self_arg: CallArg | None = None,
+                     overload: str | None = None) -> SSAValue:  # fmt: skip
         """TorchScript's `emitBuiltinCall`: the overload the arguments select among the
-        operator's schemas and its TorchScript-source builtins (inlined)."""
+        operator's schemas and its TorchScript-source builtins (inlined); `overload`
+        names the only schema to match (`torch.ops.aten.add.Tensor`)."""
         from tsjit.frontend.library.builtin_functions import builtin_functions_for
 
-        operators = operator_signatures(operator)
-        sources = builtin_functions_for(self.unit, operator)
+        if overload is None:
+            operators = operator_signatures(operator)
+            sources = builtin_functions_for(self.unit, operator)
+        else:
+            operators = operator_signatures(operator, overload)
+            sources = []
         signatures = [*operators, *(s.signature for s in sources)]
         if not signatures:
             raise self.error(node, f"unknown builtin op: {operator}")

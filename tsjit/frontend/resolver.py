@@ -173,7 +173,10 @@ class Resolver:
             values = [self.to_sugared(em, node, item, name).as_value(em, node) for item in obj]
             return SimpleValue(em.tuple_of(values, node))
         if isinstance(obj, TorchBuiltin):
-            return BuiltinFunction(obj.operator)
+            packet = obj.python_name.startswith("torch.ops.") and obj.overload is None
+            return BuiltinFunction(obj.operator, overload=obj.overload, packet=packet)
+        if (operators := _operator_registry_value(obj)) is not None:
+            return operators
         if _is_compiled_function(obj):  # a scripted or traced function: its graph is called
             return FunctionValue(obj, obj.name)  # pyright: ignore[reportAttributeAccessIssue]
         if isinstance(obj, type):
@@ -252,12 +255,12 @@ class Resolver:
     ) -> SugaredValue:
         q = module.qualified_name
         full = f"{q}.{name}"
-        if q == "ops":
-            return PythonModuleValue(full)
+        if q == "ops" or q == "torch" and name == "ops":
+            return PythonModuleValue("ops" if q == "torch" else full)
         if q.startswith("ops."):
             operator = f"{q[4:]}::{name}"
             if builtin_operator_exists(operator):
-                return BuiltinFunction(operator)
+                return BuiltinFunction(operator, packet=True)
             raise em.error(node, f"unknown builtin op: {operator}")
         if q == "__torch__" or q.startswith("__torch__."):
             return self.unit.class_reference(em, node, full)
@@ -323,6 +326,28 @@ _TYPE_NAMES: dict[str, object] = {
     "Dict": dict, "Tuple": tuple, "Optional": typing.Optional, "Union": typing.Union,
     "Any": typing.Any, "Tensor": MISSING, "list": list, "dict": dict, "tuple": tuple,
 }  # fmt: skip
+
+
+def _operator_registry_value(obj: object) -> SugaredValue | None:
+    """`torch.ops`, a namespace of it or an operator (packet or overload), as the shim
+    or PyTorch (`torch._ops`) makes them."""
+    from tsjit.frontend.torch_shim._builtins import OperatorNamespace
+
+    if isinstance(obj, OperatorNamespace):
+        return PythonModuleValue("ops" if obj.name == "ops" else f"ops.{obj.name}")
+    kind = type(obj).__name__
+    if type(obj).__module__ != "torch._ops":
+        return None
+    if kind == "_Ops":
+        return PythonModuleValue("ops")
+    if kind == "_OpNamespace":
+        return PythonModuleValue(f"ops.{obj.name}")  # pyright: ignore[reportAttributeAccessIssue]
+    if kind == "OpOverloadPacket":
+        return BuiltinFunction(obj._qualified_op_name, packet=True)  # pyright: ignore[reportAttributeAccessIssue]
+    if kind == "OpOverload":
+        schema = obj._schema  # pyright: ignore[reportAttributeAccessIssue]
+        return BuiltinFunction(schema.name, overload=schema.overload_name)
+    return None
 
 
 def _is_compiled_function(obj: object) -> bool:

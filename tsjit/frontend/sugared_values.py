@@ -182,15 +182,30 @@ class NoneValue(SugaredValue):
 
 
 class BuiltinFunction(SugaredValue):
-    """A schema operator (`aten::add`), possibly bound to a `self` (`x.add`)."""
+    """A schema operator (`aten::add`), possibly bound to a `self` (`x.add`). Reached
+    through `torch.ops.aten.add` it is an operator packet, whose attributes name single
+    overloads (`torch.ops.aten.add.Tensor`, `.default` for the unnamed one)."""
 
-    def __init__(self, operator: str, self_arg: CallArg | None = None):
+    def __init__(self, operator: str, self_arg: CallArg | None = None, overload: str | None = None,
+                 packet: bool = False):  # fmt: skip
         self.operator = operator
         self.self_arg = self_arg
+        self.overload = overload
+        self.packet = packet
 
     @property
     def kind(self) -> str:  # pyright: ignore[reportIncompatibleVariableOverride]
+        if self.overload:
+            return f"builtin {self.operator}.{self.overload}"
         return f"builtin {self.operator}"
+
+    def attr(self, em: FunctionEmitter, node: ast.AST, name: str) -> SugaredValue:
+        if not self.packet:
+            return super().attr(em, node, name)
+        overload = "" if name == "default" else name
+        if not any(s.overload_name == overload for s in schemas_for(self.operator)):
+            raise em.error(node, f"operator {self.operator} has no overload '{name}'")
+        return BuiltinFunction(self.operator, overload=overload)
 
     @staticmethod
     def try_create(operator: str, self_arg: CallArg | None) -> BuiltinFunction | None:
@@ -216,7 +231,7 @@ class BuiltinFunction(SugaredValue):
 
     def call(self, em: FunctionEmitter, node: ast.AST, args: list[CallArg], kwargs: list[CallArg],
              n_binders: int) -> SugaredValue:  # fmt: skip
-        return SimpleValue(em.builtin_call(self.operator, node, args, kwargs, self.self_arg))
+        return SimpleValue(em.builtin_call(self.operator, node, args, kwargs, self.self_arg, self.overload))
 
 
 def _builtin_function_names() -> frozenset[str]:
