@@ -26,12 +26,11 @@ from tsjit.dialects.types import (
     IntType,
     ListType,
     NoneType,
-    OptionalType,
     StrType,
     TensorType,
     TupleType,
-    UnionType,
     to_torchscript_str,
+    union_of,
 )
 
 MISSING = object()
@@ -104,7 +103,7 @@ class TypeParser:
         if origin in (typing.List, list):  # noqa: UP006 - the typing objects are compared here
             return Annotation(ListType(self._one(expr, items)))
         if origin is typing.Optional:
-            return Annotation(OptionalType(self._one(expr, items)))
+            return Annotation(union_of([self._one(expr, items), NoneType()]))
         if origin in (typing.Dict, dict):  # noqa: UP006
             if len(items) != 2:
                 raise self.fail(expr, f"Dict takes 2 type arguments, got {len(items)}")
@@ -174,15 +173,4 @@ def _is_broadcasting_list_name(expr: ast.expr) -> bool:
 
 
 def _union(types: list[Attribute]) -> Attribute:
-    """`Union[...]` with None folded into Optional, as TorchScript does."""
-    flat: list[Attribute] = []
-    for t in types:
-        for member in t.types.data if isinstance(t, UnionType) else (t,):
-            if member not in flat:
-                flat.append(member)
-    has_none = any(isinstance(t, NoneType) for t in flat)
-    rest = [t for t in flat if not isinstance(t, NoneType)]
-    if not rest:
-        return NoneType()
-    body = rest[0] if len(rest) == 1 else UnionType(rest)  # pyright: ignore[reportArgumentType]
-    return OptionalType(body) if has_none else body  # pyright: ignore[reportArgumentType]
+    return union_of(types)
