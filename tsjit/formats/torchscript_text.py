@@ -294,6 +294,8 @@ class GraphImporter:
             return self.dense(value, value_type, offset)
         if isinstance(value_type, ts.BoolType) and isinstance(value, int):
             return bool(value)
+        if isinstance(value_type, ts.EnumType) and isinstance(value, ts.ClassType):
+            return value.qualname.data  # `__torch__.m.Color.RED` reads as a dotted name
         if isinstance(value_type, ts.FloatType) and isinstance(value, int) and not isinstance(value, bool):
             return float(value)
         if isinstance(value_type, (ts.ListType, ts.TupleType)) and isinstance(value, (list, tuple)):
