@@ -52,10 +52,14 @@ class TypeParser:
     the located error for a node."""
 
     def __init__(self, lookup: Callable[[ast.expr], object], fail: Callable[[ast.AST, str], Exception],
-                 named_tuple_type: Callable[[type], Attribute]):  # fmt: skip
+                 named_tuple_type: Callable[[type], Attribute],
+                 class_type: Callable[[object], Attribute | None] = lambda obj: None,
+                 qualified_type: Callable[[str], Attribute | None] = lambda name: None):  # fmt: skip
         self.lookup = lookup
         self.fail = fail
         self.named_tuple_type = named_tuple_type
+        self.class_type = class_type  # user classes, enums, interfaces
+        self.qualified_type = qualified_type  # `__torch__.m.C` of serialized code
 
     def parse(self, expr: ast.expr) -> Attribute:
         return self.parse_annotation(expr).type
@@ -82,11 +86,16 @@ class TypeParser:
     def _named(self, expr: ast.expr) -> Attribute:
         obj = self.lookup(expr)
         if obj is MISSING:
-            raise self.fail(expr, f"unknown type annotation '{ast.unparse(expr)}'")
+            text = ast.unparse(expr)
+            if text.startswith("__torch__.") and (t := self.qualified_type(text)) is not None:
+                return t
+            raise self.fail(expr, f"unknown type annotation '{text}'")
         if (t := python_type(obj)) is not None:
             return t
         if isinstance(obj, type) and issubclass(obj, tuple) and hasattr(obj, "_fields"):
             return self.named_tuple_type(obj)
+        if (t := self.class_type(obj)) is not None:
+            return t
         if obj in (typing.List, list):  # noqa: UP006 - the typing objects are compared here
             return ListType(TensorType())
         if obj in (typing.Dict, dict):  # noqa: UP006

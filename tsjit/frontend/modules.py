@@ -28,6 +28,7 @@ from tsjit.dialects.types import (
     DeviceType,
     DictType,
     FloatType,
+    InterfaceType,
     IntType,
     ListType,
     NoneType,
@@ -38,6 +39,7 @@ from tsjit.dialects.types import (
     unify,
 )
 from tsjit.frontend.annotations import MISSING, type_str
+from tsjit.frontend.schema_matching import CallArg
 from tsjit.frontend.sugared_values import MethodValue, ModuleValue, SimpleValue, SugaredValue
 
 if TYPE_CHECKING:
@@ -155,6 +157,7 @@ class ModuleInfo:
     constants: dict[str, object] = field(default_factory=dict)
     submodules: dict[str, ModuleInfo] = field(default_factory=dict)
     children: list[str] = field(default_factory=list)
+    interfaces: dict[str, Any] = field(default_factory=dict)  # submodule -> InterfaceInfo it is typed as
 
     @property
     def class_type(self) -> ClassType:
@@ -170,26 +173,54 @@ class ModuleInfo:
             ("library.modules", "container")
         )
 
+    def sugared(self, value: SSAValue) -> SugaredValue:
+        return ModuleValue(value, self)
+
     # -- attribute access from scripted code -------------------------------------------
     def attribute(self, em: FunctionEmitter, node: ast.AST, receiver: SSAValue, name: str) -> SugaredValue:
+        from tsjit.frontend.classes import UnusedCallValue, method_call, modifier
+
         if name in self.constants:
             return self.unit.resolver.to_sugared(em, node, self.constants[name], name)
         if name in self.submodules:
             child = self.submodules[name]
-            value = em.insert(prim.GetAttrOp(receiver, name, child.class_type), node).results[0]
+            interface = self.interfaces.get(name)
+            value_type = child.class_type if interface is None else interface.interface_type
+            value = em.insert(prim.GetAttrOp(receiver, name, value_type), node).results[0]
             value.name_hint = em.value_name(name)
+            if interface is not None:
+                self.unit.compile_interface_methods(child, interface, node, em)
+                return interface.sugared(value)
             return ModuleValue(value, child)
         if name in self.attributes:
             value = em.insert(prim.GetAttrOp(receiver, name, self.attributes[name]), node).results[0]
             value.name_hint = em.value_name(name)
             return SimpleValue(value)
+        member = self.member(name)
+        if isinstance(member, property):
+            return method_call(em, node, self, receiver, f"__{name}_getter", [], [])
+        if member is not None and modifier(member) == "unused":
+            return UnusedCallValue(member)
         if self.has_method(name):
             return MethodValue(receiver, self, name)
         raise em.error(node, f"Module '{self.python_name}' has no attribute '{name}'")
 
-    def set_attribute(
-        self, em: FunctionEmitter, node: ast.AST, receiver: SSAValue, name: str, value: SSAValue
-    ) -> None:
+    def member(self, name: str) -> Any:
+        """What the class body defines as `name` (a function, a property), if anything."""
+        for klass in self.python_class.__mro__:
+            if klass.__module__ == "builtins" or klass.__name__ == "Module" and "nn" in klass.__module__:
+                continue
+            if name in vars(klass):
+                return vars(klass)[name]
+        return None
+
+    def set_attribute(self, em: FunctionEmitter, node: ast.AST, receiver: SSAValue, name: str, value: SSAValue,
+                      annotation: Attribute | None = None) -> None:  # fmt: skip
+        from tsjit.frontend.classes import method_call
+
+        if isinstance(self.member(name), property):
+            method_call(em, node, self, receiver, f"__{name}_setter", [CallArg(value, node)], [])
+            return
         if name in self.constants:
             raise em.error(node, f"Cannot assign to constant '{name}' of module '{self.python_name}'")
         expected = self.attributes.get(name)
@@ -214,10 +245,17 @@ class ModuleInfo:
         )
 
     def has_method(self, name: str) -> bool:
-        function = _class_function(self.python_class, name)
-        return function is not None and not getattr(function, "_tsjit_ignore", False)
+        from tsjit.frontend.classes import modifier
+
+        function = self.method_function(name)
+        return function is not None and modifier(function) not in ("ignore", "unused")
 
     def method_function(self, name: str) -> Any:
+        """A def of the class, or the getter or setter of a property (`__x_getter`)."""
+        if name.startswith("__") and name.endswith(("_getter", "_setter")):
+            prop = self.member(name[2:].rsplit("_", 1)[0])
+            if isinstance(prop, property):
+                return prop.fget if name.endswith("_getter") else prop.fset
         return _class_function(self.python_class, name)
 
     # -- the runtime object -----------------------------------------------------------------
@@ -322,6 +360,8 @@ class ModuleRegistry:
                 continue
             info.submodules[name] = self.info(child, f"{where}.{name}")
             info.children.append(name)
+            if isinstance(hints.get(name), InterfaceType):
+                info.interfaces[name] = self.unit.interface_for(hints[name])
         info.attributes["training"] = BoolType()
         for name in sorted(constants):
             value = getattr(instance, name, MISSING)

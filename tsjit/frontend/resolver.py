@@ -120,7 +120,8 @@ class Resolver:
     def serialized_code_name(self, name: str) -> SugaredValue | None:
         """Names TorchScript's own printed code uses without importing them (PyTorch's
         `SourceImporter`): `torch.add(...)`, `ops.prim.dtype(...)`, `annotate(T, v)`,
-        `uninitialized(T)`, `__torch__.<class>`. A user's definitions shadow them."""
+        `uninitialized(T)`, `fork(closure)`, `__torch__.<class>`. A user's definitions
+        shadow them."""
         import math
 
         from tsjit.frontend import torch_shim
@@ -133,7 +134,7 @@ class Resolver:
             return PythonModuleValue("ops")
         if name == "__torch__":
             return PythonModuleValue("__torch__")
-        if name in ("annotate", "uninitialized", "unchecked_cast"):
+        if name in ("annotate", "uninitialized", "unchecked_cast", "fork", "isinstance"):
             return SpecialForm(name)
         return None
 
@@ -199,8 +200,9 @@ class Resolver:
             ("torch", "tsjit.frontend")
         ):
             return ContextManagerClass(self.unit.context_manager(cls.__name__))
-        raise em.error(node, f"class '{cls.__qualname__}' cannot be used as a value in TorchScript "
-                             "(instantiating classes other than NamedTuples is not supported)")  # fmt: skip
+        if self.unit.class_type_of(cls) is not None:
+            return self.unit.class_value(self.unit.class_info(cls))
+        raise em.error(node, f"class '{cls.__qualname__}' cannot be used as a value in TorchScript")
 
     def callable_value(self, em: FunctionEmitter, node: ast.AST, obj: object, name: str) -> SugaredValue:
         module = getattr(obj, "__module__", None) or ""
@@ -211,12 +213,18 @@ class Resolver:
         library = self.library_function(full)
         if library is not None:
             return library
+        if module in _JIT_MODULES and qualname in builtins.JIT_FUNCTIONS:
+            return _jit_function(qualname)
         if isinstance(obj, types.FunctionType):
-            if getattr(obj, "_tsjit_ignore", False) or getattr(obj, "_torchdynamo_disable", False):
+            from tsjit.frontend.classes import UnusedCallValue, modifier
+
+            if modifier(obj) == "ignore" or getattr(obj, "_torchdynamo_disable", False):
                 raise em.error(
                     node,
                     f"function '{name}' is ignored by TorchScript (@torch.jit.ignore) and cannot be called",
                 )
+            if modifier(obj) == "unused":
+                return UnusedCallValue(obj)
             if module.startswith("torch.") and not module.startswith("torch.nn.functional"):
                 operator = f"aten::{obj.__name__}"
                 if builtin_operator_exists(operator):
@@ -270,8 +278,8 @@ class Resolver:
             return ContextManagerClass(self.unit.context_manager(builtins.CONTEXT_MANAGERS[full]))
         if full in builtins.RENAMED_FUNCTIONS:
             return BuiltinFunction(builtins.RENAMED_FUNCTIONS[full])
-        if q == "torch.jit" and name == "annotate":
-            return SpecialForm("annotate")
+        if q == "torch.jit" and name in builtins.JIT_FUNCTIONS:
+            return _jit_function(name)
         if q in ("torch.jit", "torch.jit._script") and name == "_unwrap_optional":
             return BuiltinFunction("aten::_unwrap_optional")
         if q == "torch" and (code := _torch_dtype_code(name)) is not None:
@@ -326,6 +334,16 @@ _TYPE_NAMES: dict[str, object] = {
     "Dict": dict, "Tuple": tuple, "Optional": typing.Optional, "Union": typing.Union,
     "Any": typing.Any, "Tensor": MISSING, "list": list, "dict": dict, "tuple": tuple,
 }  # fmt: skip
+
+
+_JIT_MODULES = frozenset({"torch.jit", "torch.jit._script", "torch._jit_internal", "torch.jit._async",
+                          "tsjit.frontend.torch_shim.jit"})  # fmt: skip
+
+
+def _jit_function(name: str) -> SugaredValue:
+    """`torch.jit.isinstance`, `torch.jit.annotate`, `torch.jit.fork` (forms), `torch.jit.wait`."""
+    form = builtins.JIT_FUNCTIONS[name]
+    return BuiltinFunction(form) if "::" in form else SpecialForm(form)
 
 
 def _operator_registry_value(obj: object) -> SugaredValue | None:

@@ -733,7 +733,10 @@ func.func @helper(%x : {F}, %k : !ts.int) -> {F} {{
 func.func @forward(%x : {F}) -> {F} {{
   %two = prim.Constant 2 : !ts.int
   %one = prim.Constant 1 : !ts.int
-  %fut = aten.fork %x, %two {{callee = @helper}} : ({F}, !ts.int) -> !ts.future<{F}>
+  %fut = prim.fork(%a = %x : {F}, %k = %two : !ts.int) -> (!ts.future<{F}>) {{
+    %h = func.call @helper(%a, %k) : ({F}, !ts.int) -> {F}
+    prim.Yield %h : {F}
+  }}
   %y = aten.add %x, %one, %one : ({F}, !ts.int, !ts.int) -> {F}
   %w = aten.wait %fut : (!ts.future<{F}>) -> {F}
   %r = aten.add %w, %y, %one : ({F}, {F}, !ts.int) -> {F}
@@ -752,7 +755,10 @@ func.func @fail(%x : {F}) -> {F} {{
   func.return %x : {F}
 }}
 func.func @forward(%x : {F}) -> {F} {{
-  %fut = aten.fork %x {{callee = @fail}} : ({F}) -> !ts.future<{F}>
+  %fut = prim.fork(%a = %x : {F}) -> (!ts.future<{F}>) {{
+    %h = func.call @fail(%a) : ({F}) -> {F}
+    prim.Yield %h : {F}
+  }}
   %w = aten.wait %fut : (!ts.future<{F}>) -> {F}
   func.return %w : {F}
 }}""")
