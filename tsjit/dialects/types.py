@@ -491,7 +491,12 @@ def is_subtype_of(sub: Attribute, sup: Attribute) -> bool:
             return is_subtype_of(sub.element_type, sup.element_type)
         return is_subtype_of(sub, sup.element_type)
     if isinstance(sup, UnionType):
-        members = sub.types.data if isinstance(sub, UnionType) else (sub,)
+        if isinstance(sub, UnionType):
+            members: tuple[Attribute, ...] = sub.types.data
+        elif isinstance(sub, OptionalType):
+            members = (sub.element_type, NoneType())
+        else:
+            members = (sub,)
         return all(any(is_subtype_of(m, s) for s in sup.types) for m in members)
     if isinstance(sup, NumberType):
         return isinstance(sub, _NUMBERS)

@@ -106,6 +106,22 @@ def is_module_interface(cls: type) -> bool:
     ) or bool(getattr(cls, "_tsjit_module_interface", False))
 
 
+def is_script_class(cls: type) -> bool:
+    """A class TorchScript compiles as a class type (a user class, an Enum or an
+    interface): not a builtin, tsjit's or PyTorch's own, a module, a NamedTuple or an
+    exception."""
+    if issubclass(cls, BaseException) or issubclass(cls, tuple) and hasattr(cls, "_fields"):
+        return False
+    if issubclass(cls, enum.Enum):
+        return cls.__module__ != "enum"
+    if is_interface(cls):
+        return True
+    module = cls.__module__
+    if module in ("builtins", "typing", "abc", "collections") or module.split(".")[0] in ("torch", "tsjit", "numpy"):
+        return False
+    return not any(base.__name__ == "Module" and "nn" in base.__module__ for base in cls.__mro__[1:])
+
+
 def qualified_name(cls: type) -> str:
     """PyTorch's `_qualified_name`: `__torch__.<module>.<name>` (or the name a class
     was declared under in serialized code)."""
@@ -462,6 +478,11 @@ class EnumClassValue(SugaredValue):
 
     def len(self, em: FunctionEmitter, node: ast.AST) -> SSAValue:
         return em.constant(len(self.info.members), IntType(), node)
+
+
+def runtime_enum_member(member: enum.Enum) -> EnumMember:
+    """A Python Enum member as the runtime's value of it."""
+    return EnumMember(f"{qualified_name(type(member))}.{member.name}", member.value)
 
 
 ENUM_PROPERTIES = {"name": "prim::EnumName", "value": "prim::EnumValue"}

@@ -391,10 +391,30 @@ class CompilationUnit:
     def class_type_of(self, cls: object) -> Attribute | None:
         """The type a class in an annotation denotes: a user class, an Enum or an
         interface (None for other Python objects)."""
-        if not isinstance(cls, type) or not _is_script_class(cls):
+        from tsjit.frontend.classes import is_script_class
+
+        if not isinstance(cls, type) or not is_script_class(cls):
             return None
         info = self.class_info(cls)
         return _type_of_info(info)
+
+    def object_type(self, value: object) -> Attribute | None:
+        """The type of a Python object of a TorchScript class or Enum (a module
+        attribute holding one), or None."""
+        import enum
+
+        cls = type(value)
+        if isinstance(value, enum.Enum) or (hasattr(value, "__dict__") and self.class_type_of(cls) is not None):
+            return self.class_type_of(cls)
+        return None
+
+    def python_annotation_type(self, annotation: object, owner: type) -> Attribute:
+        """A typing object (`List[str]`, as `torch.jit.Attribute` takes) as a type,
+        names resolved in the module defining `owner`."""
+        module = inspect.getmodule(owner)
+        scope = Scope(vars(module) if module else {})
+        parser = self.type_parser(scope, SourceFile(f"<annotation of {owner.__qualname__}>", ""))
+        return _python_annotation(parser, annotation)
 
     def qualified_type(self, name: str) -> Attribute | None:
         """`__torch__.m.Pair` in an annotation of serialized code."""
@@ -462,26 +482,6 @@ class CompilationUnit:
         if isinstance(t, InterfaceType):
             return self.interfaces.get(qualname)
         return self.registry.by_qualname.get(qualname)
-
-
-def _is_script_class(cls: type) -> bool:
-    """A class TorchScript compiles as a class type (a user class, an Enum or an
-    interface): not a builtin, tsjit's or PyTorch's own, a module, a NamedTuple or an
-    exception."""
-    import enum
-
-    from tsjit.frontend.classes import is_interface
-
-    if issubclass(cls, BaseException) or issubclass(cls, tuple) and hasattr(cls, "_fields"):
-        return False
-    if issubclass(cls, enum.Enum):
-        return cls.__module__ != "enum"
-    if is_interface(cls):
-        return True
-    module = cls.__module__
-    if module in ("builtins", "typing", "abc", "collections") or module.split(".")[0] in ("torch", "tsjit", "numpy"):
-        return False
-    return not any(base.__name__ == "Module" and "nn" in base.__module__ for base in cls.__mro__[1:])
 
 
 def _type_of_info(info: Any) -> Attribute:

@@ -1270,6 +1270,11 @@ class FunctionEmitter:
         if isinstance(lhs.type, OptionalType):
             present = ((left.id, lhs.type.element_type),)
             return Refinements((), present) if is_is else Refinements(present, ())
+        if isinstance(lhs.type, UnionType) and NoneType() in lhs.type.types:
+            others = [t for t in lhs.type.types if not isinstance(t, NoneType)]
+            present = ((left.id, union_of(others)),)
+            absent = ((left.id, NoneType()),)
+            return Refinements(absent, present) if is_is else Refinements(present, absent)
         return Refinements()
 
     def emit_isinstance(self, obj: ast.expr, classinfo: ast.expr) -> CondValue:
@@ -1761,9 +1766,10 @@ def _not_defined(name: str, branch: str) -> Callable[[], str]:
 
 
 def _none_status(value: SSAValue) -> str:
-    if isinstance(value.type, NoneType):
+    t = value.type
+    if isinstance(t, NoneType):
         return "always"
-    if isinstance(value.type, OptionalType):
+    if isinstance(t, (OptionalType, AnyType)) or isinstance(t, UnionType) and NoneType() in t.types:
         return "maybe"
     return "never"
 
@@ -1777,6 +1783,9 @@ def _is_ellipsis(node: ast.expr) -> bool:
 
 
 def _is_special_name(node: ast.expr) -> bool:
+    """`isinstance`, `hasattr`, `torch.jit.isinstance`: calls that may refine types."""
+    if isinstance(node, ast.Attribute):
+        return node.attr == "isinstance"
     return isinstance(node, ast.Name) and node.id in ("isinstance", "hasattr")
 
 

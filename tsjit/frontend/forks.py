@@ -4,7 +4,7 @@
 emits the call inside the fork's region, which yields its value; the fork's result is a
 `Future` of it (`torch.jit.wait` is `aten::wait`). Serialized code spells a fork with a
 closure (`def __forked_function(): return f(x)`, then `fork(__forked_function)`): the
-closure's returned expression is emitted in the region the same way.
+closure's statements and returned expression are emitted in the region the same way.
 
 While the function is emitted, the region reads values of the enclosing function
 freely (variables become values in SSA conversion); `lift_fork_captures` then makes the
@@ -30,30 +30,34 @@ if TYPE_CHECKING:
 
 
 class ClosureValue(SugaredValue):
-    """A nested `def` without parameters whose body is one `return`: what serialized
-    code forks. It can only be forked."""
+    """A nested `def` without parameters that ends in `return` (and returns nowhere
+    else): what serialized code forks. It can only be forked."""
 
     kind = "closure"
 
     def __init__(self, definition: ast.FunctionDef):
         self.definition = definition
 
-    def returned(self, em: FunctionEmitter) -> ast.expr:
-        body = [s for s in self.definition.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+    def body(self, em: FunctionEmitter) -> tuple[list[ast.stmt], ast.expr]:
+        """The statements before the final `return`, and the returned expression."""
         arguments = self.definition.args
+        *statements, last = self.definition.body
+        nested_returns = [
+            n for s in statements for n in ast.walk(s) if isinstance(n, (ast.Return, ast.FunctionDef, ast.Lambda))
+        ]
         if (
-            len(body) != 1
-            or not isinstance(body[0], ast.Return)
-            or body[0].value is None
+            not isinstance(last, ast.Return)
+            or last.value is None
+            or nested_returns
             or arguments.args
             or arguments.posonlyargs
             or arguments.kwonlyargs
             or arguments.vararg
             or arguments.kwarg
         ):
-            raise em.error(self.definition, "a nested function must take no arguments and only return an expression "
+            raise em.error(self.definition, "a nested function must take no arguments and end in its only return "
                                             "(the closures TorchScript forks)")  # fmt: skip
-        return body[0].value
+        return statements, last.value
 
 
 def emit_fork(em: FunctionEmitter, node: ast.Call) -> SugaredValue:
@@ -64,8 +68,17 @@ def emit_fork(em: FunctionEmitter, node: ast.Call) -> SugaredValue:
     if isinstance(callee, ClosureValue):
         if len(node.args) > 1 or node.keywords:
             raise em.error(node, "a forked closure takes no arguments")
-        returned = callee.returned(em)
-        return _fork_region(em, node, lambda: em.emit_expr(returned))
+        statements, returned = callee.body(em)
+
+        def emit_closure() -> SSAValue:
+            loops, em.loops = em.loops, []  # `break` cannot leave the closure
+            try:
+                em.emit_statements(statements)
+                return em.emit_expr(returned)
+            finally:
+                em.loops = loops
+
+        return _fork_region(em, node, emit_closure)
     call = ast.copy_location(ast.Call(node.args[0], node.args[1:], node.keywords), node)
     args, kwargs = em.emit_call_arguments(call)
     return _fork_region(em, node, lambda: callee.call(em, node, args, kwargs, 1).as_value(em, node))

@@ -265,22 +265,44 @@ class ModuleInfo:
 
         attributes: dict[str, object] = {}
         for name in self.attributes:
-            attributes[name] = _runtime_value(_read(self.instance, name))
+            attributes[name] = runtime_value(_read(self.instance, name))
         for name, child in self.submodules.items():
             attributes[name] = child.runtime_object()
         return ScriptObject(self.qualname, attributes)
 
 
-def _runtime_value(value: object) -> object:
+def runtime_value(value: object) -> object:
+    """A Python value (a module attribute, an argument) as the runtime's: shim or
+    PyTorch tensors as numpy arrays, Enum members and objects of user classes as the
+    runtime's, `torch.jit.Attribute`s as their values."""
+    import enum
+
     if is_tensor(value):
         return tensor_array(value)
     if isinstance(value, list):
-        return [_runtime_value(v) for v in value]
+        return [runtime_value(v) for v in value]
+    if is_jit_attribute(value):
+        return runtime_value(value.value)  # pyright: ignore[reportAttributeAccessIssue]
     if isinstance(value, tuple):
-        return tuple(_runtime_value(v) for v in value)
+        return tuple(runtime_value(v) for v in value)
     if isinstance(value, dict):
-        return {k: _runtime_value(v) for k, v in value.items()}
+        return {k: runtime_value(v) for k, v in value.items()}
+    if isinstance(value, enum.Enum):
+        from tsjit.frontend.classes import runtime_enum_member
+
+        return runtime_enum_member(value)
+    if hasattr(value, "__dict__") and not isinstance(value, type):
+        from tsjit.frontend.classes import is_script_class, qualified_name
+        from tsjit.runtime.values import ScriptObject
+
+        if is_script_class(type(value)):
+            return ScriptObject(qualified_name(type(value)), {k: runtime_value(v) for k, v in vars(value).items()})
     return value
+
+
+def is_jit_attribute(value: object) -> bool:
+    """`torch.jit.Attribute(value, type)` (the shim's or PyTorch's NamedTuple)."""
+    return type(value).__name__ == "Attribute" and getattr(type(value), "_fields", None) == ("value", "type")
 
 
 def _class_function(cls: type, name: str) -> Any:
@@ -371,7 +393,9 @@ class ModuleRegistry:
             if name == "training" or name in constants:
                 continue
             declared = hints.get(name)
-            inferred = value_type(value)
+            if is_jit_attribute(value):
+                declared = self.unit.python_annotation_type(value.type, type(instance))  # pyright: ignore[reportAttributeAccessIssue]
+            inferred = value_type(value) or self.unit.object_type(value)
             t = declared if declared is not None else inferred
             if t is None:
                 continue  # Python-only state (functions, objects): not visible to TorchScript

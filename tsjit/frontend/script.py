@@ -26,7 +26,7 @@ from xdsl.dialects.builtin import ModuleOp
 
 from tsjit.diagnostics import SourceLocation, TsjitError
 from tsjit.frontend.compilation import CompilationUnit, CompiledFunction, cleanup
-from tsjit.frontend.modules import ModuleInfo, is_module, tensor_array
+from tsjit.frontend.modules import ModuleInfo, is_module, runtime_value
 from tsjit.frontend.source import SourceFile
 from tsjit.frontend.torch_shim._state import ACTIVE
 
@@ -83,7 +83,7 @@ class ScriptFunction:
 
     def executor_arguments(self, args: tuple[Any, ...]) -> tuple[Any, ...]:
         """What the executor is called with for these arguments."""
-        return tuple(_runtime_argument(a) for a in args)
+        return tuple(runtime_value(a) for a in args)
 
     def graph_for(self, *args: Any) -> func.FuncOp:
         """The graph that runs for these arguments (PyTorch's `graph_for`): specialized
@@ -111,7 +111,7 @@ class ScriptModule(ScriptFunction):
         return self.executor()(*self.executor_arguments(args))
 
     def executor_arguments(self, args: tuple[Any, ...]) -> tuple[Any, ...]:
-        return (self.state, *(_runtime_argument(a) for a in args))
+        return (self.state, *(runtime_value(a) for a in args))
 
     def __repr__(self) -> str:
         return f"<tsjit.ScriptModule {self.info.qualname}>"
@@ -129,6 +129,8 @@ def script(obj: Any, entry: str = "forward") -> ScriptFunction:
         result = ScriptFunction(unit, unit.compile_function(obj, obj.__name__, None))
     elif isinstance(obj, ScriptFunction):
         return obj
+    elif isinstance(obj, type):
+        return obj  # `@torch.jit.script class C`: the class compiles where scripted code uses it
     else:
         raise TsjitError(
             f"tsjit.script expects a function, a module or source text, got {type(obj).__name__}"
@@ -303,18 +305,3 @@ def _failing_line(error: BaseException, filename: str) -> int:
             line = tb.tb_lineno
         tb = tb.tb_next
     return line
-
-
-def _runtime_argument(value: Any) -> Any:
-    """Shim or PyTorch tensors become the numpy arrays the runtime works on."""
-    from tsjit.frontend.modules import is_tensor
-
-    if is_tensor(value):
-        return tensor_array(value)
-    if isinstance(value, list):
-        return [_runtime_argument(v) for v in value]
-    if isinstance(value, tuple):
-        return tuple(_runtime_argument(v) for v in value)
-    if isinstance(value, dict):
-        return {k: _runtime_argument(v) for k, v in value.items()}
-    return value

@@ -648,10 +648,11 @@ class _Compiler:
         element = getattr(op.operands[0].type, "element_type", None) if op.operands else None
         if not isinstance(element, ClassType) or op.name not in ("aten.sort", "aten.sorted"):
             return None
-        less = self.method_caller(op.operands[0], "__lt__", op, required=False)
-        if less is None:
+        code = self.program.method(element.qualname.data, "__lt__")
+        if code is None:
             raise TsjitError(f"sorting objects of class {element.qualname.data} needs its __lt__ method",
                              SourceLocation.of_op(op))  # fmt: skip
+        less = code.invoke
         compare = functools.cmp_to_key(lambda a, b: -1 if less(a, b) else (1 if less(b, a) else 0))
 
         def sorted_objects(items: list[Any], reverse: bool = False) -> list[Any]:
