@@ -393,8 +393,10 @@ class FunctionEmitter:
         from tsjit.frontend.forks import ClosureValue
 
         assert self.frame is not None
-        if node.decorator_list:
-            raise self.error(node, "nested function definitions cannot be decorated in TorchScript")
+        arguments = node.args
+        if node.decorator_list or arguments.args or arguments.posonlyargs or arguments.kwonlyargs or arguments.vararg:
+            raise self.error(node, "nested function definition statements are not supported in TorchScript "
+                                   "(but closures without parameters that fork runs)")  # fmt: skip
         self.frame.set_sugared_var(node, node.name, ClosureValue(node), None)
 
     # -- return, raise, assert --------------------------------------------------------

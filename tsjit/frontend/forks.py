@@ -38,6 +38,9 @@ class ClosureValue(SugaredValue):
     def __init__(self, definition: ast.FunctionDef):
         self.definition = definition
 
+    def call(self, em: FunctionEmitter, node: ast.AST, args: list, kwargs: list, n_binders: int) -> SugaredValue:  # noqa: ANN001
+        raise em.error(node, f"closure '{self.definition.name}' can only be forked (torch.jit.fork), not called")
+
     def body(self, em: FunctionEmitter) -> tuple[list[ast.stmt], ast.expr]:
         """The statements before the final `return`, and the returned expression."""
         arguments = self.definition.args
