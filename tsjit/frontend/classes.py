@@ -21,7 +21,6 @@ from __future__ import annotations
 import ast
 import enum
 import inspect
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -54,13 +53,12 @@ from tsjit.frontend.sugared_values import (
     ModuleValue,
     SimpleValue,
     SpecialForm,
-    SugaredTupleValue,
     SugaredValue,
     call_compiled,
 )
 
 if TYPE_CHECKING:
-    from tsjit.frontend.compilation import CompilationUnit, CompiledFunction
+    from tsjit.frontend.compilation import CompilationUnit
     from tsjit.frontend.emitter import FunctionEmitter
 
 
@@ -214,18 +212,23 @@ class ClassInfo:
         if self.state != "new":
             return
         self.state = "defining"
+        unit = self.unit
         try:
             if self.method_function("__init__") is not None:
-                self.unit.compile_method(self, "__init__", node, em)
+                unit.compile_method(self, "__init__", node, em)
             self.state = "defined"
+            # what is being compiled already (a method that uses the class) is left to finish
             for name in self.method_names():
-                if name != "__init__":
-                    self.unit.compile_method(self, name, node, em)
+                if name != "__init__" and (self.qualname, name) not in unit.in_progress:
+                    unit.compile_method(self, name, node, em)
             for name, value in _own_members(self.python_class).items():
-                if isinstance(value, staticmethod) and modifier(value.__func__) is None:
-                    self.unit.compile_function(value.__func__, f"{self.qualname}.{name}", node, em)
-                elif isinstance(value, classmethod) and modifier(value.__func__) is None:
-                    self.unit.compile_class_method(self, name, node, em)
+                function = getattr(value, "__func__", None)
+                if function in unit.in_progress or (self.qualname, name, "classmethod") in unit.in_progress:
+                    continue
+                if isinstance(value, staticmethod) and modifier(function) is None:
+                    unit.compile_function(function, f"{self.qualname}.{name}", node, em)
+                elif isinstance(value, classmethod) and modifier(function) is None:
+                    unit.compile_class_method(self, name, node, em)
         except BaseException:
             self.state = "new" if self.state == "defining" else self.state
             raise
@@ -559,8 +562,8 @@ class InterfaceInfo:
                 return f"{info.qualname} does not have method '{name}' but it is required by interface {self.qualname}"
             actual = unit.method_signature(info, name)
             if not _same_signature(actual, expected):
-                return (f"Method on class '{info.qualname}' (1) is not compatible with interface '{self.qualname}' "
-                        f"(2)\n  (1) {_spelled(name, actual)}\n  (2) {_spelled(name, expected)}")  # fmt: skip
+                return (f"Method on class '{info.qualname}' ({_spelled(name, actual)}) is not compatible with "
+                        f"interface '{self.qualname}' ({_spelled(name, expected)})")  # fmt: skip
         return None
 
 
@@ -660,13 +663,3 @@ def interface_methods(unit: CompilationUnit, cls: type, qualname: str) -> dict[s
             raise source.error(definition, f"interface method '{name}' of {qualname} needs a return type annotation")
         methods[name] = signature
     return methods
-
-
-def sugared_members(values: Sequence[SugaredValue]) -> SugaredTupleValue:
-    return SugaredTupleValue(values)
-
-
-def compiled_signature(compiled: CompiledFunction) -> Any:
-    from tsjit.frontend.compilation import FunctionSignature
-
-    return FunctionSignature(list(compiled.signature.params), compiled.return_type)

@@ -85,6 +85,7 @@ class CompilationUnit:
         self.classes: dict[type, Any] = {}  # Python class -> ClassInfo, EnumInfo or InterfaceInfo
         self.enums: dict[str, Any] = {}  # qualified name -> EnumInfo
         self.interfaces: dict[str, Any] = {}  # qualified name -> InterfaceInfo
+        self.functions: dict[str, object] = {}  # qualified name -> function of serialized code
         self.overload_choices: dict[tuple[object, ...], tuple[int, bool]] = {}  # see match_signatures
 
     # -- sources ---------------------------------------------------------------------------
@@ -388,6 +389,11 @@ class CompilationUnit:
         annotations and `__torch__.m.Pair` in code resolve to it."""
         return self.class_info(cls, qualname)
 
+    def define_function(self, function: object, qualname: str) -> None:
+        """Registers a function of serialized code under its qualified name, which code
+        calls it by (`__torch__.m.helper(x)`)."""
+        self.functions[qualname] = function
+
     def class_type_of(self, cls: object) -> Attribute | None:
         """The type a class in an annotation denotes: a user class, an Enum or an
         interface (None for other Python objects)."""
@@ -455,10 +461,10 @@ class CompilationUnit:
         return info
 
     def class_reference(self, em: Any, node: ast.AST, qualname: str) -> Any:
-        """`__torch__.a.b.C` in printed code: a class this unit knows, or a namespace on
-        the way to one."""
+        """`__torch__.a.b.C` in printed code: a class or function this unit knows, or a
+        namespace on the way to one."""
         from tsjit.frontend.library import grad_mode
-        from tsjit.frontend.sugared_values import PythonModuleValue
+        from tsjit.frontend.sugared_values import FunctionValue, PythonModuleValue
 
         for name, torch_name in grad_mode.TORCH_QUALNAMES.items():
             if qualname == f"__torch__.{torch_name}":
@@ -466,7 +472,9 @@ class CompilationUnit:
         info = self.registry.by_qualname.get(qualname) or self.enums.get(qualname) or self.interfaces.get(qualname)
         if info is not None:
             return self.class_value(info)
-        known = [*self.registry.by_qualname, *self.enums, *self.interfaces,
+        if qualname in self.functions:
+            return FunctionValue(self.functions[qualname], qualname)
+        known = [*self.registry.by_qualname, *self.enums, *self.interfaces, *self.functions,
                  *(f"__torch__.{n}" for n in grad_mode.TORCH_QUALNAMES.values())]  # fmt: skip
         if any(k.startswith(qualname + ".") for k in known):
             return PythonModuleValue(qualname)

@@ -722,6 +722,10 @@ class FunctionEmitter:
         assert self.frame is not None
         if isinstance(target, ast.Name):
             rhs = self.emit_sugared(value, 1, annotation)
+            if annotation is not None and isinstance(rhs, SimpleValue):
+                from tsjit.frontend.classes import check_interface_conversion
+
+                check_interface_conversion(self, node, rhs.value, annotation)  # the variable keeps the class
             self.frame.set_sugared_var(target, target.id, rhs, annotation)
         elif isinstance(target, (ast.Tuple, ast.List)):
             self.emit_tuple_assign(target, value)
