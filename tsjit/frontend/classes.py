@@ -254,6 +254,8 @@ class ClassInfo:
                 return MethodValue(receiver, self, name)
             raise em.error(node, f"method '{name}' of class '{self.python_name}' is ignored by TorchScript "
                                  "(@torch.jit.ignore) and cannot be called from compiled code")  # fmt: skip
+        if self.method_function(name) is not None:  # a property's `__x_getter` (printed code calls it)
+            return MethodValue(receiver, self, name)
         raise em.error(node, f"'{self.qualname}' object has no attribute or method '{name}'. Did you forget to "
                              "initialize an attribute in __init__()?")  # fmt: skip
 

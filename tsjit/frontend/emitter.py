@@ -547,6 +547,7 @@ class FunctionEmitter:
             if not isinstance(found, SimpleValue):
                 continue
             self.frame.set_var(node, name, self.unchecked_cast(found.value, t))
+            self.frame.refined.add(name)
 
     def emit_single_if_branch(self, block: Block, statements: Sequence[ast.stmt], node: ast.AST,
                               refinements: Refinements) -> Frame:  # fmt: skip
@@ -582,12 +583,13 @@ class FunctionEmitter:
         if true_exits and false_exits:
             self.exit_blocks.add(op.parent_block())  # pyright: ignore[reportArgumentType]
         mutated: set[str] = set()
-        for name in save_true.defined_variables():
+        # a refinement outlives its branch only when the other branch exits
+        for name in save_true.defined_variables(keep_refined=false_exits):
             if save_false.lookup_type(name) is not None or false_exits:
                 mutated.add(name)
             else:
                 self.frame.set_type_error(name, _not_defined(name, "false"))
-        for name in save_false.defined_variables():
+        for name in save_false.defined_variables(keep_refined=true_exits):
             if save_true.lookup_type(name) is not None or true_exits:
                 mutated.add(name)
             else:

@@ -332,7 +332,7 @@ class Resolver:
 _TYPE_NAMES: dict[str, object] = {
     "int": int, "float": float, "bool": bool, "str": str, "complex": complex, "List": list,
     "Dict": dict, "Tuple": tuple, "Optional": typing.Optional, "Union": typing.Union,
-    "Any": typing.Any, "Tensor": MISSING, "list": list, "dict": dict, "tuple": tuple,
+    "Any": typing.Any, "Tensor": MISSING, "list": list, "dict": dict, "tuple": tuple, "NoneType": type(None),
 }  # fmt: skip
 
 

@@ -132,6 +132,33 @@ def test_eager_python_computes_what_the_script_computes(name: str):
         assert match_value(expected, to_runtime(function(*eager_inputs)), 1e-5, 1e-6, f"run {number}") is None
 
 
+@pytest.mark.parametrize("name", [n for n in NAMES if n not in ("interfaces", "typing_extras")])
+def test_printed_code_scripts_back(name: str):
+    """The Python printer's code of `forward` (closures and `fork`, `__torch__.` class
+    names, enum constants, `isinstance`, `(c).value`) compiles back to a program that
+    computes the same: the classes are declared under their qualified names, as a
+    reader of serialized code declares them."""
+    import __future__
+
+    from tsjit.frontend.classes import is_script_class, qualified_name
+    from tsjit.frontend.compilation import CompilationUnit, cleanup
+
+    printed = scripted(name).code
+    names = namespace(name)
+    source = SourceFile(f"printed_{name}.py", printed)
+    unit = CompilationUnit()
+    unit.register_source(source)
+    code = compile(source.tree, source.filename, "exec", flags=__future__.annotations.compiler_flag, dont_inherit=True)
+    exec(code, names)  # noqa: S102 - the printed `forward` replaces the original
+    for value in list(names.values()):
+        if isinstance(value, type) and value.__module__ == name and is_script_class(value):
+            unit.define_class(value, qualified_name(value))
+    compiled = unit.compile_function(names["forward"], "forward", None)
+    cleanup(unit.module)
+    failures = check_runs(ScriptFunction(unit, compiled), record(name))
+    assert not failures, printed + "\n".join(failures)
+
+
 ERRORS = json.loads((PROGRAMS / "errors.json").read_text(encoding="utf-8"))
 
 
