@@ -3,8 +3,8 @@
 A user class (`class Pair: def __init__(self, a: int, b: Tensor): ...`) is a class type
 named as PyTorch names it (`__torch__.<module>.Pair`). Its attributes are what
 `__init__` assigns to `self` (typed by the assigned values, or by `self.x: T = ...`
-annotations, or declared at class level as serialized code does: `a : int`); once
-defined an attribute keeps its type. The whole class is compiled when it is first
+annotations, or declared at class level as serialized code does: `a : int`; a
+class-level `Final` with a value is a constant); once defined an attribute keeps its type. The whole class is compiled when it is first
 used, `__init__` first, as PyTorch compiles a class: methods are `prim.CallMethod`s,
 properties their `__<name>_getter`/`__<name>_setter` methods, static methods and class
 methods functions. `@torch.jit.unused` methods raise when called; `@torch.jit.ignore`d
@@ -154,7 +154,6 @@ class ClassInfo:
     python_class: type
     qualname: str
     attributes: dict[str, Attribute] = field(default_factory=dict)
-    declared: bool = False  # attributes given at class level: `__init__` may not add any
     state: str = "new"  # new -> defining (__init__ compiles) -> defined
     constants: dict[str, object] = field(default_factory=dict)
     submodules: dict[str, Any] = field(default_factory=dict)
@@ -236,6 +235,8 @@ class ClassInfo:
     # -- attribute access from scripted code --------------------------------------------
     def attribute(self, em: FunctionEmitter, node: ast.AST, receiver: SSAValue, name: str) -> SugaredValue:
         self.define(em, node)
+        if name in self.constants:
+            return self.unit.resolver.to_sugared(em, node, self.constants[name], name)
         if name in self.attributes:
             value = em.insert(prim.GetAttrOp(receiver, name, self.attributes[name]), node).results[0]
             value.name_hint = em.value_name(name)
@@ -264,9 +265,11 @@ class ClassInfo:
         if isinstance(self.member(name), property):
             method_call(em, node, self, receiver, f"__{name}_setter", [CallArg(value, node)], [])
             return
+        if name in self.constants:
+            raise em.error(node, f"Cannot assign to constant '{name}' of class '{self.python_name}'")
         expected = self.attributes.get(name)
         if expected is None:
-            if not self.in_init(em) or self.declared:
+            if not self.in_init(em):
                 raise em.error(node, f"Tried to set nonexistent attribute: {name}. Did you forget to initialize it "
                                      "in __init__()?")  # fmt: skip
             expected = annotation if annotation is not None else value.type

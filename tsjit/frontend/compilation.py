@@ -375,10 +375,11 @@ class CompilationUnit:
             info.methods = classes.interface_methods(self, cls, name)
         else:
             info = classes.ClassInfo(self, cls, name)
-            declared = _class_level_annotations(self, cls)
-            if declared:
-                info.attributes.update(declared)
-                info.declared = True
+            for attribute, (t, is_final) in _class_level_annotations(self, cls).items():
+                if is_final and attribute in vars(cls):
+                    info.constants[attribute] = vars(cls)[attribute]
+                else:
+                    info.attributes[attribute] = t
             self.registry.by_qualname[name] = info
         self.classes[cls] = info
         return info
@@ -503,9 +504,9 @@ def _type_of_info(info: Any) -> Attribute:
     return info.class_type
 
 
-def _class_level_annotations(unit: CompilationUnit, cls: type) -> dict[str, Attribute]:
-    """Attribute types a class declares in its body (`a : int`), as serialized code
-    declares every attribute."""
+def _class_level_annotations(unit: CompilationUnit, cls: type) -> dict[str, tuple[Attribute, bool]]:
+    """Attribute types a class declares in its body (`a : int`, as serialized code
+    declares every attribute), and whether each is `Final`."""
     annotations = vars(cls).get("__annotations__", {})
     if not annotations:
         return {}
@@ -513,13 +514,13 @@ def _class_level_annotations(unit: CompilationUnit, cls: type) -> dict[str, Attr
     module = inspect.getmodule(cls)
     scope = Scope(functions[0].__globals__ if functions else (vars(module) if module else {}))
     parser = unit.type_parser(scope, SourceFile(f"<class {cls.__qualname__}>", ""))
-    declared: dict[str, Attribute] = {}
+    declared: dict[str, tuple[Attribute, bool]] = {}
     for name, annotation in annotations.items():
         text = annotation if isinstance(annotation, str) else getattr(annotation, "__forward_arg__", None)
         if text is None:
-            declared[name] = _python_annotation(parser, annotation)
+            declared[name] = (_python_annotation(parser, annotation), "Final" in repr(annotation))
         else:
-            declared[name] = parser.parse(ast.parse(text, mode="eval").body)
+            declared[name] = (parser.parse(ast.parse(text, mode="eval").body), "Final" in text)
     return declared
 
 

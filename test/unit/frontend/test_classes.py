@@ -179,12 +179,32 @@ def test_serialized_code_declares_classes_enums_and_interfaces():
     np.testing.assert_allclose(forward(x, red), x * 1)
 
 
-def test_class_level_declarations_fix_the_attributes():
-    """Serialized code declares every attribute; `__init__` may not add another."""
-    text = SERIALIZED.replace("    self.b = b\n", "    self.b = b\n    self.c = a\n")
-    unit, namespace = serialized_unit(text, "m")
-    with pytest.raises(TsjitError, match="Tried to set nonexistent attribute: c"):
-        unit.compile_function(namespace["forward"], "forward", None)
+FINAL = """
+import torch
+from typing import Final, List
+
+
+class Window:
+    size: Final[int] = 3
+    weights: List[float]
+
+    def __init__(self, scale: float):
+        self.weights = [scale] * self.size
+        self.extra = 1.0
+
+    def total(self) -> float:
+        return sum(self.weights) + self.extra
+
+
+def forward(x: float) -> float:
+    return Window(x).total()
+"""
+
+
+def test_class_level_annotations_type_attributes_and_finals_are_constants():
+    eager, scripted = eager_and_scripted(FINAL)
+    assert scripted(2.0) == eager(2.0) == 7.0
+    assert "GetAttr[name = \"size\"]" not in str(scripted.module)
 
 
 # --------------------------------------------------------------------------------------
