@@ -4,11 +4,11 @@ A user class (`class Pair: def __init__(self, a: int, b: Tensor): ...`) is a cla
 named as PyTorch names it (`__torch__.<module>.Pair`). Its attributes are what
 `__init__` assigns to `self` (typed by the assigned values, or by `self.x: T = ...`
 annotations, or declared at class level as serialized code does: `a : int`; a
-class-level `Final` with a value is a constant); once defined an attribute keeps its type. The whole class is compiled when it is first
-used, `__init__` first, as PyTorch compiles a class: methods are `prim.CallMethod`s,
-properties their `__<name>_getter`/`__<name>_setter` methods, static methods and class
-methods functions. `@torch.jit.unused` methods raise when called; `@torch.jit.ignore`d
-ones cannot be called.
+class-level `Final` with a value is a constant); once defined an attribute keeps its
+type. The whole class is compiled when it is first used, `__init__` first, as PyTorch
+compiles a class: methods are `prim.CallMethod`s, properties their
+`__<name>_getter`/`__<name>_setter` methods, static methods and class methods functions.
+`@torch.jit.unused` methods raise when called; `@torch.jit.ignore`d ones cannot be called.
 
 An `enum.Enum` subclass is an Enum type whose members are constants; its declaration
 (`prim.Enum`) carries the members' values. A `@torch.jit.interface` class is an
@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import ast
 import enum
+import functools
 import inspect
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -98,10 +99,11 @@ def is_interface(cls: type) -> bool:
 
 
 def is_module_interface(cls: type) -> bool:
+    """An interface of modules (`class I(torch.nn.Module)`, serialized as `ModuleInterface`)."""
     return any(
         base.__name__ == "ModuleInterface" or base.__name__ == "Module" and "nn" in base.__module__
         for base in cls.__mro__[1:]
-    ) or bool(getattr(cls, "_tsjit_module_interface", False))
+    )
 
 
 def is_script_class(cls: type) -> bool:
@@ -123,7 +125,7 @@ def is_script_class(cls: type) -> bool:
 def qualified_name(cls: type) -> str:
     """PyTorch's `_qualified_name`: `__torch__.<module>.<name>` (or the name a class
     was declared under in serialized code)."""
-    declared = getattr(cls, "_jit_override_qualname", None) or getattr(cls, "_tsjit_qualname", None)
+    declared = getattr(cls, "_jit_override_qualname", None)
     if isinstance(declared, str):
         return declared if declared.startswith("__torch__.") else f"__torch__.{declared}"
     return f"__torch__.{cls.__module__}.{cls.__name__}"
@@ -173,8 +175,12 @@ class ClassInfo:
         return ObjectValue(value, self)
 
     # -- members -----------------------------------------------------------------------
+    @functools.cached_property
+    def members(self) -> dict[str, object]:
+        return _own_members(self.python_class)
+
     def member(self, name: str) -> object:
-        return _own_members(self.python_class).get(name)
+        return self.members.get(name)
 
     def method_function(self, name: str) -> Any:
         """The function compiled as method `name`: a def of the class, or the getter
@@ -194,7 +200,7 @@ class ClassInfo:
         """Every method PyTorch compiles for the class: `__init__` first, then the
         others in definition order, properties as their accessor methods."""
         names: list[str] = []
-        for name, value in _own_members(self.python_class).items():
+        for name, value in self.members.items():
             if inspect.isfunction(value) and modifier(value) not in ("ignore", "unused"):
                 names.append(name)
             elif isinstance(value, property):
@@ -220,7 +226,7 @@ class ClassInfo:
             for name in self.method_names():
                 if name != "__init__" and (self.qualname, name) not in unit.in_progress:
                     unit.compile_method(self, name, node, em)
-            for name, value in _own_members(self.python_class).items():
+            for name, value in self.members.items():
                 function = getattr(value, "__func__", None)
                 if function in unit.in_progress or (self.qualname, name, "classmethod") in unit.in_progress:
                     continue
@@ -275,7 +281,7 @@ class ClassInfo:
             expected = annotation if annotation is not None else value.type
             if self.qualname in _class_names_in(expected):
                 raise em.error(node, f"Assignment to attribute '{name}' cannot be of a type that contains class "
-                                     f"'{self.qualname}'.\nClasses that recursively contain instances of themselves "
+                                     f"'{self.qualname}'. Classes that recursively contain instances of themselves "
                                      "are not yet supported")  # fmt: skip
             self.attributes[name] = expected
         value = em.convert_to_type(node, expected, value)
@@ -503,12 +509,14 @@ def enum_attribute(em: FunctionEmitter, node: ast.AST, value: SSAValue, name: st
     if operator is None:
         raise em.error(node, f"'{type_str(value.type)}' object has no attribute '{name}'")
     return SimpleValue(em.builtin_call(operator, node, [CallArg(value, node)], [], None,
-                                       _enum_value_overload(em, value) if name == "value" else None))  # fmt: skip
+                                       _enum_value_overload(em, value, node) if name == "value" else None))  # fmt: skip
 
 
-def _enum_value_overload(em: FunctionEmitter, value: SSAValue) -> str:
+def _enum_value_overload(em: FunctionEmitter, value: SSAValue, node: ast.AST) -> str:
+    """`prim::EnumValue.int`, `.float` or `.str`: the overload of the enum's value type."""
     info = em.unit.enum_for(value.type)
-    assert info is not None
+    if info is None:
+        raise em.error(node, f"the Enum class {type_str(value.type)} is not known to this program")
     return {IntType: "int", FloatType: "float", StrType: "str"}[type(info.value_type)]  # pyright: ignore[reportArgumentType]
 
 

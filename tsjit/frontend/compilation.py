@@ -387,7 +387,9 @@ class CompilationUnit:
     def define_class(self, cls: type, qualname: str) -> Any:
         """Registers a class of serialized code (`code/__torch__/m.py` defines `class
         Pair:` as `__torch__.m.Pair`, maybe `__torch__.m.___torch_mangle_3.Pair`), so
-        annotations and `__torch__.m.Pair` in code resolve to it."""
+        annotations and `__torch__.m.Pair` in code resolve to it; its objects are
+        objects of that class at run time too."""
+        cls._jit_override_qualname = qualname  # pyright: ignore[reportAttributeAccessIssue]
         return self.class_info(cls, qualname)
 
     def define_function(self, function: object, qualname: str) -> None:
