@@ -268,11 +268,8 @@ class ClassInfo:
 
     def set_attribute(self, em: FunctionEmitter, node: ast.AST, receiver: SSAValue, name: str, value: SSAValue,
                       annotation: Attribute | None = None) -> None:  # fmt: skip
-        if isinstance(self.member(name), property):
-            method_call(em, node, self, receiver, f"__{name}_setter", [CallArg(value, node)], [])
+        if assigned_through_property(em, node, self, receiver, name, value, "class"):
             return
-        if name in self.constants:
-            raise em.error(node, f"Cannot assign to constant '{name}' of class '{self.python_name}'")
         expected = self.attributes.get(name)
         if expected is None:
             if not self.in_init(em):
@@ -309,6 +306,18 @@ def _class_names_in(t: Attribute) -> set[str]:
     if isinstance(t, (TupleType, UnionType)):
         return set().union(*(_class_names_in(e) for e in t.types))
     return set()
+
+
+def assigned_through_property(em: FunctionEmitter, node: ast.AST, info: Any, receiver: SSAValue, name: str,
+                              value: SSAValue, what: str) -> bool:  # fmt: skip
+    """`obj.name = value` of a property: its setter called (True); of a constant: an
+    error; of anything else: False."""
+    if isinstance(info.member(name), property):
+        method_call(em, node, info, receiver, f"__{name}_setter", [CallArg(value, node)], [])
+        return True
+    if name in info.constants:
+        raise em.error(node, f"Cannot assign to constant '{name}' of {what} '{info.python_name}'")
+    return False
 
 
 def method_call(em: FunctionEmitter, node: ast.AST, info: Any, receiver: SSAValue, name: str,
@@ -616,15 +625,9 @@ class InterfaceObjectValue(ModuleValue):
         return None
 
 
-class InterfaceMethodValue(SugaredValue):
-    """A method of an interface-typed value: `prim.CallMethod`, dispatched at run time."""
-
-    kind = "method"
-
-    def __init__(self, receiver: SSAValue, info: InterfaceInfo, name: str):
-        self.receiver = receiver
-        self.info = info
-        self.name = name
+class InterfaceMethodValue(MethodValue):
+    """A method of an interface-typed value: `prim.CallMethod` with the interface's
+    signature, dispatched at run time."""
 
     def call(self, em: FunctionEmitter, node: ast.AST, args: list[CallArg], kwargs: list[CallArg],
              n_binders: int) -> SugaredValue:  # fmt: skip

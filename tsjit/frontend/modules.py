@@ -39,7 +39,6 @@ from tsjit.dialects.types import (
     unify,
 )
 from tsjit.frontend.annotations import MISSING, type_str
-from tsjit.frontend.schema_matching import CallArg
 from tsjit.frontend.sugared_values import MethodValue, ModuleValue, SimpleValue, SugaredValue
 
 if TYPE_CHECKING:
@@ -216,13 +215,10 @@ class ModuleInfo:
 
     def set_attribute(self, em: FunctionEmitter, node: ast.AST, receiver: SSAValue, name: str, value: SSAValue,
                       annotation: Attribute | None = None) -> None:  # fmt: skip
-        from tsjit.frontend.classes import method_call
+        from tsjit.frontend.classes import assigned_through_property
 
-        if isinstance(self.member(name), property):
-            method_call(em, node, self, receiver, f"__{name}_setter", [CallArg(value, node)], [])
+        if assigned_through_property(em, node, self, receiver, name, value, "module"):
             return
-        if name in self.constants:
-            raise em.error(node, f"Cannot assign to constant '{name}' of module '{self.python_name}'")
         expected = self.attributes.get(name)
         if expected is None:
             raise em.error(
