@@ -1323,7 +1323,8 @@ class ForkOp(SubgraphOp):
             fail(self, "has one result, a !ts.future")
         args = self.body.block.args
         if len(args) != len(self.inputs):
-            fail(self, f"body takes {plural(len(args), 'argument')} but the op has {plural(len(self.inputs), 'input')}")
+            inputs = plural(len(self.inputs), "input")
+            fail(self, f"body takes {plural(len(args), 'argument')} but the op has {inputs}")
         verify_subtypes(self, "input", self.inputs, [a.type for a in args], "body argument")
         verify_yield(self, self.body, "body", (self.outs[0].type.element_type,), "the result is a future of 1 value")  # pyright: ignore[reportAttributeAccessIssue]
         verify_values_stay_inside(self, ("body",))

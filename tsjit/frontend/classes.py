@@ -106,6 +106,10 @@ def is_module_interface(cls: type) -> bool:
     )
 
 
+_FOREIGN_PACKAGES = frozenset({"torch", "tsjit", "numpy"})
+"""Packages whose classes are never the user's TorchScript classes."""
+
+
 def is_script_class(cls: type) -> bool:
     """A class TorchScript compiles as a class type (a user class, an Enum or an
     interface): not a builtin, tsjit's or PyTorch's own, a module, a NamedTuple or an
@@ -117,7 +121,7 @@ def is_script_class(cls: type) -> bool:
     if is_interface(cls):
         return True
     module = cls.__module__
-    if module in ("builtins", "typing", "abc", "collections") or module.split(".")[0] in ("torch", "tsjit", "numpy"):
+    if module in ("builtins", "typing", "abc", "collections") or module.partition(".")[0] in _FOREIGN_PACKAGES:
         return False
     return not any(base.__name__ == "Module" and "nn" in base.__module__ for base in cls.__mro__[1:])
 

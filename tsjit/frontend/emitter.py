@@ -828,7 +828,8 @@ class FunctionEmitter:
         if isinstance(sliceable.type, ClassType) and len(subscripts) == 1:
             obj = self.sugared_object(sliceable, target)
             index = self.emit_expr(subscripts[0])
-            obj.attr(self, target, "__setitem__").call(self, node, [CallArg(index, subscripts[0]), CallArg(rhs, node)], [], 0)
+            setitem = obj.attr(self, target, "__setitem__")
+            setitem.call(self, node, [CallArg(index, subscripts[0]), CallArg(rhs, node)], [], 0)
             return
         if len(subscripts) != 1 or isinstance(subscripts[0], ast.Slice):
             raise self.error(target, "Sliced expression not yet supported for subscripted assignment")
