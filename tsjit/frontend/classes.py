@@ -517,10 +517,17 @@ ENUM_PROPERTIES = {"name": "prim::EnumName", "value": "prim::EnumValue"}
 
 
 def enum_attribute(em: FunctionEmitter, node: ast.AST, value: SSAValue, name: str) -> SugaredValue:
-    """`c.name`, `c.value` of an enum value."""
+    """`c.name`, `c.value` of an enum value: constants for a constant member (PyTorch
+    resolves `Color.RED.value` at compile time)."""
     operator = ENUM_PROPERTIES.get(name)
     if operator is None:
         raise em.error(node, f"'{type_str(value.type)}' object has no attribute '{name}'")
+    member = em.constant_value(value)
+    info = em.unit.enum_for(value.type)
+    if isinstance(member, EnumMember) and info is not None and member.name in dict(info.members):
+        if name == "name":
+            return SimpleValue(em.constant(member.name, StrType(), node))
+        return SimpleValue(em.constant(dict(info.members)[member.name], info.value_type, node))
     return SimpleValue(em.builtin_call(operator, node, [CallArg(value, node)], [], None,
                                        _enum_value_overload(em, value, node) if name == "value" else None))  # fmt: skip
 

@@ -34,10 +34,13 @@ TORCH_NAMESPACE = "__torch__.torch."
 """Where the classes of PyTorch's own sources live, the library's among them."""
 
 
-def module_object(spec: Mapping[str, Any] | str | Path, program: ModuleOp | None = None) -> ScriptObject:
+def module_object(
+    spec: Mapping[str, Any] | str | Path, program: ModuleOp | None = None, base: ScriptObject | None = None
+) -> ScriptObject:
     """The module object described by module.json (a mapping or a path): parameters,
     buffers and attributes at their dotted paths, submodules created along the way and
-    wherever the graphs of `program` reach one (see `_complete`)."""
+    wherever the graphs of `program` reach one (see `_complete`); set into `base` (the
+    object scripting the module's source made) when there is one."""
     if not isinstance(spec, Mapping):
         path = Path(spec)
         with path.open(encoding="utf-8") as file:
@@ -46,7 +49,7 @@ def module_object(spec: Mapping[str, Any] | str | Path, program: ModuleOp | None
     else:
         where = "module"
     submodule_classes = _submodule_classes(program) if program is not None else {}
-    root = ScriptObject(spec["type"])
+    root = base if base is not None else ScriptObject(spec["type"])
     for section in ("parameters", "buffers", "attributes"):
         for dotted, encoded in spec.get(section, {}).items():
             owner = root

@@ -293,7 +293,26 @@ def module_receiver(
             f"'{entry}' takes a module ({inputs[0].qualname.data}): give its module.json with --module",
             SourceLocation(str(graph_path), 0),
         )
-    return module_object(path, module)
+    return module_object(path, module, _scripted_module_state(module, graph_path.parent))
+
+
+def _scripted_module_state(module: ModuleOp, directory: Path) -> ScriptObject | None:
+    """The module object as scripting the Python source beside the graph builds it,
+    when the graph reads submodules through interfaces: their classes are not in the
+    graph (nor in module.json), only in the source."""
+    from tsjit.dialects.prim import GetAttrOp
+    from tsjit.dialects.types import InterfaceType
+    from tsjit.frontend.script import ScriptModule, script_file_text
+
+    if not any(isinstance(op, GetAttrOp) and isinstance(op.result.type, InterfaceType) for op in module.walk()):
+        return None
+    for file in sorted({loc.file for op in module.walk() if (loc := SourceLocation.of_op(op)) and loc.file.endswith(".py")}):
+        path = directory / file
+        if path.is_file():
+            scripted = script_file_text(path.read_text(encoding="utf-8"), str(path))
+            if isinstance(scripted, ScriptModule):
+                return scripted.state
+    return None
 
 
 # --------------------------------------------------------------------------------------

@@ -31,12 +31,16 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import IsolatedFromAbove
 
 from tsjit.dialects.prim import ConstantOp
+from tsjit.dialects.types import EnumType
 from tsjit.transforms.analysis.alias_analysis import AliasDb
 from tsjit.transforms.pass_logging import TsjitPass, allow_rewrite, log_update
 
 
 def constant_key(op: ConstantOp) -> Hashable:
-    """What makes two constants interchangeable: their type and exact value."""
+    """What makes two constants interchangeable: their type and exact value (an enum
+    member is never pooled, as in PyTorch, whose enum values do not hash)."""
+    if isinstance(op.result.type, EnumType):
+        return op
     return (op.result.type, None if op.value is None else _value_key(op.value))
 
 
