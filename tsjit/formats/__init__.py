@@ -21,7 +21,15 @@ def looks_like_graph_text(text: str) -> bool:
 
 
 def read_program(ctx: Context, text: str, filename: str = "<stdin>", line_offset: int = 0) -> ModuleOp:
-    """Reads MLIR, PyTorch graph text or Python source (`.py`, scripted) into a module."""
+    """Reads MLIR, PyTorch graph text or Python source (`.py`, scripted) into a module.
+    Errors about it show its lines; names relative to it (graph text's source comments)
+    are looked up beside it."""
+    from tsjit.diagnostics import add_source_directory, remember_source
+
+    if filename.startswith("<") or line_offset:  # standard input, a chunk of a file
+        remember_source(filename, "\n" * line_offset + text)
+    else:
+        add_source_directory(filename)
     if filename.endswith(".py"):
         from tsjit.frontend import script_source
 

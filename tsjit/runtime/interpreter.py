@@ -184,16 +184,17 @@ class Code:
             raise error.at(self._location(pc)) from error.__cause__
         except Exception as error:  # a failing operator is TorchScript's RuntimeError
             message = str(error) or type(error).__name__
-            raise TorchScriptError(message, "RuntimeError", self._location(pc)) from error
+            raise TorchScriptError(message, "RuntimeError").at(self._location(pc)) from error
         results = self.results
         if len(results) == 1:
             return registers[results[0]]
         return tuple(registers[r] for r in results) if results else None
 
-    def _location(self, pc: int) -> str | None:
+    def _location(self, pc: int) -> list[SourceLocation]:
+        """The call stack of the instruction's op: its location, and the calls it was
+        inlined from."""
         op = self.instructions[pc].op
-        location = SourceLocation.of_op(op) if op is not None else None
-        return None if location is None else str(location)
+        return SourceLocation.stack_of_op(op) if op is not None else []
 
     def __str__(self) -> str:
         lines = [f"code {self.name}({self.arity} inputs, {len(self.template)} registers):"]

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,6 +27,7 @@ from xdsl.rewriter import Rewriter
 from tsjit.diagnostics import SourceLocation, TsjitError, tool_main
 from tsjit.dialects.types import ClassType
 from tsjit.runtime.errors import TorchScriptError
+from tsjit.tools import version_text
 from tsjit.runtime.values import ScriptObject, decode_value, encode_value, match_value
 
 
@@ -75,10 +75,7 @@ def run_tool(argv: list[str] | None) -> None:
             raise SystemExit(1)
         return
     inputs = _read_inputs(args.inputs) if args.inputs else []
-    try:
-        value = call(*inputs)
-    except TorchScriptError as error:
-        raise _located(error, graph_path.parent) from error
+    value = call(*inputs)  # a TorchScriptError is reported with its TorchScript traceback
     print(json.dumps(encode_value(value)))
     if args.print_optimized:
         print_optimized(executor, last_call)
@@ -123,6 +120,8 @@ def _arguments() -> argparse.ArgumentParser:
     parser.add_argument(
         "--print-optimized", action="store_true", help="print the optimized graph after running"
     )
+    parser.add_argument("--version", action="version", version=version_text("ts-run"))
+    parser.add_argument("--debug", action="store_true", help="show the Python traceback of an error")
     parser.add_argument(
         "-p",
         "--passes",
@@ -282,18 +281,6 @@ def _check_run(call: Callable[..., Any], run: dict[str, Any], rtol: float, atol:
         if mismatch is not None:
             return mismatch
     return None
-
-
-def _located(error: TorchScriptError, graph_directory: Path) -> TsjitError:
-    """The tool's one-line report of an exception the program raised. Graph comments
-    name the source relative to the graph (`source.py:13:8`), so look for it there."""
-    location = None
-    if error.location and (m := re.fullmatch(r"(.+?):(\d+)(?::(\d+))?", error.location)):
-        file = m.group(1)
-        if not Path(file).is_absolute() and (graph_directory / file).is_file():
-            file = str(graph_directory / file)
-        location = SourceLocation(file, int(m.group(2)), int(m.group(3) or 0))
-    return TsjitError(f"{error.kind}: {error.message}", location)
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
     ts-translate --import-torchscript graph.txt            PyTorch graph text -> MLIR
     ts-translate --export-torchscript in.mlir              MLIR (or graph text) -> graph text
     ts-translate --export-python in.mlir --entry forward   -> TorchScript-syntax Python
+    ts-translate --export-dot model.py -o graph.svg        -> a picture (Graphviz dot, or SVG)
 
 Each mode is one row of `MODES`: how to read the input into a module and how to write
 the module out. A new format plugs in as a row (`--script`, `--export-llvm`).
@@ -22,6 +23,7 @@ from xdsl.printer import Printer
 
 from tsjit.diagnostics import tool_main
 from tsjit.frontend import read_script
+from tsjit.tools import version_text
 
 
 @dataclass(frozen=True)
@@ -81,6 +83,12 @@ def write_python(module: ModuleOp, options: Options) -> str:
     return export_python(module, options.entry)
 
 
+def write_dot(module: ModuleOp, options: Options) -> str:
+    from tsjit.formats.graph_picture import export_dot
+
+    return export_dot(module, options.entry)
+
+
 def write_llvm(module: ModuleOp, options: Options) -> str:
     from tsjit.runtime.native import export_llvm
 
@@ -92,6 +100,11 @@ MODES: dict[str, Mode] = {
     "--export-torchscript": Mode("MLIR to PyTorch graph text", read_program, write_graph_text),
     "--export-python": Mode("MLIR to TorchScript-syntax Python code", read_program, write_python),
     "--export-llvm": Mode("MLIR to the LLVM IR of its native code (fused groups, scalar functions)", read_program, write_llvm),
+    "--export-dot": Mode(
+        "a picture of the graphs: Graphviz dot (SVG with -o FILE.svg), regions as clusters",
+        read_program,
+        write_dot,
+    ),
     "--script": Mode("TorchScript-syntax Python source to MLIR (torch.jit.script)", read_script, write_mlir),
 }
 
@@ -105,6 +118,8 @@ def argument_parser() -> argparse.ArgumentParser:
     parser.add_argument("--entry", metavar="NAME", help="the function to import or export (default: forward)")
     parser.add_argument("-o", "--output", default="-", metavar="OUT", help="output file, '-' for stdout")
     parser.add_argument("--print-debuginfo", action="store_true", help="print op locations in MLIR output")
+    parser.add_argument("--version", action="version", version=version_text("ts-translate"))
+    parser.add_argument("--debug", action="store_true", help="show the Python traceback of an error")
     return parser
 
 
@@ -119,7 +134,14 @@ def translate(argv: Sequence[str] | None) -> None:
         with open(args.file, encoding="utf-8") as f:
             text, filename = f.read(), args.file
     options = Options(entry=args.entry, print_debuginfo=args.print_debuginfo)
-    result = mode.write(mode.read(make_context(), text, filename, options), options)
+    module = mode.read(make_context(), text, filename, options)
+    if args.mode == "--export-dot" and args.output.lower().endswith(".svg"):
+        from tsjit.formats.graph_picture import write_picture
+
+        how = write_picture(module, args.output, args.entry)
+        print(f"ts-translate: wrote {args.output} ({how})", file=sys.stderr)
+        return
+    result = mode.write(module, options)
     if args.output == "-":
         sys.stdout.write(result)
     else:
