@@ -56,11 +56,14 @@ def compile(  # noqa: A001
     which specialises on argument types and optimizes with `pipeline` (by default the
     executor's, `executor-default`; `()` for none) on each new argument spec; native
     backends split large kernels over `threads` threads. `executor="profiling"`
-    profiles the first calls instead and specializes to what they saw, behind guards."""
+    profiles the first calls instead and specializes to what they saw, behind guards.
+    It takes numpy arrays, Python scalars and PyTorch tensors (and then returns
+    PyTorch tensors); the executor itself is its `executor`."""
     from tsjit.runtime.executor import DEFAULT_PIPELINE, make_executor
+    from tsjit.runtime.interop import Compiled
 
     pipeline = DEFAULT_PIPELINE if pipeline is None else pipeline
-    return make_executor(module, entry, backend, pipeline, threads, executor)
+    return Compiled(make_executor(module, entry, backend, pipeline, threads, executor))
 
 
 def __getattr__(name: str) -> Any:

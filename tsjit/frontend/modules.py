@@ -64,12 +64,13 @@ def is_tensor(value: object) -> bool:
 
 
 def tensor_array(value: Any) -> Any:
-    """A tensor's data as a numpy array (shim tensors hold one; torch tensors convert)."""
-    import numpy as np
-
+    """A tensor's data as a numpy array sharing its memory (shim tensors hold one;
+    PyTorch's lend theirs, see `tsjit.runtime.interop`)."""
     if hasattr(value, "array"):
         return value.array
-    return np.ascontiguousarray(value.detach().cpu().numpy())
+    from tsjit.runtime.interop import torch_array
+
+    return torch_array(value)
 
 
 def library_class(cls: type) -> type:

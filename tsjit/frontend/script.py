@@ -26,9 +26,10 @@ from xdsl.dialects.builtin import ModuleOp
 
 from tsjit.diagnostics import SourceLocation, TsjitError
 from tsjit.frontend.compilation import CompilationUnit, CompiledFunction, cleanup
-from tsjit.frontend.modules import ModuleInfo, is_module, tensor_array
+from tsjit.frontend.modules import ModuleInfo, is_module
 from tsjit.frontend.source import SourceFile
 from tsjit.frontend.torch_shim._state import ACTIVE
+from tsjit.runtime import interop
 
 
 EXECUTOR = "profiling"
@@ -79,11 +80,15 @@ class ScriptFunction:
         tracer = ACTIVE.current()
         if tracer is not None:  # called from code being traced: recorded as a call
             return tracer.call_script(self, args)
-        return self.executor()(*self.executor_arguments(args))
+        return interop.call(self.run, args)
+
+    def run(self, *args: Any) -> Any:
+        """Runs on runtime values (numpy arrays, Python scalars)."""
+        return self.executor()(*args)
 
     def executor_arguments(self, args: tuple[Any, ...]) -> tuple[Any, ...]:
         """What the executor is called with for these arguments."""
-        return tuple(_runtime_argument(a) for a in args)
+        return interop.to_runtime_arguments(args)[0]
 
     def graph_for(self, *args: Any) -> func.FuncOp:
         """The graph that runs for these arguments (PyTorch's `graph_for`): specialized
@@ -108,10 +113,15 @@ class ScriptModule(ScriptFunction):
         tracer = ACTIVE.current()
         if tracer is not None:  # a submodule of a module being traced: recorded as a method call
             return tracer.call_compiled_module(self, args)
-        return self.executor()(*self.executor_arguments(args))
+        return interop.call(self.run, args)
+
+    def run(self, *args: Any) -> Any:
+        """Runs `forward` on the module's state (whose tensors share the memory of the
+        module's own: an in-place update there, as `load_state_dict`, is seen here)."""
+        return self.executor()(self.state, *args)
 
     def executor_arguments(self, args: tuple[Any, ...]) -> tuple[Any, ...]:
-        return (self.state, *(_runtime_argument(a) for a in args))
+        return (self.state, *interop.to_runtime_arguments(args)[0])
 
     def __repr__(self) -> str:
         return f"<tsjit.ScriptModule {self.info.qualname}>"
@@ -302,18 +312,3 @@ def _failing_line(error: BaseException, filename: str) -> int:
             line = tb.tb_lineno
         tb = tb.tb_next
     return line
-
-
-def _runtime_argument(value: Any) -> Any:
-    """Shim or PyTorch tensors become the numpy arrays the runtime works on."""
-    from tsjit.frontend.modules import is_tensor
-
-    if is_tensor(value):
-        return tensor_array(value)
-    if isinstance(value, list):
-        return [_runtime_argument(v) for v in value]
-    if isinstance(value, tuple):
-        return tuple(_runtime_argument(v) for v in value)
-    if isinstance(value, dict):
-        return {k: _runtime_argument(v) for k, v in value.items()}
-    return value
