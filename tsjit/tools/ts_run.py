@@ -45,7 +45,7 @@ def run_tool(argv: list[str] | None) -> None:
 
     from tsjit.runtime.executor import DEFAULT_PIPELINE, make_executor
 
-    module = load_program(graph_path)
+    module, state = load_program_and_state(graph_path, args.entry)
     pipeline = DEFAULT_PIPELINE if args.passes is None else args.passes  # -p '' runs the graph as is
     if args.profile_runs is None:
         executor = make_executor(module, entry, args.backend, pipeline, args.threads)
@@ -55,7 +55,7 @@ def run_tool(argv: list[str] | None) -> None:
         executor = ProfilingGraphExecutor(
             module, entry, pipeline, args.backend, args.threads, runs=args.profile_runs
         )
-    receiver = module_receiver(module, entry, args.module, graph_path)
+    receiver = module_receiver(module, entry, args.module, graph_path, state)
     last_call: list[tuple[Any, ...]] = []
 
     def call(*inputs: Any) -> Any:
@@ -137,6 +137,22 @@ def _runs(text: str) -> int:
     return int(text)
 
 
+def load_program_and_state(path: Path, entry: str | None) -> tuple[ModuleOp, ScriptObject | None]:
+    """The program, and the module object its graph runs on when the file itself makes
+    one: Python source defining a `torch.nn.Module` class is scripted from an instance
+    of it, whose state needs no module.json."""
+    if path.suffix != ".py":
+        return load_program(path), None
+    from tsjit.frontend.script import ScriptModule, script_file_text
+
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise TsjitError(f"cannot read '{path}': {_lower(error.strerror)}") from error
+    scripted = script_file_text(text, str(path), entry)
+    return scripted.module, scripted.state if isinstance(scripted, ScriptModule) else None
+
+
 def load_program(path: Path) -> ModuleOp:
     """Reads and verifies a program (MLIR, graph text, Python source). Graph text
     declares the functions it calls without their bodies (PyTorch prints a call as
@@ -149,7 +165,7 @@ def load_program(path: Path) -> ModuleOp:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as error:
-        raise TsjitError(f"cannot read {path}: {error.strerror}") from error
+        raise TsjitError(f"cannot read '{path}': {_lower(error.strerror)}") from error
     module = read_program(make_context(), text, str(path))
     verify(module)
     link_declared_functions(module, path.parent)
@@ -194,12 +210,16 @@ def link_declared_functions(module: ModuleOp, directory: Path) -> None:
                 module.body.block.add_op(functions[name])
 
 
+def _lower(reason: str | None) -> str:
+    return (reason[:1].lower() + reason[1:]) if reason else "unreadable"
+
+
 def _read_json(path: str) -> Any:
     try:
         with open(path, encoding="utf-8") as file:
             return json.load(file)
     except OSError as error:
-        raise TsjitError(f"cannot read {path}: {error.strerror}") from error
+        raise TsjitError(f"cannot read '{path}': {_lower(error.strerror)}") from error
     except json.JSONDecodeError as error:
         raise TsjitError(error.msg, SourceLocation(path, error.lineno, error.colno)) from error
 
@@ -217,22 +237,36 @@ def _read_inputs(path: str) -> list[Any]:
 
 
 def module_receiver(
-    module: ModuleOp, entry: str, module_json: str | None, graph_path: Path
+    module: ModuleOp, entry: str, module_json: str | None, graph_path: Path, state: ScriptObject | None = None
 ) -> ScriptObject | None:
-    """The module object a graph's `%self` input needs, or None for a plain function."""
+    """The module object a graph's `%self` input needs, or None for a plain function:
+    `--module`'s, else the one the program came with (`state`), else module.json's
+    beside the graph. Incomplete, it is an error listing what it lacks."""
     from tsjit.runtime.modules import module_object
 
     functions = [op for op in module.ops if isinstance(op, func.FuncOp) and op.sym_name.data == entry]
     inputs = functions[0].function_type.inputs.data if functions else ()
     if not inputs or not isinstance(inputs[0], ClassType):
         return None
+    if state is not None and module_json is None:
+        return state
     path = Path(module_json) if module_json else graph_path.parent / "module.json"
-    if not path.is_file():
+    missing: list[str] = []
+    class_name = inputs[0].qualname.data
+    if path.is_file():
+        receiver = module_object(path, module, missing)
+        problem = f"{path} lacks what it reads"
+    else:
+        receiver = module_object({"type": class_name}, module, missing)
+        problem = f"{path} does not exist" + ("" if module_json else " (--module names a module.json)")
+        problem += "; the module's state must give"
+    if missing:
         raise TsjitError(
-            f"'{entry}' takes a module ({inputs[0].qualname.data}): give its module.json with --module",
+            f"'{entry}' runs on a module of class {class_name}, and {problem}:",
             SourceLocation(str(graph_path), 0),
+            notes=[f"  {line}" for line in missing],
         )
-    return module_object(path, module)
+    return receiver
 
 
 # --------------------------------------------------------------------------------------
