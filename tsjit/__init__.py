@@ -35,11 +35,10 @@ def load(path: str) -> ModuleOp:
     """Reads a program file (MLIR, PyTorch graph text or TorchScript-syntax Python) into a
     verified module of tsjit IR."""
     from tsjit.context import make_context
-    from tsjit.formats import read_program
+    from tsjit.formats import read_program, read_text
     from tsjit.formats.mlir import verify
 
-    with open(path, encoding="utf-8") as f:
-        module = read_program(make_context(), f.read(), path)
+    module = read_program(make_context(), read_text(path), path)
     verify(module)
     return module
 

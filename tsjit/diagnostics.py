@@ -190,7 +190,7 @@ def format_diagnostic(
     lines = [f"{where}: error: {message}" if where else f"error: {message}"]
     if source_line is None and location is not None:
         source_line = _line(location)
-    if source_line is not None:
+    if source_line:  # "": the source has no line to show
         lines.append(source_line.rstrip("\n"))
         if location is not None and location.col > 0:
             lines.append(" " * (location.col - 1) + "^")

@@ -10,6 +10,36 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 
 
+def read_text(path: str) -> str:
+    """A program file's text; a file that is missing, unreadable or not text is a
+    located error rather than an OSError or a UnicodeDecodeError."""
+    from tsjit.diagnostics import TsjitError
+
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as error:
+        reason = error.strerror or type(error).__name__
+        raise TsjitError(f"cannot read '{path}': {reason[:1].lower()}{reason[1:]}") from None
+    return decode_text(data, path)
+
+
+def decode_text(data: bytes, name: str, line_offset: int = 0) -> str:
+    """UTF-8 text, else an error at the first byte that is not."""
+    from tsjit.diagnostics import SourceLocation, TsjitError
+
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1 + line_offset
+        col = error.start - (data.rfind(b"\n", 0, error.start) + 1) + 1
+        message = (
+            f"not a text file: byte 0x{data[error.start]:02x} is not UTF-8 "
+            "(tsjit reads MLIR, PyTorch graph text and Python source)"
+        )
+        raise TsjitError(message, SourceLocation(name, line, col), source_line="") from None
+
+
 def looks_like_graph_text(text: str) -> bool:
     """PyTorch's graph text starts with `graph(` (after blank and comment lines)."""
     for line in text.splitlines():

@@ -192,7 +192,7 @@ class TsOptMain(xDSLOptMain):
         if self.args.list_passes:
             self.list_passes()
             return
-        from tsjit.formats import read_program
+        from tsjit.formats import decode_text, read_program
         from tsjit.formats.mlir import verify
 
         chunks, _ = self.prepare_input()
@@ -203,7 +203,8 @@ class TsOptMain(xDSLOptMain):
                 if i > 0:
                     output.write("// -----\n")
                 try:
-                    module = read_program(self.ctx, chunk.read().decode(), name, line_offset=offset)
+                    text = decode_text(chunk.read(), name, offset)
+                    module = read_program(self.ctx, text, name, line_offset=offset)
                     if not self.args.disable_verify:
                         verify(module)
                     self.apply_passes(module)

@@ -143,13 +143,10 @@ def load_program_and_state(path: Path, entry: str | None) -> tuple[ModuleOp, Scr
     of it, whose state needs no module.json."""
     if path.suffix != ".py":
         return load_program(path), None
+    from tsjit.formats import read_text
     from tsjit.frontend.script import ScriptModule, script_file_text
 
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise TsjitError(f"cannot read '{path}': {_lower(error.strerror)}") from error
-    scripted = script_file_text(text, str(path), entry)
+    scripted = script_file_text(read_text(str(path)), str(path), entry)
     return scripted.module, scripted.state if isinstance(scripted, ScriptModule) else None
 
 
@@ -159,14 +156,10 @@ def load_program(path: Path) -> ModuleOp:
     `prim::CallFunction` of a named function): those are scripted from the Python
     source the calls point at (`# source.py:17:8`) when it lies beside the graph."""
     from tsjit.context import make_context
-    from tsjit.formats import read_program
+    from tsjit.formats import read_program, read_text
     from tsjit.formats.mlir import verify
 
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise TsjitError(f"cannot read '{path}': {_lower(error.strerror)}") from error
-    module = read_program(make_context(), text, str(path))
+    module = read_program(make_context(), read_text(str(path)), str(path))
     verify(module)
     link_declared_functions(module, path.parent)
     return module

@@ -131,8 +131,9 @@ def translate(argv: Sequence[str] | None) -> None:
     if args.file == "-":
         text, filename = sys.stdin.read(), "<stdin>"
     else:
-        with open(args.file, encoding="utf-8") as f:
-            text, filename = f.read(), args.file
+        from tsjit.formats import read_text
+
+        text, filename = read_text(args.file), args.file
     options = Options(entry=args.entry, print_debuginfo=args.print_debuginfo)
     module = mode.read(make_context(), text, filename, options)
     if args.mode == "--export-dot" and args.output.lower().endswith(".svg"):
