@@ -19,6 +19,7 @@ curving beside them; both mark clusters as Graphviz does (`<g class="cluster">` 
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from dataclasses import dataclass, field
@@ -27,7 +28,7 @@ from pathlib import Path
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, Operation, SSAValue
-from xdsl.traits import IsTerminator
+from xdsl.traits import IsolatedFromAbove, IsTerminator
 
 from tsjit.diagnostics import TsjitError
 
@@ -132,10 +133,15 @@ class _Builder:
             into.items.append(node)
             return
         style = CLUSTER_STYLES.get(op.name, OTHER_REGION_STYLE)
-        cluster = Cluster(self.cluster_id(kind.replace("::", "_")), kind, style)
-        header = Node(self.node_id(), [f"{kind}{attributes}"])
-        self.uses(op, header.id)
-        cluster.items.append(header)
+        cluster_id = self.cluster_id(kind.replace("::", "_"))
+        cluster = Cluster(cluster_id, f"{kind}_{cluster_id.rsplit('_', 1)[1]}" if _is_subgraph(op) else kind, style)
+        if _is_subgraph(op):  # its block arguments are its operands: they flow in directly
+            pending = list(zip(op.operands, op.regions[0].block.args))
+        else:
+            header = Node(self.node_id(), [f"{kind}{attributes}"])
+            self.uses(op, header.id)
+            cluster.items.append(header)
+            pending = []
         results = Node(self.node_id(), [self.define(r) for r in op.results]) if op.results else None
         for index, region in enumerate(op.regions):
             for block in region.blocks:
@@ -144,6 +150,9 @@ class _Builder:
                 self.block(block, inner, results.id if results else None)
                 if inner is not cluster:
                     cluster.items.append(inner)
+        for operand, arg in pending:
+            if (source := self.ids.get(operand)) is not None:
+                self.edges.append((source, self.ids[arg]))
         if results is not None:
             for result in op.results:
                 self.ids[result] = results.id
@@ -167,7 +176,22 @@ class _Builder:
                 self.edges.append((source, node))
 
     def define(self, value: SSAValue) -> str:
-        return self.printer.define(value)
+        """`%name : Type`, without the properties every CPU tensor without grad shares."""
+        return _DEFAULT_PROPERTIES.sub("", self.printer.define(value)).replace("()", "")
+
+
+_DEFAULT_PROPERTIES = re.compile(r"(?:, )?(?:requires_grad=0|device=cpu)(?=[,)])")
+
+
+def _is_subgraph(op: Operation) -> bool:
+    """A FusionGroup or DifferentiableGraph: one region, isolated, one block argument
+    per operand."""
+    return (
+        len(op.regions) == 1
+        and op.has_trait(IsolatedFromAbove)
+        and len(op.regions[0].blocks) == 1
+        and len(op.regions[0].block.args) == len(op.operands)
+    )
 
 
 def _kind_and_attributes(op: Operation, printer: object) -> tuple[str, str]:
