@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import linecache
 import os
 import re
 import sys
@@ -163,7 +164,8 @@ def source_lines(name: str) -> tuple[str, ...] | None:
                     return tuple(f.read().splitlines())
             except OSError:
                 return None
-    return None
+    cached = linecache.getlines(name)  # an interactive session's cells
+    return tuple(line.rstrip("\n") for line in cached) if cached else None
 
 
 def _line(loc: SourceLocation) -> str | None:
@@ -298,7 +300,7 @@ def _source_span(frame: SourceLocation) -> _Span:
     start = max(frame.col - 1, 0)
     word = re.match(r"[\w:.%]+", line[start:])
     fallback = _Span(start + (len(word.group(0)) if word else 1), None, 1, sys.maxsize)
-    tree = _python_tree(frame.file) if frame.file.endswith(".py") else None
+    tree = _python_tree(frame.file) if frame.file.endswith(".py") or frame.file.startswith("<") else None
     if tree is None:
         return fallback
     function: ast.AST | None = None

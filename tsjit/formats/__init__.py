@@ -11,17 +11,10 @@ from xdsl.dialects.builtin import ModuleOp
 
 
 def read_text(path: str) -> str:
-    """A program file's text; a file that is missing, unreadable or not text is a
-    located error rather than an OSError or a UnicodeDecodeError."""
-    from tsjit.diagnostics import TsjitError
-
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError as error:
-        reason = error.strerror or type(error).__name__
-        raise TsjitError(f"cannot read '{path}': {reason[:1].lower()}{reason[1:]}") from None
-    return decode_text(data, path)
+    """A program file's text; a file that is not text is a located error rather than a
+    UnicodeDecodeError (a missing one raises OSError, which tools report as such)."""
+    with open(path, "rb") as f:
+        return decode_text(f.read(), path)
 
 
 def decode_text(data: bytes, name: str, line_offset: int = 0) -> str:

@@ -15,9 +15,9 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
 from xdsl.ir import Block, Operation
 from xdsl.parser import Parser
+from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRTokenKind
-from xdsl.utils.exceptions import VerifyException
 
 from tsjit.diagnostics import SourceLocation, TsjitError
 
@@ -44,10 +44,11 @@ class LocatingParser(Parser):
         region should have ended (xDSL only says "in block definition")."""
         if self._current_token.kind != MLIRTokenKind.CARET_IDENT and self._open_regions:
             opened, _ = self._line_col(self._open_regions[-1])
+            message = f"expected '}}' to end the region begun at line {opened}"
             if self._current_token.kind == MLIRTokenKind.EOF:
                 end = len(self.lexer.input.content.rstrip())  # just after the last token
-                self.raise_error(f"expected '}}' to end the region begun at line {opened}", Span(end, end + 1, self.lexer.input))
-            self.raise_error(f"expected '}}' to end the region begun at line {opened}, or a block label")
+                self.raise_error(message, Span(end, end + 1, self.lexer.input))
+            self.raise_error(f"{message}, or a block label")
         return super()._parse_block()
 
     def parse_optional_location(self):  # noqa: ANN201 - xDSL's signature

@@ -24,7 +24,7 @@ from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 
-from tsjit.diagnostics import SourceLocation, TsjitError
+from tsjit.diagnostics import SourceLocation, TsjitError, remember_source
 from tsjit.frontend.compilation import CompilationUnit, CompiledFunction, cleanup
 from tsjit.frontend.modules import ModuleInfo, is_module
 from tsjit.frontend.source import SourceFile
@@ -161,6 +161,8 @@ def script_file_text(text: str, filename: str, entry: str | None = None) -> Scri
     unit = CompilationUnit()
     source = SourceFile(filename, text)
     unit.register_source(source)
+    if filename.startswith("<"):  # no file: tracebacks of run-time errors show this text
+        remember_source(filename, text)
     namespace = run_user_file(source)
     function_name, class_name, method = _entry(namespace, source, entry)
     if function_name is not None:

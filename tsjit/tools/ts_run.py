@@ -27,8 +27,8 @@ from xdsl.rewriter import Rewriter
 from tsjit.diagnostics import SourceLocation, TsjitError, tool_main
 from tsjit.dialects.types import ClassType
 from tsjit.runtime.errors import TorchScriptError
-from tsjit.tools import version_text
 from tsjit.runtime.values import ScriptObject, decode_value, encode_value, match_value
+from tsjit.tools import version_text
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -203,16 +203,10 @@ def link_declared_functions(module: ModuleOp, directory: Path) -> None:
                 module.body.block.add_op(functions[name])
 
 
-def _lower(reason: str | None) -> str:
-    return (reason[:1].lower() + reason[1:]) if reason else "unreadable"
-
-
 def _read_json(path: str) -> Any:
     try:
-        with open(path, encoding="utf-8") as file:
+        with open(path, encoding="utf-8") as file:  # a missing file: `describe` reports it
             return json.load(file)
-    except OSError as error:
-        raise TsjitError(f"cannot read '{path}': {_lower(error.strerror)}") from error
     except json.JSONDecodeError as error:
         raise TsjitError(error.msg, SourceLocation(path, error.lineno, error.colno)) from error
 
