@@ -6,6 +6,8 @@ from the file name and the text itself.
 
 from __future__ import annotations
 
+import os
+
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 
@@ -49,7 +51,7 @@ def read_program(ctx: Context, text: str, filename: str = "<stdin>", line_offset
     are looked up beside it."""
     from tsjit.diagnostics import add_source_directory, remember_source
 
-    if filename.startswith("<") or line_offset:  # standard input, a chunk of a file
+    if line_offset or not os.path.isfile(filename):  # a chunk of a file, standard input
         remember_source(filename, "\n" * line_offset + text)
     else:
         add_source_directory(filename)
