@@ -31,6 +31,7 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.traits import IsolatedFromAbove, IsTerminator
 
 from tsjit.diagnostics import TsjitError
+from tsjit.formats.torchscript_export import GraphPrinter, node_kind
 
 CLUSTER_STYLES: dict[str, tuple[str, str]] = {
     # op name: (fill, border)
@@ -71,8 +72,7 @@ class Picture:
 
 
 def picture_of(module: ModuleOp, entry: str | None = None) -> Picture:
-    """The picture of `entry` (and what it calls, when inlined it is not), or of every
-    function of the module."""
+    """The picture of the function `entry`, or of every function of the module."""
     functions = [op for op in module.ops if isinstance(op, func.FuncOp) and not op.is_declaration]
     if entry is not None:
         functions = [f for f in functions if f.sym_name.data == entry]
@@ -87,14 +87,14 @@ class _Builder:
     def __init__(self) -> None:
         self.ids: dict[SSAValue, str] = {}  # value -> node that defines it
         self.edges: list[tuple[str, str]] = []
+        self.edge_set: set[tuple[str, str]] = set()
+        self.printer = GraphPrinter()
         self.counter = 0
         self.kinds: dict[str, int] = {}
 
     def picture(self, functions: list[func.FuncOp]) -> Picture:
         root = Cluster("root", "", FUNCTION_STYLE)
         for function in functions:
-            from tsjit.formats.torchscript_export import GraphPrinter
-
             self.printer = GraphPrinter()  # names unique per function, as graph text has them
             cluster = Cluster(self.cluster_id("graph"), f"graph @{function.sym_name.data}", FUNCTION_STYLE)
             self.block(function.body.block, cluster, None)
@@ -152,7 +152,7 @@ class _Builder:
                     cluster.items.append(inner)
         for operand, arg in pending:
             if (source := self.ids.get(operand)) is not None:
-                self.edges.append((source, self.ids[arg]))
+                self.edge(source, self.ids[arg])
         if results is not None:
             for result in op.results:
                 self.ids[result] = results.id
@@ -167,13 +167,17 @@ class _Builder:
         self.uses(op, node.id)
         into.items.append(node)
         if results_node is not None:
-            self.edges.append((node.id, results_node))
+            self.edge(node.id, results_node)
 
     def uses(self, op: Operation, node: str) -> None:
         for operand in op.operands:
-            source = self.ids.get(operand)
-            if source is not None and (source, node) not in self.edges:
-                self.edges.append((source, node))
+            if (source := self.ids.get(operand)) is not None:
+                self.edge(source, node)
+
+    def edge(self, source: str, target: str) -> None:
+        if (source, target) not in self.edge_set:
+            self.edge_set.add((source, target))
+            self.edges.append((source, target))
 
     def define(self, value: SSAValue) -> str:
         """`%name : Type`, without the properties every CPU tensor without grad shares."""
@@ -194,9 +198,7 @@ def _is_subgraph(op: Operation) -> bool:
     )
 
 
-def _kind_and_attributes(op: Operation, printer: object) -> tuple[str, str]:
-    from tsjit.formats.torchscript_export import node_kind
-
+def _kind_and_attributes(op: Operation, printer: GraphPrinter) -> tuple[str, str]:
     if isinstance(op, func.CallOp):
         return "prim::CallFunction", f"[name={op.callee.string_value()}]"
     try:
@@ -204,7 +206,7 @@ def _kind_and_attributes(op: Operation, printer: object) -> tuple[str, str]:
     except TsjitError:  # not a TorchScript op (a lowered module): its MLIR name
         return op.name, ""
     try:
-        attributes = printer.attributes(op)  # pyright: ignore[reportAttributeAccessIssue]
+        attributes = printer.attributes(op)
     except Exception:  # noqa: BLE001 - an attribute graph text cannot spell: left out of the label
         attributes = ""
     return kind, attributes if len(attributes) <= 60 else attributes[:57] + "...]"
