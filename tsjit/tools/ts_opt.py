@@ -30,6 +30,7 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 
 from tsjit.diagnostics import TsjitError, describe, tool_main
 from tsjit.tools import version_text
+from tsjit.transforms.pipeline_spec import strip_pipeline_anchors  # noqa: F401 - its former home
 
 SHOWN: dict[str, tuple[str, str | None]] = {
     # dest: (group, help; None keeps xDSL's)
