@@ -17,8 +17,8 @@ import __future__
 import builtins as python_builtins
 import os
 import types
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from xdsl.context import Context
 from xdsl.dialects import func
@@ -30,6 +30,11 @@ from tsjit.frontend.modules import ModuleInfo, is_module, tensor_array
 from tsjit.frontend.source import SourceFile
 from tsjit.frontend.torch_shim._state import ACTIVE
 
+if TYPE_CHECKING:
+    from tsjit.runtime.values import ScriptObject
+
+T = TypeVar("T")
+
 
 EXECUTOR = "profiling"
 """The executor scripted functions run through (`make_executor`'s `executor`)."""
@@ -38,10 +43,23 @@ EXECUTOR = "profiling"
 class ScriptFunction:
     """A compiled function: callable, with its IR and printed forms."""
 
-    def __init__(self, unit: CompilationUnit, entry: CompiledFunction):
+    def __init__(self, unit: CompilationUnit, entry: CompiledFunction | None):
         self.unit = unit
-        self.entry = entry
+        self._entry = entry
         self._executor: Any = None
+
+    @property
+    def entry(self) -> CompiledFunction:
+        if self._entry is None:
+            self._entry = self.compile_entry()
+        return self._entry
+
+    @entry.setter
+    def entry(self, value: CompiledFunction) -> None:
+        self._entry = value
+
+    def compile_entry(self) -> CompiledFunction:
+        raise TsjitError("this function has no compiled entry")
 
     @property
     def module(self) -> ModuleOp:
@@ -97,12 +115,30 @@ class ScriptFunction:
 
 
 class ScriptModule(ScriptFunction):
-    """A compiled module: calling it runs `forward` on the module's state."""
+    """A compiled module: calling it runs `forward` on the module's state (`state`, the
+    runtime's object tree). Its methods, submodules, parameters and attributes read as
+    attributes (`m.extra(x)`, `m.fc.weight`); methods compile on first use.
 
-    def __init__(self, unit: CompilationUnit, entry: CompiledFunction, info: ModuleInfo):
+    `entry` is the compiled `forward` (or the method `tsjit.script` was asked for); a
+    submodule (`m.fc`) is a view of the same compilation unit on part of the state."""
+
+    def __init__(self, unit: CompilationUnit, entry: CompiledFunction | None, info: ModuleInfo,
+                 state: ScriptObject | None = None, is_root: bool = True) -> None:  # fmt: skip
         super().__init__(unit, entry)
         self.info = info
-        self.state = info.runtime_object()
+        self.state = info.runtime_object() if state is None else state
+        self.is_root = is_root
+        self._methods: dict[str, ScriptMethod] = {}
+
+    def compile_entry(self) -> CompiledFunction:
+        return self.compile_method("forward")
+
+    def compile_method(self, name: str) -> CompiledFunction:
+        """Method `name` of the module's class (the root's `forward` is the entry)."""
+        if not self.info.has_method(name):
+            raise TsjitError(f"module '{self.info.python_name}' has no method '{name}'")
+        entry = self.is_root and name == "forward"
+        return compile_cleaned(self.unit, lambda: self.unit.compile_method(self.info, name, None, entry=entry))
 
     def __call__(self, *args: Any) -> Any:
         tracer = ACTIVE.current()
@@ -113,8 +149,124 @@ class ScriptModule(ScriptFunction):
     def executor_arguments(self, args: tuple[Any, ...]) -> tuple[Any, ...]:
         return (self.state, *(_runtime_argument(a) for a in args))
 
+    # -- methods, submodules and attributes --------------------------------------------------
+
+    def method(self, name: str) -> ScriptMethod:
+        known = self._methods.get(name)
+        if known is None:
+            compiled = self.entry if name == "forward" else self.compile_method(name)
+            known = self._methods[name] = ScriptMethod(self, compiled)
+        return known
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__") or name in ("info", "state", "unit", "_entry", "_methods"):
+            raise AttributeError(name)
+        if self.info.has_method(name):
+            return self.method(name)
+        attributes = self.state.attributes
+        if name in attributes:
+            value = attributes[name]
+            child = self._child(name, value)
+            return child if child is not None else value
+        raise AttributeError(f"'{self.info.python_name}' has no attribute or method '{name}'")
+
+    def _child(self, name: str, value: Any) -> ScriptModule | None:
+        from tsjit.runtime.values import ScriptObject
+
+        if not isinstance(value, ScriptObject):
+            return None
+        info = self.info.submodules.get(name) or self.unit.registry.by_qualname.get(value.qualified_name)
+        if info is None:
+            return None
+        return ScriptModule(self.unit, None, info, value, is_root=False)
+
+    def named_children(self) -> Iterator[tuple[str, ScriptModule]]:
+        for name, value in self.state.attributes.items():
+            if name in self.info.submodules and (child := self._child(name, value)) is not None:
+                yield name, child
+
+    def named_modules(self, prefix: str = "") -> Iterator[tuple[str, ScriptModule]]:
+        yield prefix, self
+        for name, child in self.named_children():
+            yield from child.named_modules(f"{prefix}.{name}" if prefix else name)
+
+    def named_parameters(self, prefix: str = "", recurse: bool = True) -> Iterator[tuple[str, Any]]:
+        """Parameters (numpy arrays), dotted names from this module, as PyTorch orders them."""
+        yield from self._named_tensors("parameters", prefix, recurse)
+
+    def named_buffers(self, prefix: str = "", recurse: bool = True) -> Iterator[tuple[str, Any]]:
+        yield from self._named_tensors("buffers", prefix, recurse)
+
+    def parameters(self, recurse: bool = True) -> Iterator[Any]:
+        return (value for _, value in self.named_parameters(recurse=recurse))
+
+    def buffers(self, recurse: bool = True) -> Iterator[Any]:
+        return (value for _, value in self.named_buffers(recurse=recurse))
+
+    def state_dict(self) -> dict[str, Any]:
+        return {**dict(self.named_parameters()), **dict(self.named_buffers())}
+
+    def _named_tensors(self, kind: str, prefix: str, recurse: bool) -> Iterator[tuple[str, Any]]:
+        modules = self.named_modules(prefix) if recurse else iter([(prefix, self)])
+        for path, module in modules:
+            for name in getattr(module.info, kind):
+                value = module.state.attributes.get(name)
+                if value is not None:
+                    yield (f"{path}.{name}" if path else name), value
+
+    def save(self, path: str) -> None:
+        """Writes the module as a TorchScript archive (`tsjit.save`)."""
+        from tsjit.formats.archive import save
+
+        save(self, path)
+
     def __repr__(self) -> str:
         return f"<tsjit.ScriptModule {self.info.qualname}>"
+
+
+class ScriptMethod:
+    """A method of a compiled module, bound to it: callable, with its graph and code."""
+
+    def __init__(self, owner: ScriptModule, compiled: CompiledFunction):
+        self.owner = owner
+        self.compiled = compiled
+        self._executor: Any = None
+
+    @property
+    def name(self) -> str:
+        return self.compiled.symbol
+
+    @property
+    def graph(self) -> func.FuncOp:
+        return self.compiled.op
+
+    @property
+    def code(self) -> str:
+        from tsjit.formats.python_code import export_python
+
+        return export_python(self.owner.module, self.name)
+
+    def __call__(self, *args: Any) -> Any:
+        if self.compiled is self.owner._entry:
+            return self.owner(*args)
+        if self._executor is None:
+            from tsjit.runtime.executor import make_executor
+
+            self._executor = make_executor(self.owner.module, self.name, executor=EXECUTOR)
+        return self._executor(*self.owner.executor_arguments(args))
+
+    def __repr__(self) -> str:
+        return f"<tsjit.ScriptMethod {self.name}>"
+
+
+def compile_cleaned(unit: CompilationUnit, compile: Callable[[], T]) -> T:
+    """Compiles on demand (a method first called after scripting, or loading): when that
+    adds functions to the unit, the post-scripting cleanup runs again."""
+    count = len(unit.module.body.block.ops)
+    compiled = compile()
+    if len(unit.module.body.block.ops) != count:
+        cleanup(unit.module)
+    return compiled
 
 
 def script(obj: Any, entry: str = "forward") -> ScriptFunction:
