@@ -59,6 +59,8 @@ def save(module: ScriptFunction, path: str | os.PathLike[str], extra_files: dict
     program = Program(module.unit)
     if isinstance(module, ScriptModule):
         root = module.state
+        if module.is_root and module._entry is not None and "." not in module._entry.symbol:
+            program.root_methods[module._entry.symbol] = module._entry.symbol  # tsjit.script's entry
         compile_cleaned(module.unit, lambda: program.add_object_tree(root, module.info))
     else:
         root = ScriptObject(PLACEHOLDER, {"training": True})
@@ -127,12 +129,15 @@ class Program:
     classes: dict[str, ModuleInfo | None] = field(default_factory=dict)  # qualname -> info (None: placeholder)
     slot_order: dict[str, list[str]] = field(default_factory=dict)
     tuples: dict[str, ts.TupleType] = field(default_factory=dict)
-    methods: dict[str, dict[str, CompiledFunction]] = field(default_factory=dict)
+    methods: dict[str, dict[str, str]] = field(default_factory=dict)  # class -> method -> symbol
+    root: str | None = None
+    root_methods: dict[str, str] = field(default_factory=dict)  # method -> symbol of the root's entry
     placeholder: CompiledFunction | None = None
 
     # -- collecting ------------------------------------------------------------------------------
 
     def add_object_tree(self, root: ScriptObject, info: ModuleInfo) -> None:
+        self.root = info.qualname
         self.add_class(info)
         seen: set[int] = set()
         pending: list[Any] = [root]
@@ -163,7 +168,19 @@ class Program:
             return
         self.classes[info.qualname] = info
         for name in _methods_to_print(info):
+            self.compile_method(info, name)
+
+    def compile_method(self, info: ModuleInfo, name: str) -> None:
+        """Compiles a method the archive needs, unless the unit has its graph already
+        (compiled, or traced: a traced module's methods are graphs of no source)."""
+        symbols = self.symbols()
+        if f"{info.qualname}.{name}" in symbols or (info.qualname == self.root and name in self.root_methods):
+            return
+        if info.has_method(name):
             self.unit.compile_method(info, name, None)
+
+    def symbols(self) -> dict[str, func.FuncOp]:
+        return {op.sym_name.data: op for op in self.unit.module.ops if isinstance(op, func.FuncOp)}
 
     def complete(self) -> None:
         """Adds the classes and NamedTuples the code names, and the methods the code
@@ -185,9 +202,14 @@ class Program:
                 return
 
     def collect_methods(self) -> None:
-        for key, compiled in list(self.unit.compiled.items()):
-            if isinstance(key, tuple) and len(key) == 2 and key[0] in self.classes and isinstance(key[1], str):
-                self.methods.setdefault(key[0], {})[key[1]] = compiled
+        """A class's methods are the functions `<class>.<method>` (the runtime's
+        convention for `prim.CallMethod`), and for the root the entry tsjit.script named."""
+        for symbol in self.symbols():
+            qualname, _, name = symbol.rpartition(".")
+            if qualname in self.classes and self.classes[qualname] is not None:
+                self.methods.setdefault(qualname, {})[name] = symbol
+        if self.root is not None:
+            self.methods.setdefault(self.root, {}).update(self.root_methods)
 
     def note_op(self, op: Any) -> None:
         """A method the code calls (`prim.CallMethod`, and `__enter__`/`__exit__` of a
@@ -202,9 +224,9 @@ class Program:
         if not isinstance(receiver, ts.ClassType):
             return
         info = self.unit.registry.by_qualname.get(receiver.qualname.data)
-        if info is not None and info.has_method(method):
+        if info is not None:
             self.add_class(info)
-            self.unit.compile_method(info, method, None)
+            self.compile_method(info, method)
 
     def note_type(self, t: Attribute) -> None:
         for leaf in _leaf_types(t):
@@ -217,18 +239,19 @@ class Program:
 
     # -- reading what was collected -----------------------------------------------------------
 
-    def method_functions(self) -> Iterator[tuple[str, str, CompiledFunction]]:
+    def method_functions(self) -> Iterator[tuple[str, str, str]]:
+        """(class, method, symbol) of every method to print."""
         for qualname in self.classes:
-            for name, compiled in self.methods.get(qualname, {}).items():
-                yield qualname, name, compiled
+            for name, symbol in self.methods.get(qualname, {}).items():
+                yield qualname, name, symbol
         if self.placeholder is not None:
-            yield PLACEHOLDER, "forward", self.placeholder
+            yield PLACEHOLDER, "forward", self.placeholder.symbol
 
     def functions(self) -> dict[str, func.FuncOp]:
         """Methods' graphs and the functions they call (transitively), by symbol."""
-        by_symbol = {op.sym_name.data: op for op in self.unit.module.ops if isinstance(op, func.FuncOp)}
+        by_symbol = self.symbols()
         found: dict[str, func.FuncOp] = {}
-        pending = [compiled.symbol for _, _, compiled in self.method_functions()]
+        pending = [symbol for _, _, symbol in self.method_functions()]
         while pending:
             symbol = pending.pop()
             if symbol in found or symbol not in by_symbol:
@@ -279,7 +302,7 @@ class Program:
             return f"CONSTANTS.c{len(constants) - 1}"
 
         functions = self.functions()
-        method_symbols = {compiled.symbol for _, _, compiled in self.method_functions()}
+        method_symbols = {symbol for _, _, symbol in self.method_functions()}
         names = {symbol: _qualified(symbol) for symbol in functions if symbol not in method_symbols}
         files: dict[str, list[str]] = {}
 
@@ -287,7 +310,7 @@ class Program:
             files.setdefault(qualname.rpartition(".")[0], []).append(text)
 
         for qualname in self.classes:
-            add(qualname, export_class(self.class_source(qualname), names, constant_name))
+            add(qualname, export_class(self.class_source(qualname, functions), names, constant_name))
         for qualname, tuple_type in self.tuples.items():
             fields = [(n.data, t) for n, t in zip(tuple_type.names, tuple_type.types)]
             add(qualname, export_class(ClassSource(qualname, "NamedTuple", fields), names, constant_name))
@@ -298,15 +321,16 @@ class Program:
                                           constant_name))  # fmt: skip
         return {q: "".join(texts) for q, texts in files.items()}, constants
 
-    def class_source(self, qualname: str) -> ClassSource:
+    def class_source(self, qualname: str, functions: dict[str, func.FuncOp]) -> ClassSource:
         info = self.classes[qualname]
         methods = []
-        for method_qualname, name, compiled in self.method_functions():
+        for method_qualname, name, symbol in self.method_functions():
             if method_qualname != qualname:
                 continue
-            is_method = compiled.op.function_type.inputs.data[:1] == (ts.ClassType(qualname),)
-            signature = Signature(_defaults(compiled, 1 if is_method else 0), qualname, is_method)
-            methods.append(MethodSource(name, compiled.op, signature))
+            function = functions[symbol]
+            is_method = function.function_type.inputs.data[:1] == (ts.ClassType(qualname),)
+            defaults = _defaults(_compiled_of(self.unit, symbol), 1 if is_method else 0)
+            methods.append(MethodSource(name, function, Signature(defaults, qualname, is_method)))
         attributes = list(self.attribute_types_of(qualname).items())
         if info is None:
             return ClassSource(qualname, "Module", attributes, methods=methods)
