@@ -9,7 +9,8 @@ with the parameters and buffers of its module.json; a function case is its scrip
 `forward` (which PyTorch saves as a module whose `forward` is the function). Each
 archive is loaded back with `torch.jit.load` and run on the case's recorded inputs;
 `<case>.io.json` holds the runs in the corpus's encoding, each naming its method
-(`entry`), with the case's tolerances.
+(`entry`), with the case's tolerances, and the names of the loaded module's parameters
+and buffers in PyTorch's order.
 
 The models of `test/data/archives/models.py` (seeded, in eval mode) go to
 `OUTPUT_DIR/models/<name>.pt` with their `<name>.io.json`, unless OUTPUT_DIR is given
@@ -127,13 +128,22 @@ def save_models(output: Path) -> list[str]:
         torch.jit.save(scripted, str(path))
         loaded = torch.jit.load(str(path))
         runs = [{"entry": method, **run(loaded, method, copy.deepcopy(inputs))} for method, inputs in calls]
+        failed = [r["message"] for r in runs if "raises" in r]
+        assert not failed, f"{name} raised: {failed}"
         write_io(path, {**MODEL_TOLERANCE, "runs": runs})
         saved.append(f"{name} (version {archive_version(path)})")
     return saved
 
 
 def write_io(path: Path, io: dict[str, Any]) -> None:
-    io = {"torch_version": torch.__version__, "archive_version": archive_version(path), **io}
+    loaded = torch.jit.load(str(path))
+    io = {
+        "torch_version": torch.__version__,
+        "archive_version": archive_version(path),
+        "parameters": [name for name, _ in loaded.named_parameters()],
+        "buffers": [name for name, _ in loaded.named_buffers()],
+        **io,
+    }
     path.with_suffix(".io.json").write_text(json.dumps(io, sort_keys=True) + "\n", encoding="utf-8")
 
 

@@ -83,8 +83,8 @@ def compile(  # noqa: A001
 
 
 def __getattr__(name: str) -> Any:
-    if name == "script":
-        return import_module("tsjit.frontend.script").script
+    if name in ("script", "ScriptFunction", "ScriptModule", "ScriptMethod"):
+        return getattr(import_module("tsjit.frontend.script"), name)
     if name in ("trace", "TracerWarning", "TracingCheckError"):
         return getattr(import_module("tsjit.frontend.tracer"), name)
     if name == "install_torch_shim":

@@ -27,6 +27,7 @@ from xdsl.dialects.builtin import ModuleOp
 from tsjit.diagnostics import SourceLocation, TsjitError
 from tsjit.frontend.compilation import CompilationUnit, CompiledFunction, cleanup
 from tsjit.frontend.modules import ModuleInfo, is_module, tensor_array
+from tsjit.frontend.schema_matching import NO_DEFAULT
 from tsjit.frontend.source import SourceFile
 from tsjit.frontend.torch_shim._state import ACTIVE
 
@@ -93,11 +94,11 @@ class ScriptFunction:
             self._executor = make_executor(self.module, self.name, executor=EXECUTOR)
         return self._executor
 
-    def __call__(self, *args: Any) -> Any:
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
         tracer = ACTIVE.current()
         if tracer is not None:  # called from code being traced: recorded as a call
             return tracer.call_script(self, args)
-        return self.executor()(*self.executor_arguments(args))
+        return self.executor()(*self.executor_arguments(bind_arguments(self.entry, args, kwargs)))
 
     def executor_arguments(self, args: tuple[Any, ...]) -> tuple[Any, ...]:
         """What the executor is called with for these arguments."""
@@ -140,11 +141,11 @@ class ScriptModule(ScriptFunction):
         entry = self.is_root and name == "forward"
         return compile_cleaned(self.unit, lambda: self.unit.compile_method(self.info, name, None, entry=entry))
 
-    def __call__(self, *args: Any) -> Any:
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
         tracer = ACTIVE.current()
         if tracer is not None:  # a submodule of a module being traced: recorded as a method call
             return tracer.call_compiled_module(self, args)
-        return self.executor()(*self.executor_arguments(args))
+        return self.executor()(*self.executor_arguments(bind_arguments(self.entry, args, kwargs)))
 
     def executor_arguments(self, args: tuple[Any, ...]) -> tuple[Any, ...]:
         return (self.state, *(_runtime_argument(a) for a in args))
@@ -246,17 +247,39 @@ class ScriptMethod:
 
         return export_python(self.owner.module, self.name)
 
-    def __call__(self, *args: Any) -> Any:
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if self.compiled is self.owner._entry:
-            return self.owner(*args)
+            return self.owner(*args, **kwargs)
         if self._executor is None:
             from tsjit.runtime.executor import make_executor
 
             self._executor = make_executor(self.owner.module, self.name, executor=EXECUTOR)
-        return self._executor(*self.owner.executor_arguments(args))
+        return self._executor(*self.owner.executor_arguments(bind_arguments(self.compiled, args, kwargs)))
 
     def __repr__(self) -> str:
         return f"<tsjit.ScriptMethod {self.name}>"
+
+
+def bind_arguments(compiled: CompiledFunction, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, ...]:
+    """Python call arguments as the graph's positional inputs: keywords by parameter
+    name, missing ones from the parameters' defaults (as TorchScript binds a call)."""
+    params = compiled.signature.params
+    if len(args) == len(params) and not kwargs:
+        return args
+    name = compiled.signature.name
+    if len(args) > len(params):
+        raise TsjitError(f"{name}() expected at most {len(params)} argument(s) but received {len(args)}")
+    bound = list(args)
+    for param in params[len(args) :]:
+        if param.name in kwargs:
+            bound.append(kwargs.pop(param.name))
+        elif param.default is not NO_DEFAULT:
+            bound.append(param.default)
+        else:
+            raise TsjitError(f"{name}() is missing value for argument '{param.name}'")
+    if kwargs:
+        raise TsjitError(f"{name}() got an unexpected keyword argument '{next(iter(kwargs))}'")
+    return tuple(bound)
 
 
 def compile_cleaned(unit: CompilationUnit, compile: Callable[[], T]) -> T:
@@ -337,6 +360,29 @@ def script_method_source(
     compiled = unit.compile_method_function(info, method, function)
     cleanup(unit.module)
     return ScriptModule(unit, compiled, info)
+
+
+def function_program(module: ModuleOp, entry: str, filename: str = "<input>") -> ScriptFunction:
+    """Function `entry` of a module of IR (read from MLIR or graph text) as a compiled
+    function; a graph that takes a module (`%self`) cannot be one without its object."""
+    from tsjit.dialects.types import ClassType, NoneType
+    from tsjit.formats.torchscript_export import find_function
+    from tsjit.frontend.schema_matching import Param, Signature
+
+    unit = CompilationUnit()
+    unit.module = module
+    function = find_function(module, entry)
+    inputs = function.function_type.inputs.data
+    if inputs and isinstance(inputs[0], ClassType):
+        raise TsjitError(f"@{function.sym_name.data} takes a module object ({inputs[0].qualname.data}), which "
+                         "a graph does not hold: export the module's .py source or .pt archive",
+                         SourceLocation(filename, 0))  # fmt: skip
+    outputs = function.function_type.outputs.data
+    names = [a.name_hint or f"input_{i}" for i, a in enumerate(function.body.block.args)]
+    signature = Signature(function.sym_name.data, tuple(Param(n, t) for n, t in zip(names, inputs)), tuple(outputs))
+    return_type = outputs[0] if len(outputs) == 1 else NoneType()
+    compiled = CompiledFunction(function.sym_name.data, function, signature, return_type)
+    return ScriptFunction(unit, compiled)
 
 
 def script_source(ctx: Context, text: str, filename: str = "<string>", entry: str | None = None) -> ModuleOp:

@@ -132,6 +132,11 @@ class TsOptMain(xDSLOptMain):
         from tsjit.formats import read_program
         from tsjit.formats.mlir import verify
 
+        from tsjit.formats.archive import is_archive
+
+        if self.args.input_file not in (None, "-") and is_archive(self.args.input_file):
+            self.run_archive(self.args.input_file)
+            return
         chunks, _ = self.prepare_input()
         name = self.get_input_name()
         output = self.prepare_output()
@@ -152,6 +157,20 @@ class TsOptMain(xDSLOptMain):
                 finally:
                     chunk.close()
                 output.flush()
+        finally:
+            if output is not sys.stdout:
+                output.close()
+
+
+    def run_archive(self, path: str) -> None:
+        """A TorchScript archive: its classes' methods and its functions, optimized."""
+        from tsjit.formats.archive import import_archive
+
+        module = import_archive(path)
+        self.apply_passes(module)
+        output = self.prepare_output()
+        try:
+            output.write(self.output_resulting_program(module))
         finally:
             if output is not sys.stdout:
                 output.close()

@@ -148,7 +148,7 @@ MODELS = {
     "lstm": (lambda: Recurrent().eval(), "script", [("forward", [_randn(2, 6, 8)])]),
     "composite": (lambda: Composite().eval(), "script", [
         ("forward", [_randn(3, 6), 1]), ("forward", [_randn(2, 6), -2]),
-        ("score", [_randn(2, 4), ["a", "b", "c"]]),
+        ("score", [_randn(2, 6), ["a", "b", "c"]]),
     ]),
     "traced": (lambda: Traced().eval(), "trace", [("forward", [_randn(4, 3)]), ("forward", [_randn(2, 3)])]),
     "versioned": (lambda: versioned, "function", [("forward", [_randn(2, 5), 3])]),

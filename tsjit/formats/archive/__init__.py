@@ -16,7 +16,7 @@ from typing import Any
 
 from tsjit.formats.archive.layout import ArchiveError
 
-__all__ = ["ArchiveError", "is_archive", "load", "save"]
+__all__ = ["ArchiveError", "import_archive", "is_archive", "load", "save"]
 
 
 def load(path: Any) -> Any:
@@ -31,6 +31,20 @@ def save(module: Any, path: Any, extra_files: dict[str, bytes] | None = None) ->
     from tsjit.formats.archive.writer import save as write
 
     write(module, path, extra_files)
+
+
+def import_archive(path: Any) -> Any:
+    """Every method of every class and every function of an archive's code/, compiled
+    (what PyTorch's import checks), as one module of tsjit IR (its `builtin.module`);
+    the root's forward is `@forward`."""
+    from tsjit.formats.mlir import verify
+    from tsjit.frontend.script import compile_cleaned
+
+    module = load(path)
+    module.entry  # noqa: B018 - the root's forward first, under its entry name
+    compile_cleaned(module.unit, module.unit.importer.compile_all)
+    verify(module.module)
+    return module.module
 
 
 def is_archive(path: Any) -> bool:

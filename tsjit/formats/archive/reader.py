@@ -12,8 +12,10 @@ object against its class. Methods compile when first called (or asked for: `.gra
 
 from __future__ import annotations
 
+import ast
 import os
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from tsjit.diagnostics import TsjitError
@@ -45,6 +47,14 @@ class ArchiveSource(SourceFile):
     def __init__(self, path: str, member: str, text: str):
         super().__init__(member, text)
         self.path = path
+
+    @cached_property
+    def tree(self) -> ast.Module:
+        try:
+            return ast.parse(self.text, self.filename, type_comments=True)
+        except SyntaxError as error:
+            where = f"{self.filename}:{error.lineno or 0}:{error.offset or 0}"
+            raise ArchiveError(self.path, f"syntax error: {error.msg}", where) from None
 
     def error(self, node: Any, message: str) -> TsjitError:
         where = self.source_location(node)

@@ -129,6 +129,10 @@ REFUSED: dict[tuple[str, str], str] = {
 """Globals of TorchScript pickles that name what tsjit cannot represent."""
 
 
+class Refused(pickle.UnpicklingError):
+    """A global outside the allow-list, or one naming what tsjit cannot represent."""
+
+
 class Unpickler(pickle.Unpickler):
     """One pickle of one archive; `objects` lists the class objects it made."""
 
@@ -150,8 +154,8 @@ class Unpickler(pickle.Unpickler):
             return self.archive_class(f"{module}.{name}")
         reason = REFUSED.get((module, name))
         if reason is not None:
-            raise pickle.UnpicklingError(f"{reason} ('{module}.{name}')")
-        raise pickle.UnpicklingError(
+            raise Refused(f"{reason} ('{module}.{name}')")
+        raise Refused(
             f"refusing the global '{module}.{name}': TorchScript archives do not use it (nothing was run)"
         )
 
@@ -223,7 +227,7 @@ def unpickle(reader: ArchiveReader, name: str, directory: str, storages: dict[st
         raise ArchiveError(reader.path, "malformed pickle: nested too deeply", reader.member(name)) from None
     except Exception as error:  # noqa: BLE001 - any failure of a malformed pickle is reported as one
         message = str(error) or type(error).__name__
-        prefix = "" if isinstance(error, pickle.UnpicklingError) else "malformed pickle: "
+        prefix = "" if isinstance(error, Refused) else "malformed pickle: "
         raise ArchiveError(reader.path, prefix + message, reader.member(name)) from None
     if on_objects is not None:
         on_objects(unpickler.objects)

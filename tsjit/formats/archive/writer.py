@@ -103,11 +103,18 @@ def _write(path: str | os.PathLike[str], name: str, version: int, data: bytes, d
                 out.write(f"extra/{extra_name}", content)
             digest.update(data + constants)
             out.write(".data/serialization_id", digest.hexdigest().encode())
+        os.chmod(temporary, 0o666 & ~_umask())  # as a file opened for writing would be
         os.replace(temporary, target)
     except BaseException:
         if os.path.exists(temporary):
             os.unlink(temporary)
         raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def _bytes(storage: np.ndarray) -> memoryview:
