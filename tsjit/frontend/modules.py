@@ -89,12 +89,13 @@ def library_class(cls: type) -> type:
 
 
 def python_class_name(cls: type) -> str:
-    """TorchScript's qualified class name, without `__torch__.`."""
+    """TorchScript's qualified class name, without `__torch__.` (a class defined in a
+    function is `f._locals.C`, as PyTorch names it: the name must be a dotted path)."""
     from tsjit.frontend.library import modules as library
 
     if cls.__module__ == library.__name__ and cls.__name__ in library.TORCH_QUALNAMES:
         return library.TORCH_QUALNAMES[cls.__name__]
-    return f"{cls.__module__}.{cls.__qualname__}"
+    return f"{cls.__module__}.{cls.__qualname__}".replace("<locals>", "_locals")
 
 
 def value_type(value: object) -> Attribute | None:

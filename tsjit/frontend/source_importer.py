@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import ast
 import math
+import re
 import typing
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -90,8 +91,9 @@ class PrintedClass(ModuleInfo):
     is_module: bool = True
     source: SourceFile | None = None
     scope: Scope | None = None
-    methods: dict[str, ast.FunctionDef] = field(default_factory=dict)
+    methods: dict[str, ast.FunctionDef | None] = field(default_factory=dict)  # None: not parsed yet
     slots: list[str] = field(default_factory=list)  # every attribute, in declaration order
+    importer: SourceImporter | None = None
 
     @property
     def python_name(self) -> str:
@@ -105,9 +107,12 @@ class PrintedClass(ModuleInfo):
         return name in self.methods
 
     def method_definition(self, name: str) -> MethodDefinition | None:
-        definition = self.methods.get(name)
-        if definition is None:
+        if name not in self.methods:
             return None
+        definition = self.methods[name]
+        if definition is None:
+            assert self.importer is not None
+            definition = self.methods[name] = self.importer.method_node(self.qualname, name)
         assert self.source is not None and self.scope is not None
         return MethodDefinition(self.source, definition, self.scope)
 
@@ -174,13 +179,27 @@ class SourceImporter:
         self.scope = PrintedScope(self)
         self.declared: dict[str, object] = {}
         self._tuple_defaults: dict[str, dict[str, object]] = {}
+        self._outlines: dict[str, dict[str, Outline]] = {}
         self._definitions: dict[str, dict[str, ast.stmt]] = {}
         self._namespaces = {q.rsplit(".", i)[0] for q in self.files for i in range(q.count(".") + 1)}
 
     # -- finding definitions ----------------------------------------------------------------
 
+    def outlines(self, qualifier: str) -> dict[str, Outline] | None:
+        """Where each top-level class and function of one file is, without parsing the
+        file (loading declares every class of an archive's objects: parsing only their
+        declarations, not their methods, keeps that fast)."""
+        known = self._outlines.get(qualifier)
+        if known is not None:
+            return known
+        source = self.files.get(qualifier)
+        if source is None:
+            return None
+        found = self._outlines[qualifier] = outline(source)
+        return found
+
     def definitions(self, qualifier: str) -> dict[str, ast.stmt] | None:
-        """The top-level classes and functions of one file, by name."""
+        """The top-level classes and functions of one file, by name, parsed."""
         known = self._definitions.get(qualifier)
         if known is not None:
             return known
@@ -207,6 +226,17 @@ class SourceImporter:
             return None
         return self.files[qualifier], definitions[name]
 
+    def method_node(self, qualname: str, name: str) -> ast.FunctionDef:
+        """The parsed def of method `name` of class `qualname`."""
+        found = self.find(qualname)
+        assert found is not None and isinstance(found[1], ast.ClassDef)
+        source, node = found
+        for statement in node.body:
+            if isinstance(statement, ast.FunctionDef) and statement.name == name:
+                _fold_literal_defaults(statement)
+                return statement
+        raise source.error(node, f"class {qualname} has no method '{name}'")
+
     def is_namespace(self, qualname: str) -> bool:
         return qualname in self._namespaces
 
@@ -218,19 +248,20 @@ class SourceImporter:
         known = self.declared.get(qualname)
         if known is not None:
             return known
-        found = self.find(qualname)
-        if found is None:
+        qualifier, _, name = qualname.rpartition(".")
+        where = (self.outlines(qualifier) or {}).get(name)
+        if where is None:
             return None
-        source, node = found
-        if isinstance(node, ast.FunctionDef):
-            self.declared[qualname] = node
-            return node
-        assert isinstance(node, ast.ClassDef)
+        source = self.files[qualifier]
+        if where.kind == "def":
+            self.declared[qualname] = where
+            return where
+        node = where.declarations(source)
         kind = class_kind(source, node)
         if kind == "NamedTuple":
             return self.declare_named_tuple(qualname, source, node)
         if kind in ("Module", "class"):
-            return self.declare_class(qualname, source, node, kind == "Module")
+            return self.declare_class(qualname, source, node, kind == "Module", where.methods)
         what = "enum" if kind == "Enum" else "interface"
         raise source.error(node, f"{qualname} is an {what} class: tsjit's frontend has no {what} types yet")
 
@@ -249,7 +280,7 @@ class SourceImporter:
             return ClassReference(declared)
         if isinstance(declared, TupleType):
             return self.named_tuple_constructor(qualname, declared)
-        if isinstance(declared, ast.FunctionDef):
+        if isinstance(declared, Outline):
             return PrintedFunction(self, qualname)
         if self.is_namespace(qualname):
             return QualifiedName(self, qualname)
@@ -257,18 +288,18 @@ class SourceImporter:
 
     # -- declarations -----------------------------------------------------------------------------
 
-    def declare_class(self, qualname: str, source: SourceFile, node: ast.ClassDef, is_module: bool) -> PrintedClass:
-        info = PrintedClass(self.unit, None, object, qualname, is_module=is_module, source=source, scope=self.scope)
+    def declare_class(self, qualname: str, source: SourceFile, node: ast.ClassDef, is_module: bool,
+                      methods: Sequence[str]) -> PrintedClass:  # fmt: skip
+        """A class from its declarations (`node`: the class without its methods) and the
+        names of its methods, whose defs are parsed when compiled."""
+        info = PrintedClass(self.unit, None, object, qualname, is_module=is_module, source=source, scope=self.scope,
+                            importer=self)  # fmt: skip
+        info.methods = dict.fromkeys(methods)
         self.declared[qualname] = info  # first, so that attribute types may name the class itself
         self.unit.registry.by_qualname[qualname] = info
         parser = self.unit.type_parser(self.scope, source)
         for statement in node.body:
-            if isinstance(statement, ast.FunctionDef):
-                if statement.name in info.methods:
-                    raise source.error(statement, f"method '{statement.name}' is defined twice")
-                _fold_literal_defaults(statement)
-                info.methods[statement.name] = statement
-            elif isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
+            if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
                 name = statement.target.id
                 if statement.value is not None:  # `k : Final[int] = 3`
                     info.constants[name] = printed_literal(source, statement.value)
@@ -364,7 +395,7 @@ class SourceImporter:
                 ):
                     info = self.declare(qualname)
                     assert isinstance(info, PrintedClass)
-                    for method in info.methods:
+                    for method in list(info.methods):
                         self.unit.compile_method(info, method, None)
 
 
@@ -464,6 +495,76 @@ class ConstantTable(SugaredValue):
         if hasattr(value, "dtype") and hasattr(value, "shape"):  # a tensor
             return SimpleValue(em.constant(value, None, node))
         return em.unit.resolver.to_sugared(em, node, value, f"CONSTANTS.{name}")
+
+
+# --------------------------------------------------------------------------------------
+# Outlines: printed files read without parsing
+# --------------------------------------------------------------------------------------
+
+_TOP_LEVEL = re.compile(r"(class|def)\s+([A-Za-z_]\w*)")
+_METHOD = re.compile(r"  def\s+([A-Za-z_]\w*)")
+
+
+@dataclass
+class Outline:
+    """One top-level definition of a printed file, found by its lines: a class or a
+    def, its name and lines (0-based, end exclusive); for a class the end of its
+    declarations (the line of its first method) and its methods' names."""
+
+    kind: str
+    name: str
+    start: int
+    end: int
+    declarations_end: int
+    methods: tuple[str, ...] = ()
+
+    def declarations(self, source: SourceFile) -> ast.ClassDef:
+        """The class parsed without its methods, at its lines in the file."""
+        lines = source.lines[self.start : self.declarations_end]
+        text = "\n" * self.start + "\n".join(lines) + "\n  pass\n"  # parsed at its own line numbers
+        try:
+            tree = ast.parse(text, source.filename)
+        except SyntaxError as error:
+            source.tree  # noqa: B018 - the whole file's parse reports the error where it is
+            raise source.error(ast.Pass(lineno=self.start + 1, col_offset=0),
+                               f"malformed declaration of class {self.name}: {error.msg}") from None  # fmt: skip
+        node = tree.body[0]
+        if not isinstance(node, ast.ClassDef) or len(tree.body) != 1:
+            raise source.error(node, f"malformed declaration of class {self.name}")
+        node.body = [s for s in node.body if not isinstance(s, ast.Pass)]
+        return node
+
+
+def outline(source: SourceFile) -> dict[str, Outline]:
+    """The top-level classes and defs of printed source by name. Printed code puts each
+    at column 0 and a class's methods at column 2 (`  def name(`); anything else at
+    column 0 is an error, as the parse would report it."""
+    lines = source.lines
+    found: dict[str, Outline] = {}
+    current: Outline | None = None
+    for index, line in enumerate(lines):
+        if not line or line[0] in " \t#":
+            if current is not None and current.kind == "class" and (method := _METHOD.match(line)):
+                if current.declarations_end == current.end:
+                    current.declarations_end = index
+                current.methods += (method.group(1),)
+            continue
+        if current is not None:
+            current.end = index
+            if current.declarations_end > index:
+                current.declarations_end = index
+            current = None
+        match = _TOP_LEVEL.match(line)
+        if match is None:
+            if line.startswith("op_version_set"):
+                continue
+            raise source.error(ast.Pass(lineno=index + 1, col_offset=0),
+                               "printed TorchScript defines only classes and functions at top level")  # fmt: skip
+        kind, name = match.groups()
+        if name in found:
+            raise source.error(ast.Pass(lineno=index + 1, col_offset=0), f"'{name}' is defined twice")
+        current = found[name] = Outline(kind, name, index, len(lines), len(lines))
+    return found
 
 
 # --------------------------------------------------------------------------------------
