@@ -37,6 +37,7 @@ from tsjit.dialects import types as ts
 from tsjit.dialects.prim import ConstantOp
 from tsjit.dialects.schema import has_operator, resolve_overload
 from tsjit.formats.torchscript_export import find_function, node_kind, torchscript_float
+from tsjit.runtime.values import value_type as runtime_value_type
 
 MAX_INLINE_WIDTH = 40
 """Inlined expressions at least this wide (indentation included) become statements."""
@@ -105,7 +106,7 @@ def export_class(
         else:
             lines.append(f"  __annotations__[{json.dumps(attribute)}] = {spelled}")
     for constant, value in cls.constants:
-        value_type = constant_type(value)
+        value_type = runtime_value_type(value)
         lines.append(f"  {constant} : Final[{python_type(value_type)}] = {python_literal(value, value_type)}")
     text = "\n".join(lines) + "\n"
     for method in cls.methods:
@@ -127,23 +128,6 @@ def export_function(
     printer = PythonPrinter(callee_names, constant_name, stable=True)
     printer.define_function(name, function.body.block, function.function_type.outputs.data, signature)
     return "\n".join(printer.lines) + "\n"
-
-
-def constant_type(value: object) -> Attribute:
-    """The type of a class constant's value (`Final[int] = 3`)."""
-    if isinstance(value, bool):
-        return ts.BoolType()
-    if isinstance(value, int):
-        return ts.IntType()
-    if isinstance(value, float):
-        return ts.FloatType()
-    if isinstance(value, str):
-        return ts.StrType()
-    if value is None:
-        return ts.NoneType()
-    if isinstance(value, tuple):
-        return ts.TupleType([constant_type(v) for v in value])  # pyright: ignore[reportArgumentType]
-    raise TsjitError(f"a class constant of type {type(value).__name__} has no printed form")
 
 
 def python_type(t: Attribute) -> str:

@@ -225,36 +225,21 @@ class ScriptModule(ScriptFunction):
         return f"<tsjit.ScriptModule {self.info.qualname}>"
 
 
-class ScriptMethod:
-    """A method of a compiled module, bound to it: callable, with its graph and code."""
+class ScriptMethod(ScriptFunction):
+    """A method of a compiled module, bound to it: a compiled function whose first
+    argument is the module's object (`m.extra(x)`)."""
 
     def __init__(self, owner: ScriptModule, compiled: CompiledFunction):
+        super().__init__(owner.unit, compiled)
         self.owner = owner
-        self.compiled = compiled
-        self._executor: Any = None
-
-    @property
-    def name(self) -> str:
-        return self.compiled.symbol
-
-    @property
-    def graph(self) -> func.FuncOp:
-        return self.compiled.op
-
-    @property
-    def code(self) -> str:
-        from tsjit.formats.python_code import export_python
-
-        return export_python(self.owner.module, self.name)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        if self.compiled is self.owner._entry:
+        if self.entry is self.owner._entry:  # forward: the module's own executor
             return self.owner(*args, **kwargs)
-        if self._executor is None:
-            from tsjit.runtime.executor import make_executor
+        return super().__call__(*args, **kwargs)
 
-            self._executor = make_executor(self.owner.module, self.name, executor=EXECUTOR)
-        return self._executor(*self.owner.executor_arguments(bind_arguments(self.compiled, args, kwargs)))
+    def executor_arguments(self, args: tuple[Any, ...]) -> tuple[Any, ...]:
+        return self.owner.executor_arguments(args)
 
     def __repr__(self) -> str:
         return f"<tsjit.ScriptMethod {self.name}>"

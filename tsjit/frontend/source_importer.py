@@ -243,7 +243,7 @@ class SourceImporter:
     # -- what a qualified name denotes ----------------------------------------------------------
 
     def declare(self, qualname: str) -> object | None:
-        """The class (PrintedClass), NamedTuple (TupleType) or function (FunctionDef)
+        """The class (PrintedClass), NamedTuple (TupleType) or function (its Outline)
         `qualname` names, declared in the unit on first use; None when undefined."""
         known = self.declared.get(qualname)
         if known is not None:

@@ -42,7 +42,7 @@ def import_archive(path: Any) -> Any:
 
     module = load(path)
     module.entry  # noqa: B018 - the root's forward first, under its entry name
-    compile_cleaned(module.unit, module.unit.importer.compile_all)
+    compile_cleaned(module.unit, module.archive.importer.compile_all)
     verify(module.module)
     return module.module
 

@@ -26,7 +26,8 @@ from xdsl.ir import Attribute
 from tsjit.dialects import types as ts
 from tsjit.formats.archive.storage import StorageTable, storage_name
 from tsjit.formats.python_code import python_type
-from tsjit.runtime.values import Device, NamedTupleValue, ScriptObject
+from tsjit.runtime.values import Device, ScriptObject
+from tsjit.runtime.values import value_type as type_of_value
 
 TypeOf = Callable[[ScriptObject], dict[str, Attribute]]
 """The declared attribute types of an object's class (for the type tags of containers)."""
@@ -216,40 +217,4 @@ class Pickler:
         value (`Any` for what cannot be)."""
         if isinstance(value_type, (ts.ListType, ts.DictType)):
             return python_type(value_type)
-        return python_type(infer_type(value))
-
-
-def infer_type(value: Any) -> Attribute:
-    """The TorchScript type of a run-time value, as far as the value shows it."""
-    if value is None:
-        return ts.NoneType()
-    if isinstance(value, bool):
-        return ts.BoolType()
-    if isinstance(value, int):
-        return ts.IntType()
-    if isinstance(value, float):
-        return ts.FloatType()
-    if isinstance(value, str):
-        return ts.StrType()
-    if isinstance(value, np.ndarray):
-        return ts.TensorType()
-    if isinstance(value, Device):
-        return ts.DeviceType()
-    if isinstance(value, ScriptObject):
-        return ts.ClassType(value.qualified_name)
-    if isinstance(value, NamedTupleValue):
-        return ts.TupleType([infer_type(v) for v in value], list(value.fields), value.qualified_name)  # pyright: ignore[reportArgumentType]
-    if isinstance(value, tuple):
-        return ts.TupleType([infer_type(v) for v in value])  # pyright: ignore[reportArgumentType]
-    if isinstance(value, list):
-        return ts.ListType(_common([infer_type(v) for v in value]))
-    if isinstance(value, dict):
-        return ts.DictType(_common([infer_type(k) for k in value]), _common([infer_type(v) for v in value.values()]))
-    return ts.AnyType()
-
-
-def _common(types: list[Attribute]) -> Attribute:
-    if not types:
-        return ts.AnyType()
-    first = types[0]
-    return first if all(t == first for t in types) else ts.AnyType()
+        return python_type(type_of_value(value))

@@ -39,6 +39,7 @@ class ArchiveInfo:
     version: int
     extra_files: dict[str, bytes] = field(default_factory=dict)
     constants: tuple[Any, ...] = ()
+    importer: Any = None  # the SourceImporter of its code/
 
 
 class ArchiveSource(SourceFile):
@@ -81,7 +82,6 @@ def load(path: str | os.PathLike[str]) -> Any:
     root = unpickle(reader, "data.pkl", "data", storages, byteorder, objects.extend)
     unit = CompilationUnit()
     importer = SourceImporter(unit, code_files(reader), constants, version)
-    unit.importer = importer  # pyright: ignore[reportAttributeAccessIssue]
     classes = {obj.qualified_name for obj in objects}
     for qualname in sorted(classes):
         check_class(reader, importer, qualname)
@@ -93,7 +93,7 @@ def load(path: str | os.PathLike[str]) -> Any:
     assert isinstance(info, PrintedClass)
     module = ScriptModule(unit, None, info, root)
     extra = {name[len("extra/") :]: reader.read(name) for name in reader.names("extra/")}
-    module.archive = ArchiveInfo(reader.path, reader.prefix[:-1], version, extra, constants)  # pyright: ignore[reportAttributeAccessIssue]
+    module.archive = ArchiveInfo(reader.path, reader.prefix[:-1], version, extra, constants, importer)  # pyright: ignore[reportAttributeAccessIssue]
     return module
 
 
@@ -111,8 +111,6 @@ def read_version(reader: ArchiveReader) -> int:
     if version < MIN_VERSION:
         raise ArchiveError(reader.path, f"archive version {version} is older than tsjit reads "
                                         f"({MIN_VERSION} to {MAX_VERSION}: PyTorch 1.4 and later)", reader.member(name))  # fmt: skip
-    if not reader.has("data.pkl"):
-        raise ArchiveError(reader.path, "missing from the archive", reader.member("data.pkl"))
     return version
 
 

@@ -298,15 +298,22 @@ class Program:
 
     # -- printing ---------------------------------------------------------------------------------
 
-    def code(self) -> tuple[dict[str, str], list[np.ndarray]]:
+    def code(self) -> tuple[dict[str, str], list[object]]:
         """code/ files by qualifier, and the constant table their code reads."""
-        constants: list[np.ndarray] = []
+        constants: list[object] = []
+        indices: dict[object, int] = {}
 
         def constant_name(value: object, value_type: Attribute) -> str | None:
-            if not isinstance(value, np.ndarray):
+            """Tensors, and strings of more than printable ASCII, live in the constant
+            table (as PyTorch keeps them: its lexer reads no other escapes); each
+            distinct value once."""
+            if not isinstance(value, np.ndarray) and _printable(value):
                 return None
-            constants.append(value)
-            return f"CONSTANTS.c{len(constants) - 1}"
+            key = (value.dtype.str, value.shape, value.tobytes()) if isinstance(value, np.ndarray) else repr(value)
+            if key not in indices:
+                indices[key] = len(constants)
+                constants.append(value)
+            return f"CONSTANTS.c{indices[key]}"
 
         functions = self.functions()
         method_symbols = {symbol for _, _, symbol in self.method_functions()}
@@ -344,6 +351,15 @@ class Program:
         kind = "Module" if _is_module(info) else "class"
         constants = list(info.constants.items())
         return ClassSource(qualname, kind, attributes, info.parameters, info.buffers, constants, methods)
+
+
+def _printable(value: object) -> bool:
+    """Whether a constant is printed as a literal: strings of printable ASCII only."""
+    if isinstance(value, str):
+        return all(" " <= c <= "~" for c in value)
+    if isinstance(value, (list, tuple)):
+        return all(_printable(v) for v in value)
+    return True
 
 
 def _is_module(info: ModuleInfo) -> bool:

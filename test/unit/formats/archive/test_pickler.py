@@ -11,10 +11,10 @@ import numpy as np
 
 from tsjit.dialects import types as ts
 from tsjit.formats.archive.layout import ArchiveReader, ArchiveWriter
-from tsjit.formats.archive.pickler import Pickler, infer_type
+from tsjit.formats.archive.pickler import Pickler
 from tsjit.formats.archive.storage import StorageTable
 from tsjit.formats.archive.unpickler import unpickle
-from tsjit.runtime.values import Device, ScriptObject
+from tsjit.runtime.values import Device, ScriptObject, value_type
 
 
 def round_trip(tmp_path: Path, value: object, types: dict[str, ts.Attribute] | None = None) -> tuple[object, bytes]:
@@ -78,6 +78,6 @@ def test_parameters_are_pickled_as_requiring_grad(tmp_path: Path):
 
 
 def test_values_show_their_types():
-    assert infer_type([1, 2]) == ts.ListType(ts.IntType())
-    assert infer_type({"a": np.zeros(1)}) == ts.DictType(ts.StrType(), ts.TensorType())
-    assert infer_type([1, "a"]) == ts.ListType(ts.AnyType())
+    assert value_type([1, 2]) == ts.ListType(ts.IntType())
+    assert value_type({"a": np.zeros(1)}) == ts.DictType(ts.StrType(), ts.TensorType())
+    assert value_type([1, "a"]) == ts.ListType(ts.AnyType())

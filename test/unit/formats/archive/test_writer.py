@@ -122,3 +122,12 @@ def test_a_traced_module_saves(tmp_path: Path):
     tsjit.save(traced, path)
     assert match_value(tsjit.load(str(path))(x), decode_value({"tensor": {"dtype": "float32", "shape": [1, 2],
                        "data": traced(x).ravel().tolist()}}), 1e-6, 1e-6) is None  # fmt: skip
+
+
+def test_strings_beyond_printable_ascii_go_to_the_constant_table(tmp_path: Path):
+    source = 'def forward(x: str) -> str:\n    return x + "\\u00e9\\x01" + "plain"\n'
+    path = tmp_path / "strings.pt"
+    tsjit.save(script(source), path)
+    (code,) = code_of(path).values()
+    assert b'torch.add(torch.add(x, CONSTANTS.c0), "plain")' in code
+    assert tsjit.load(str(path))("a") == "a\u00e9\x01plain"
