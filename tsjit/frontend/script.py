@@ -181,6 +181,20 @@ class ScriptModule(ScriptFunction):
             return None
         return ScriptModule(self.unit, None, info, value, is_root=False)
 
+    def __getitem__(self, key: int | str) -> Any:
+        """A container's submodule by index or name (`m.blocks[0]`)."""
+        return self.__getattr__(str(key))
+
+    def train(self, mode: bool = True) -> ScriptModule:
+        """Sets `training` on this module and every submodule (as `nn.Module.train`)."""
+        for _, module in self.named_modules():
+            if "training" in module.state.attributes:
+                module.state.attributes["training"] = mode
+        return self
+
+    def eval(self) -> ScriptModule:
+        return self.train(False)
+
     def named_children(self) -> Iterator[tuple[str, ScriptModule]]:
         for name, value in self.state.attributes.items():
             if name in self.info.submodules and (child := self._child(name, value)) is not None:

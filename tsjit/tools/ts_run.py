@@ -74,6 +74,7 @@ def run_tool(argv: list[str] | None) -> None:
         receiver = program.receiver(name)
 
         def call(*inputs: Any) -> Any:
+            inputs = program.bind(name, inputs)
             arguments = inputs if receiver is None else (receiver, *inputs)
             last_call[:] = [arguments]
             return executor(*arguments)
@@ -251,6 +252,9 @@ class GraphProgram:
     def receiver(self, entry: str) -> ScriptObject | None:
         return module_receiver(self.module, entry, self.module_json, self.path)
 
+    def bind(self, entry: str, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        return inputs
+
 
 class ArchiveProgram:
     """A TorchScript archive: methods of its root module, run on its object tree
@@ -270,6 +274,12 @@ class ArchiveProgram:
 
     def receiver(self, entry: str) -> ScriptObject:
         return self.loaded.state
+
+    def bind(self, entry: str, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        """Inputs left out take the method's defaults."""
+        from tsjit.frontend.script import bind_arguments
+
+        return bind_arguments(self.loaded.method(entry).entry, inputs, {})
 
 
 def module_receiver(

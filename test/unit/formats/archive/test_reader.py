@@ -50,8 +50,9 @@ def test_submodules_parameters_buffers_and_attributes():
     assert [name for name, _ in model.named_children()] == ["blocks", "head"]
     assert model.weights == {"a": 0.25, "b": 1.5} and model.sizes == [2, 3]
     assert model.state.attributes["name"] == "composite"  # `name` is the entry's name, as for functions
-    block = model.blocks.__getattr__("0")
+    block = model.blocks[0]
     assert isinstance(block, ScriptModule) and block.scale == 0.5
+    assert model.train().blocks[1].training and not model.eval().head[0].training
     x = np.ones((2, 6), np.float32)
     np.testing.assert_allclose(block(x), np.maximum(x @ block.fc.weight.T + block.fc.bias, 0) * 0.5 + block.shift,
                                rtol=1e-6)  # fmt: skip

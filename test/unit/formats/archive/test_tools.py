@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 import tsjit
+from tsjit.runtime.values import decode_value, match_value
 from tsjit.tools import ts_opt, ts_run, ts_translate
 
 from .conftest import DATA, rewrite
@@ -86,6 +87,17 @@ def test_run_check_and_entry(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     inputs.write_text(json.dumps(io["runs"][2]["inputs"]))
     code, out, _ = run(ts_run.main, [str(composite), "--entry", "score", "--inputs", str(inputs)], capsys)
     assert code == 0 and json.loads(out)["dict"][0][0] == {"str": "a"}
+
+
+def test_run_fills_in_defaults(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    composite = DATA / "models" / "composite.pt"
+    io = json.loads(composite.with_suffix(".io.json").read_text(encoding="utf-8"))
+    first = io["runs"][0]  # forward(x, k=1)
+    inputs = tmp_path / "x.json"
+    inputs.write_text(json.dumps(first["inputs"][:1]))
+    code, out, _ = run(ts_run.main, [str(composite), "--inputs", str(inputs)], capsys)
+    assert code == 0
+    assert match_value(decode_value(json.loads(out)), decode_value(first["outputs"]), 1e-4, 1e-5) is None
 
 
 def test_export_archive_from_source_archive_and_graph(tmp_path: Path, capsys: pytest.CaptureFixture[str]):

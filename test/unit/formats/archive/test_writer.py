@@ -15,7 +15,7 @@ import pytest
 import tsjit
 from tsjit.frontend import torch_shim as torch
 from tsjit.frontend.script import script
-from tsjit.runtime.values import decode_value, match_value
+from tsjit.runtime.values import ScriptObject, decode_value, match_value
 from tsjit.tools.ts_run import check_runs
 
 from .conftest import DATA
@@ -45,11 +45,24 @@ def test_save_load_save_is_byte_stable_in_code(name: str, tmp_path: Path):
     reloaded = tsjit.load(str(first))
     tsjit.save(reloaded, second)
     assert code_of(first) == code_of(second)
-    before, after = original.state_dict(), reloaded.state_dict()
-    assert list(before) == list(after)
-    for key in before:
-        np.testing.assert_array_equal(before[key], after[key])
-        assert before[key].dtype == after[key].dtype
+    assert same_objects(original.state, reloaded.state)
+    assert list(original.state_dict()) == list(reloaded.state_dict())
+
+
+def same_objects(a: object, b: object) -> bool:
+    """The object trees hold the same classes, attributes and values (tensors: dtype,
+    shape and elements)."""
+    if isinstance(a, np.ndarray):
+        return isinstance(b, np.ndarray) and a.dtype == b.dtype and a.shape == b.shape and np.array_equal(a, b)
+    if isinstance(a, ScriptObject):
+        return (isinstance(b, ScriptObject) and a.qualified_name == b.qualified_name
+                and list(a.attributes) == list(b.attributes)
+                and all(same_objects(v, b.attributes[k]) for k, v in a.attributes.items()))  # fmt: skip
+    if isinstance(a, (list, tuple)):
+        return type(a) is type(b) and len(a) == len(b) and all(same_objects(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict):
+        return isinstance(b, dict) and list(a) == list(b) and all(same_objects(a[k], b[k]) for k in a)
+    return type(a) is type(b) and a == b
 
 
 def test_a_resaved_archive_runs_as_the_original(tmp_path: Path):
