@@ -53,7 +53,7 @@ def build_archive(path: Path) -> str:
     return "tsjit.save (PyTorch is not installed)"
 
 
-def resnet18(torch):  # noqa: ANN001, ANN201 - the model, for PyTorch or tsjit's shim
+def resnet18(torch):
     nn = torch.nn
 
     class BasicBlock(nn.Module):
@@ -65,7 +65,9 @@ def resnet18(torch):  # noqa: ANN001, ANN201 - the model, for PyTorch or tsjit's
             self.conv2 = nn.Conv2d(planes, planes, 3, 1, 1, bias=False)
             self.bn2 = nn.BatchNorm2d(planes)
             if stride != 1 or inplanes != planes:
-                self.downsample = nn.Sequential(nn.Conv2d(inplanes, planes, 1, stride, bias=False), nn.BatchNorm2d(planes))
+                self.downsample = nn.Sequential(
+                    nn.Conv2d(inplanes, planes, 1, stride, bias=False), nn.BatchNorm2d(planes)
+                )
             else:
                 self.downsample = nn.Identity()
 
@@ -84,7 +86,9 @@ def resnet18(torch):  # noqa: ANN001, ANN201 - the model, for PyTorch or tsjit's
             stages = []
             inplanes = 64
             for planes, stride in ((64, 1), (128, 2), (256, 2), (512, 2)):
-                stages.append(nn.Sequential(BasicBlock(inplanes, planes, stride), BasicBlock(planes, planes, 1)))
+                stages.append(
+                    nn.Sequential(BasicBlock(inplanes, planes, stride), BasicBlock(planes, planes, 1))
+                )
                 inplanes = planes
             self.layer1, self.layer2, self.layer3, self.layer4 = stages
             self.avgpool = nn.AdaptiveAvgPool2d(1)
@@ -129,14 +133,14 @@ def measure(loader: str, path: str, repeats: int) -> dict[str, float]:
     """In this process: the peak memory of one load, then the best time of `repeats`."""
     load = LOADERS[loader]
     if loader == "tsjit":
-        import numpy as np  # noqa: F401 - imports are not what a load costs
+        import numpy as np
 
-        import tsjit.formats.archive.reader  # noqa: F401
+        import tsjit.formats.archive.reader
         import tsjit.frontend.script  # noqa: F401
     elif loader == "torch":
         import torch  # noqa: F401
     else:
-        import numpy as np  # noqa: F401
+        import numpy as np
     before = _max_rss()
     kept = load(path)
     peak = _max_rss() - before
@@ -176,7 +180,9 @@ def run_loader(loader: str, path: Path, repeats: int) -> dict[str, float] | None
     command = [sys.executable, __file__, "--measure", loader, str(path), "--repeats", str(repeats)]
     done = subprocess.run(command, capture_output=True, text=True, check=False)
     if done.returncode != 0:
-        print(f"{loader}: failed: {done.stderr.strip().splitlines()[-1] if done.stderr.strip() else done.returncode}")
+        print(
+            f"{loader}: failed: {done.stderr.strip().splitlines()[-1] if done.stderr.strip() else done.returncode}"
+        )
         return None
     return json.loads(done.stdout)
 
@@ -194,7 +200,9 @@ def main() -> None:
         writer = build_archive(path)
         with zipfile.ZipFile(path) as archive:
             weights = sum(i.file_size for i in archive.infolist() if "/data/" in i.filename)
-        print(f"archive: {os.path.getsize(path) / 1e6:.1f} MB ({weights / 1e6:.1f} MB of weights), written by {writer}")
+        print(
+            f"archive: {os.path.getsize(path) / 1e6:.1f} MB ({weights / 1e6:.1f} MB of weights), written by {writer}"
+        )
         results = {}
         for loader in ("tsjit", "floor", "torch"):
             if loader == "torch":

@@ -31,7 +31,7 @@ from typing import Any
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from generate_traced_data import decode, encode  # noqa: E402  (the corpus's value encoding)
+from generate_traced_data import decode, encode
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_CORPUS = ROOT.parent / "shared" / "conformance"

@@ -170,8 +170,13 @@ class SourceImporter:
     `files` maps each qualifier (`__torch__.a.b`) to its source; `constants` is the
     table `CONSTANTS.c<i>` reads; `version` the archive format version (None: current)."""
 
-    def __init__(self, unit: CompilationUnit, files: Mapping[str, SourceFile], constants: Sequence[object] = (),
-                 version: int | None = None) -> None:  # fmt: skip
+    def __init__(
+        self,
+        unit: CompilationUnit,
+        files: Mapping[str, SourceFile],
+        constants: Sequence[object] = (),
+        version: int | None = None,
+    ) -> None:
         self.unit = unit
         self.files = dict(files)
         self.constants = tuple(constants)
@@ -215,7 +220,9 @@ class SourceImporter:
             elif _is_docstring(statement) or _is_version_marker(statement):
                 continue
             else:
-                raise source.error(statement, "printed TorchScript defines only classes and functions at top level")
+                raise source.error(
+                    statement, "printed TorchScript defines only classes and functions at top level"
+                )
         self._definitions[qualifier] = found
         return found
 
@@ -292,8 +299,8 @@ class SourceImporter:
                       methods: Sequence[str]) -> PrintedClass:  # fmt: skip
         """A class from its declarations (`node`: the class without its methods) and the
         names of its methods, whose defs are parsed when compiled."""
-        info = PrintedClass(self.unit, None, object, qualname, is_module=is_module, source=source, scope=self.scope,
-                            importer=self)  # fmt: skip
+        info = PrintedClass(self.unit, None, object, qualname)
+        info.is_module, info.source, info.scope, info.importer = is_module, source, self.scope, self
         info.methods = dict.fromkeys(methods)
         self.declared[qualname] = info  # first, so that attribute types may name the class itself
         self.unit.registry.by_qualname[qualname] = info
@@ -311,10 +318,14 @@ class SourceImporter:
                 raise source.error(statement, f"unexpected statement in the body of class {qualname}")
         for name in info.parameters + info.buffers:
             if name not in info.attributes:
-                raise source.error(node, f"{qualname} lists '{name}' as a parameter or buffer but declares no such attribute")
+                raise source.error(
+                    node, f"{qualname} lists '{name}' as a parameter or buffer but declares no such attribute"
+                )
         return info
 
-    def class_assignment(self, info: PrintedClass, source: SourceFile, statement: ast.Assign, parser: Any) -> None:
+    def class_assignment(
+        self, info: PrintedClass, source: SourceFile, statement: ast.Assign, parser: Any
+    ) -> None:
         target = statement.targets[0]
         if isinstance(target, ast.Name) and target.id in ("__parameters__", "__buffers__"):
             names = printed_literal(source, statement.value)
@@ -336,7 +347,9 @@ class SourceImporter:
             raise source.error(statement, f"unexpected assignment in the body of class {info.qualname}")
 
     def add_attribute(self, info: PrintedClass, name: str, attribute_type: Attribute) -> None:
-        child = self.declared.get(attribute_type.qualname.data) if isinstance(attribute_type, ClassType) else None
+        child = (
+            self.declared.get(attribute_type.qualname.data) if isinstance(attribute_type, ClassType) else None
+        )
         if isinstance(child, PrintedClass) and child.is_module and info.is_module:
             info.submodules[name] = child
             info.children.append(name)
@@ -365,21 +378,26 @@ class SourceImporter:
     def named_tuple_constructor(self, qualname: str, tuple_type: TupleType) -> NamedTupleConstructor:
         defaults = self._tuple_defaults.get(qualname, {})
         params = tuple(
-            Param(n.data, t, defaults.get(n.data, NO_DEFAULT)) for n, t in zip(tuple_type.names, tuple_type.types)
+            Param(n.data, t, defaults.get(n.data, NO_DEFAULT))
+            for n, t in zip(tuple_type.names, tuple_type.types)
         )
-        return NamedTupleConstructor(tuple_type, Signature(qualname.rsplit(".", 1)[-1], params, (tuple_type,)))
+        return NamedTupleConstructor(
+            tuple_type, Signature(qualname.rsplit(".", 1)[-1], params, (tuple_type,))
+        )
 
     # -- compiling ------------------------------------------------------------------------------
 
-    def compile_function(self, qualname: str, node: ast.AST | None = None, caller: Any = None) -> CompiledFunction:
+    def compile_function(
+        self, qualname: str, node: ast.AST | None = None, caller: Any = None
+    ) -> CompiledFunction:
         """The function `qualname`, compiled once under its qualified name."""
         found = self.find(qualname)
         if found is None or not isinstance(found[1], ast.FunctionDef):
             raise TsjitError(f"the archive defines no function {qualname}")
         source, definition = found
         _fold_literal_defaults(definition)
-        return self.unit.compile_definition(("printed", qualname), qualname, source, definition, self.scope, node,
-                                            caller)  # fmt: skip
+        unit = self.unit
+        return unit.compile_definition(qualname, qualname, source, definition, self.scope, node, caller)
 
     def compile_all(self) -> None:
         """Every method of every declared class and every function of every file: what a
@@ -439,10 +457,11 @@ class VersionedOperator(BuiltinFunction):
         result = super().call(em, node, args, kwargs, n_binders)
         owner = result.as_value(em, node).owner
         schema = schema_of(owner) if isinstance(owner, Operation) else None
-        needed = OVERLOAD_VERSIONS.get(schema.qualified_name, 0) if schema is not None else 0
+        name = schema.qualified_name if schema is not None else ""
+        needed = OVERLOAD_VERSIONS.get(name, 0)
         if self.version < needed:
-            raise em.error(node, f"{schema.qualified_name} changed meaning in archive version {needed}; this "  # pyright: ignore[reportOptionalMemberAccess]
-                                 f"archive is version {self.version} and tsjit has no upgraders for it")  # fmt: skip
+            raise em.error(node, f"{name} changed meaning in archive version {needed}; this archive is version "
+                                 f"{self.version} and tsjit has no upgraders for it")  # fmt: skip
         return result
 
 
@@ -551,8 +570,7 @@ def outline(source: SourceFile) -> dict[str, Outline]:
             continue
         if current is not None:
             current.end = index
-            if current.declarations_end > index:
-                current.declarations_end = index
+            current.declarations_end = min(current.declarations_end, index)
             current = None
         match = _TOP_LEVEL.match(line)
         if match is None:

@@ -143,14 +143,27 @@ def _randn(*shape: int) -> torch.Tensor:
 
 MODELS = {
     # name: (make the model, "script" | "trace" | "function", [(method, [inputs...]), ...])
-    "small_cnn": (lambda: SmallCNN().eval(), "script", [("forward", [_randn(2, 3, 8, 8)]), ("forward", [_randn(1, 3, 8, 8)])]),
+    "small_cnn": (
+        lambda: SmallCNN().eval(),
+        "script",
+        [("forward", [_randn(2, 3, 8, 8)]), ("forward", [_randn(1, 3, 8, 8)])],
+    ),
     "transformer_encoder": (lambda: Encoder().eval(), "script", [("forward", [_randn(2, 5, 16)])]),
     "lstm": (lambda: Recurrent().eval(), "script", [("forward", [_randn(2, 6, 8)])]),
-    "composite": (lambda: Composite().eval(), "script", [
-        ("forward", [_randn(3, 6), 1]), ("forward", [_randn(2, 6), -2]),
-        ("score", [_randn(2, 6), ["a", "b", "c"]]),
-    ]),
+    "composite": (
+        lambda: Composite().eval(),
+        "script",
+        [
+            ("forward", [_randn(3, 6), 1]),
+            ("forward", [_randn(2, 6), -2]),
+            ("score", [_randn(2, 6), ["a", "b", "c"]]),
+        ],
+    ),
     "traced": (lambda: Traced().eval(), "trace", [("forward", [_randn(4, 3)]), ("forward", [_randn(2, 3)])]),
     "versioned": (lambda: versioned, "function", [("forward", [_randn(2, 5), 3])]),
-    "classes": (lambda: Classes().eval(), "script", [("forward", [_randn(2, 3), 2]), ("forward", [_randn(2, 3), 0])]),
+    "classes": (
+        lambda: Classes().eval(),
+        "script",
+        [("forward", [_randn(2, 3), 2]), ("forward", [_randn(2, 3), 0])],
+    ),
 }

@@ -106,7 +106,11 @@ def test_methods_compile_on_first_use_and_run():
     np.testing.assert_allclose(module(np.array([1.0, 2.0], np.float32), 0.0)[0], [3.0, 0.0])
     assert module.info.methods["count"] is None  # not compiled: not parsed
     assert module.count(5) == 9  # a TorchScript class, created and called; a function with an `inf` default
-    assert {op.sym_name.data for op in module.module.ops} >= {"forward", "__torch__.m.twice", "__torch__.m.Counter.bump"}
+    assert {op.sym_name.data for op in module.module.ops} >= {
+        "forward",
+        "__torch__.m.twice",
+        "__torch__.m.Counter.bump",
+    }
 
 
 def test_names_of_the_constant_table_and_literals():

@@ -70,7 +70,9 @@ class ArchiveReader:
                 try:
                     infos = zipfile.ZipFile(file).infolist()
                 except (zipfile.BadZipFile, OSError, ValueError, EOFError):
-                    raise ArchiveError(self.path, "not a zip archive (truncated, or not a TorchScript archive)") from None
+                    raise ArchiveError(
+                        self.path, "not a zip archive (truncated, or not a TorchScript archive)"
+                    ) from None
         except OSError as error:
             raise ArchiveError(self.path, f"cannot read the file: {error.strerror or error}") from None
         if not infos:
@@ -113,7 +115,9 @@ class ArchiveReader:
         if data_offset + info.compress_size > self.size:
             raise ArchiveError(self.path, "truncated: the file ends inside this record", info.filename)
         if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
-            raise ArchiveError(self.path, f"unsupported zip compression method {info.compress_type}", info.filename)
+            raise ArchiveError(
+                self.path, f"unsupported zip compression method {info.compress_type}", info.filename
+            )
         record = Record(info.filename, data_offset, info.compress_size, info.file_size,
                         info.compress_type == zipfile.ZIP_DEFLATED, info.CRC)  # fmt: skip
         self._records[name] = record
@@ -151,11 +155,13 @@ class ArchiveReader:
         except zlib.error as error:
             raise ArchiveError(self.path, f"corrupt compressed data ({error})", record.name) from None
         if len(data) != record.size:
-            raise ArchiveError(self.path, "corrupt: decompressed size differs from the directory's", record.name)
+            raise ArchiveError(
+                self.path, "corrupt: decompressed size differs from the directory's", record.name
+            )
         return data
 
 
-def _map(file) -> mmap.mmap | bytes:  # noqa: ANN001
+def _map(file) -> mmap.mmap | bytes:
     """The whole file, mapped copy-on-write; read into memory where mapping fails."""
     try:
         return mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_COPY)
@@ -188,7 +194,8 @@ class ArchiveWriter:
         info.create_system = 0
         size = len(data) if isinstance(data, bytes) else data.nbytes
         zip64 = size * 1.05 > zipfile.ZIP64_LIMIT  # zipfile adds its zip64 field then
-        header_end = self.zip.fp.tell() + _LOCAL_HEADER.size + len(info.filename.encode("utf-8"))  # pyright: ignore[reportOptionalMemberAccess]
+        position = self.zip.fp.tell()  # pyright: ignore[reportOptionalMemberAccess]
+        header_end = position + _LOCAL_HEADER.size + len(info.filename.encode("utf-8"))
         header_end += 20 if zip64 else 0
         padding = (-(header_end + 4)) % ALIGNMENT
         info.extra = struct.pack("<HH", _PAD_FIELD_ID, padding) + b"Z" * padding

@@ -36,7 +36,12 @@ TypeOf = Callable[[ScriptObject], dict[str, Attribute]]
 class Pickler:
     """One pickle: `dump(value)` returns its bytes; tensors' storages land in `storages`."""
 
-    def __init__(self, storages: StorageTable, attribute_types: TypeOf, requires_grad: Callable[[ScriptObject, str], bool]):
+    def __init__(
+        self,
+        storages: StorageTable,
+        attribute_types: TypeOf,
+        requires_grad: Callable[[ScriptObject, str], bool],
+    ):
         self.storages = storages
         self.attribute_types = attribute_types
         self.requires_grad = requires_grad
@@ -173,7 +178,9 @@ class Pickler:
             self.out += b"("
             for name, value in obj.attributes.items():
                 self.string(name)
-                self.value(value, types.get(name), isinstance(value, np.ndarray) and self.requires_grad(obj, name))
+                self.value(
+                    value, types.get(name), isinstance(value, np.ndarray) and self.requires_grad(obj, name)
+                )
             self.out += b"u"
         self.out += b"b"  # BUILD
 

@@ -16,12 +16,15 @@ import ast
 import os
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tsjit.diagnostics import TsjitError
 from tsjit.formats.archive.layout import ArchiveError, ArchiveReader
 from tsjit.formats.archive.unpickler import EnumValue, LoadedObject, unpickle
 from tsjit.frontend.source import SourceFile
+
+if TYPE_CHECKING:
+    from tsjit.frontend.source_importer import PrintedClass, SourceImporter
 
 MIN_VERSION = 3
 """The oldest archive format read: 3, the oldest PyTorch 1.4 and later (so every 2.x) write."""
@@ -67,7 +70,7 @@ def load(path: str | os.PathLike[str]) -> Any:
     """The archive at `path` as a `ScriptModule` (its `archive` attribute: ArchiveInfo)."""
     from tsjit.frontend.compilation import CompilationUnit
     from tsjit.frontend.script import ScriptModule
-    from tsjit.frontend.source_importer import PrintedClass, SourceImporter
+    from tsjit.frontend.source_importer import SourceImporter
 
     reader = ArchiveReader(path)
     version = read_version(reader)
@@ -82,25 +85,26 @@ def load(path: str | os.PathLike[str]) -> Any:
     root = unpickle(reader, "data.pkl", "data", storages, byteorder, objects.extend)
     unit = CompilationUnit()
     importer = SourceImporter(unit, code_files(reader), constants, version)
-    classes = {obj.qualified_name for obj in objects}
-    for qualname in sorted(classes):
-        check_class(reader, importer, qualname)
+    names = sorted({obj.qualified_name for obj in objects})
+    classes = {name: declared_class(reader, importer, name) for name in names}
     for obj in objects:
-        check_object(reader, importer.declared[obj.qualified_name], obj)  # pyright: ignore[reportArgumentType]
-    if not isinstance(root, LoadedObject) or not importer.declared[root.qualified_name].is_module:  # pyright: ignore[reportAttributeAccessIssue]
+        check_object(reader, classes[obj.qualified_name], obj)
+    info = classes.get(root.qualified_name) if isinstance(root, LoadedObject) else None
+    if info is None or not info.is_module:
         raise ArchiveError(reader.path, "the pickled root is not a module object", reader.member("data.pkl"))
-    info = importer.declared[root.qualified_name]
-    assert isinstance(info, PrintedClass)
     module = ScriptModule(unit, None, info, root)
     extra = {name[len("extra/") :]: reader.read(name) for name in reader.names("extra/")}
-    module.archive = ArchiveInfo(reader.path, reader.prefix[:-1], version, extra, constants, importer)  # pyright: ignore[reportAttributeAccessIssue]
+    archive = ArchiveInfo(reader.path, reader.prefix[:-1], version, extra, constants, importer)
+    module.archive = archive  # pyright: ignore[reportAttributeAccessIssue]
     return module
 
 
 def read_version(reader: ArchiveReader) -> int:
     name = ".data/version" if reader.has(".data/version") else "version"
     if not reader.has(name):
-        raise ArchiveError(reader.path, "missing from the archive: not a TorchScript archive", reader.member("version"))
+        raise ArchiveError(
+            reader.path, "missing from the archive: not a TorchScript archive", reader.member("version")
+        )
     text = reader.read_text(name).strip()
     if not text.isdigit():
         raise ArchiveError(reader.path, f"malformed archive version '{text[:20]}'", reader.member(name))
@@ -134,17 +138,21 @@ def code_files(reader: ArchiveReader) -> dict[str, SourceFile]:
     return files
 
 
-def check_class(reader: ArchiveReader, importer: Any, qualname: str) -> None:
+def declared_class(reader: ArchiveReader, importer: SourceImporter, qualname: str) -> PrintedClass:
+    """The class of a pickled object, declared from code/."""
     from tsjit.frontend.source_importer import PrintedClass
 
     declared = importer.declare(qualname)
     if declared is None:
-        raise ArchiveError(reader.path, f"the pickled class {qualname} is not defined in code/", reader.member("data.pkl"))
+        raise ArchiveError(reader.path, f"the pickled class {qualname} is not defined in code/",
+                           reader.member("data.pkl"))  # fmt: skip
     if not isinstance(declared, PrintedClass):
-        raise ArchiveError(reader.path, f"{qualname} is pickled as an object but is not a class", reader.member("data.pkl"))
+        raise ArchiveError(reader.path, f"{qualname} is pickled as an object but is not a class",
+                           reader.member("data.pkl"))  # fmt: skip
+    return declared
 
 
-def check_object(reader: ArchiveReader, info: Any, obj: LoadedObject) -> None:
+def check_object(reader: ArchiveReader, info: PrintedClass, obj: LoadedObject) -> None:
     """The pickled attributes are exactly the ones the class declares."""
     if obj.state is not None:
         raise ArchiveError(reader.path, f"an object of {obj.qualified_name} is pickled with custom state "
@@ -155,8 +163,12 @@ def check_object(reader: ArchiveReader, info: Any, obj: LoadedObject) -> None:
     if declared != pickled:
         missing, extra = sorted(declared - pickled), sorted(pickled - declared)
         detail = f"lacks {missing}" if missing else f"has undeclared attributes {extra}"
-        raise ArchiveError(reader.path, f"an object of {obj.qualified_name} {detail}", reader.member("data.pkl"))
+        raise ArchiveError(
+            reader.path, f"an object of {obj.qualified_name} {detail}", reader.member("data.pkl")
+        )
     for name, value in obj.attributes.items():
         if isinstance(value, EnumValue):
-            raise ArchiveError(reader.path, f"attribute '{name}' of {obj.qualified_name} holds an enum value; "
-                                            "tsjit's frontend has no enum types yet", reader.member("data.pkl"))  # fmt: skip
+            message = (
+                f"attribute '{name}' of {obj.qualified_name} holds an enum value; tsjit has no enum types"
+            )
+            raise ArchiveError(reader.path, message, reader.member("data.pkl"))

@@ -127,8 +127,12 @@ class StorageTable:
             self._keep.append(flat)
         itemsize = array.dtype.itemsize
         offset_bytes = array.__array_interface__["data"][0] - address
-        strides = tuple(s // itemsize for s in array.strides) if array.size else contiguous_strides(array.shape)
-        return StoredTensor(key, array.dtype, flat.shape[0], offset_bytes // itemsize, tuple(array.shape), strides)
+        strides = (
+            tuple(s // itemsize for s in array.strides) if array.size else contiguous_strides(array.shape)
+        )
+        return StoredTensor(
+            key, array.dtype, flat.shape[0], offset_bytes // itemsize, tuple(array.shape), strides
+        )
 
 
 def _owner(array: np.ndarray) -> np.ndarray:

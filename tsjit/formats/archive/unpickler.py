@@ -54,9 +54,9 @@ class EnumValue:
 def _rebuild_tensor_v2(storage: Any, storage_offset: Any, size: Any, stride: Any, requires_grad: Any = False,
                        backward_hooks: Any = None, metadata: Any = None) -> np.ndarray:  # fmt: skip
     if not isinstance(storage, np.ndarray):
-        raise ValueError("_rebuild_tensor_v2 expects a storage as its first argument")
+        raise TypeError("_rebuild_tensor_v2 expects a storage as its first argument")
     if not isinstance(size, tuple) or not isinstance(stride, tuple):
-        raise ValueError("_rebuild_tensor_v2 expects tuples of sizes and strides")
+        raise TypeError("_rebuild_tensor_v2 expects tuples of sizes and strides")
     return tensor_view(storage, storage_offset, size, stride)
 
 
@@ -80,19 +80,19 @@ def _hooks(*args: Any) -> dict[Any, Any]:
 def _restore_type_tag(value: Any, type_str: Any) -> Any:
     """A container's static type (`Dict[str, int]`): the value is the same in Python."""
     if not isinstance(type_str, str):
-        raise ValueError("restore_type_tag expects a type string")
+        raise TypeError("restore_type_tag expects a type string")
     return value
 
 
 def _legacy_list(data: Any) -> Any:
     if not isinstance(data, list):
-        raise ValueError("the build_*list functions take a list")
+        raise TypeError("the build_*list functions take a list")
     return data
 
 
 def _device(text: Any) -> Device:
     if not isinstance(text, str):
-        raise ValueError("torch.device expects a string")
+        raise TypeError("torch.device expects a string")
     return Device.parse(text)
 
 
@@ -122,7 +122,10 @@ GLOBALS: dict[tuple[str, str], Any] = {
 REFUSED: dict[tuple[str, str], str] = {
     ("torch._utils", "_rebuild_qtensor"): "quantized tensors are not supported",
     ("torch._utils", "_rebuild_sparse_tensor"): "sparse tensors are not supported",
-    ("torch.jit._pickle", "build_tensor_from_id"): "tensor tables of archive versions before 3 are not supported",
+    (
+        "torch.jit._pickle",
+        "build_tensor_from_id",
+    ): "tensor tables of archive versions before 3 are not supported",
     ("torch.distributed.rpc", "rref"): "remote references are not supported",
     **{("torch", name): f"{kind} tensors are not supported" for name, kind in UNSUPPORTED_STORAGES.items()},
 }
@@ -169,7 +172,9 @@ class Unpickler(pickle.Unpickler):
             def new(_cls: type, *args: Any) -> Any:
                 if args:
                     if len(args) != 1:
-                        raise ValueError(f"{qualified_name} is built with one value (an enum), got {len(args)}")
+                        raise ValueError(
+                            f"{qualified_name} is built with one value (an enum), got {len(args)}"
+                        )
                     return EnumValue(qualified_name, args[0])
                 made = LoadedObject(qualified_name)
                 objects.append(made)
@@ -184,7 +189,12 @@ class Unpickler(pickle.Unpickler):
         if not (isinstance(pid, tuple) and len(pid) == 5 and pid[0] == "storage"):
             raise pickle.UnpicklingError(f"unknown persistent id {pid!r:.80}")
         _, storage_type, key, _location, numel = pid
-        if not isinstance(storage_type, StorageType) or not isinstance(key, str) or type(numel) is not int or numel < 0:
+        if (
+            not isinstance(storage_type, StorageType)
+            or not isinstance(key, str)
+            or type(numel) is not int
+            or numel < 0
+        ):
             raise pickle.UnpicklingError(f"malformed storage reference {pid!r:.80}")
         name = f"{self.directory}/{key}"
         if not self.reader.has(name) and self.reader.has(f".data/{key}"):

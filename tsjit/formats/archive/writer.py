@@ -49,11 +49,11 @@ PLACEHOLDER = "__torch__.PlaceholderModule"
 """The class PyTorch saves a scripted function as: its `forward` is the function."""
 
 
-def save(module: ScriptFunction, path: str | os.PathLike[str], extra_files: dict[str, bytes] | None = None) -> None:
+def save(
+    module: ScriptFunction, path: str | os.PathLike[str], extra_files: dict[str, bytes] | None = None
+) -> None:
     """Writes `module` (a ScriptModule, or a ScriptFunction saved as a module whose
     forward it is) to `path`; `extra_files` become `extra/<name>` records."""
-    from tsjit.frontend.script import ScriptModule
-
     from tsjit.frontend.script import ScriptModule, compile_cleaned
 
     program = Program(module.unit)
@@ -70,10 +70,22 @@ def save(module: ScriptFunction, path: str | os.PathLike[str], extra_files: dict
     archive_name = re.sub(r"\W", "_", Path(path).stem) or "archive"
     data_storages, constant_storages = StorageTable(), StorageTable()
     data = Pickler(data_storages, program.attribute_types, program.is_parameter).dump(root)
-    constants_pickle = Pickler(constant_storages, program.attribute_types, program.is_parameter).dump(tuple(constants))
+    constants_pickle = Pickler(constant_storages, program.attribute_types, program.is_parameter).dump(
+        tuple(constants)
+    )
     extra = dict(getattr(getattr(module, "archive", None), "extra_files", {}) or {})
     extra.update(extra_files or {})
-    _write(path, archive_name, program.version(), data, data_storages, files, constants_pickle, constant_storages, extra)
+    _write(
+        path,
+        archive_name,
+        program.version(),
+        data,
+        data_storages,
+        files,
+        constants_pickle,
+        constant_storages,
+        extra,
+    )
 
 
 def _write(path: str | os.PathLike[str], name: str, version: int, data: bytes, data_storages: StorageTable,
@@ -133,7 +145,9 @@ class Program:
     to print, in a deterministic order."""
 
     unit: CompilationUnit
-    classes: dict[str, ModuleInfo | None] = field(default_factory=dict)  # qualname -> info (None: placeholder)
+    classes: dict[str, ModuleInfo | None] = field(
+        default_factory=dict
+    )  # qualname -> info (None: placeholder)
     slot_order: dict[str, list[str]] = field(default_factory=dict)
     tuples: dict[str, ts.TupleType] = field(default_factory=dict)
     methods: dict[str, dict[str, str]] = field(default_factory=dict)  # class -> method -> symbol
@@ -241,7 +255,11 @@ class Program:
                 info = self.unit.registry.by_qualname.get(leaf.qualname.data)
                 if info is not None:
                     self.add_class(info)
-            elif isinstance(leaf, ts.TupleType) and leaf.qualname is not None and hasattr(leaf.qualname, "data"):
+            elif (
+                isinstance(leaf, ts.TupleType)
+                and leaf.qualname is not None
+                and hasattr(leaf.qualname, "data")
+            ):
                 self.tuples.setdefault(leaf.qualname.data, leaf)
 
     # -- reading what was collected -----------------------------------------------------------
@@ -309,7 +327,11 @@ class Program:
             distinct value once."""
             if not isinstance(value, np.ndarray) and _printable(value):
                 return None
-            key = (value.dtype.str, value.shape, value.tobytes()) if isinstance(value, np.ndarray) else repr(value)
+            key = (
+                (value.dtype.str, value.shape, value.tobytes())
+                if isinstance(value, np.ndarray)
+                else repr(value)
+            )
             if key not in indices:
                 indices[key] = len(constants)
                 constants.append(value)
@@ -399,7 +421,9 @@ def _defaults(compiled: CompiledFunction | None, first: int = 0) -> dict[int, ob
 
     if compiled is None:
         return {}
-    return {first + i: p.default for i, p in enumerate(compiled.signature.params) if p.default is not NO_DEFAULT}
+    return {
+        first + i: p.default for i, p in enumerate(compiled.signature.params) if p.default is not NO_DEFAULT
+    }
 
 
 def _qualified(symbol: str) -> str:

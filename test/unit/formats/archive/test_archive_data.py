@@ -62,7 +62,9 @@ def archives(backend: str | None = None) -> list[Any]:
             continue
         marks = []
         if name in failures:
-            marks.append(pytest.mark.xfail(reason=failures[name], strict=True, run=FULL or name not in SLOW_TO_FAIL))
+            marks.append(
+                pytest.mark.xfail(reason=failures[name], strict=True, run=FULL or name not in SLOW_TO_FAIL)
+            )
         params.append(pytest.param(path, id=f"{name}-{backend}" if backend else name, marks=marks))
     return params
 
@@ -82,7 +84,11 @@ def test_the_archives_are_present():
 
 @pytest.mark.parametrize(
     ("path", "backend"),
-    [pytest.param(p.values[0], backend, id=p.id, marks=p.marks) for backend in ("interp", "llvm") for p in archives(backend)],
+    [
+        pytest.param(p.values[0], backend, id=p.id, marks=p.marks)
+        for backend in ("interp", "llvm")
+        for p in archives(backend)
+    ],
 )
 def test_archive_runs_like_pytorch(path: Path, backend: str):
     module = loaded(path)

@@ -71,14 +71,18 @@ def check_with_torch(path: Path, io: dict[str, Any]) -> list[str]:
             failures.append(f"run {i}: returned instead of raising {run['raises']}")
             continue
         expected = decode_value(run["outputs"])
-        mismatch = match_value(decode_value(encode_value(from_torch(torch, result))), expected, io["rtol"], io["atol"])
+        mismatch = match_value(
+            decode_value(encode_value(from_torch(torch, result))), expected, io["rtol"], io["atol"]
+        )
         if mismatch is not None:
             failures.append(f"run {i}: {mismatch}")
     return failures
 
 
 def archives() -> list[Path]:
-    return [p for p in sorted(DATA.rglob("*.pt")) if p.relative_to(DATA).with_suffix("").as_posix() not in UNSAVED]
+    return [
+        p for p in sorted(DATA.rglob("*.pt")) if p.relative_to(DATA).with_suffix("").as_posix() not in UNSAVED
+    ]
 
 
 @pytest.mark.parametrize("path", archives(), ids=lambda p: p.relative_to(DATA).with_suffix("").as_posix())

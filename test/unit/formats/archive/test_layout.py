@@ -60,7 +60,10 @@ def test_written_records_are_aligned_and_uncompressed(tmp_path: Path):
     ("content", "message"),
     [
         (b"", "empty file, not a TorchScript archive"),
-        (b"graph(%x : Tensor):\n  return (%x)\n", "not a zip archive (truncated, or not a TorchScript archive)"),
+        (
+            b"graph(%x : Tensor):\n  return (%x)\n",
+            "not a zip archive (truncated, or not a TorchScript archive)",
+        ),
     ],
 )
 def test_files_that_are_not_archives_are_refused(tmp_path: Path, content: bytes, message: str):
@@ -81,7 +84,9 @@ def test_a_truncated_archive_is_refused(linear_relu: Path, tmp_path: Path):
 def test_a_record_cut_short_names_the_member(linear_relu: Path):
     reader = ArchiveReader(linear_relu)
     reader.infos["data/0"].compress_size = reader.size  # the directory claims more than the file holds
-    with pytest.raises(ArchiveError, match="module_linear_relu/data/0: truncated: the file ends inside this record"):
+    with pytest.raises(
+        ArchiveError, match="module_linear_relu/data/0: truncated: the file ends inside this record"
+    ):
         reader.record("data/0")
 
 
@@ -92,7 +97,9 @@ def test_corrupt_pickles_fail_their_crc(linear_relu: Path, tmp_path: Path):
     data[record.data_offset + 5] ^= 0xFF
     path = tmp_path / "model.pt"
     path.write_bytes(bytes(data))
-    with pytest.raises(ArchiveError, match="module_linear_relu/data.pkl: corrupt: the data does not match its CRC"):
+    with pytest.raises(
+        ArchiveError, match="module_linear_relu/data.pkl: corrupt: the data does not match its CRC"
+    ):
         ArchiveReader(path).read("data.pkl")
 
 

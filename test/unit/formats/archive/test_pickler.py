@@ -17,7 +17,9 @@ from tsjit.formats.archive.unpickler import unpickle
 from tsjit.runtime.values import Device, ScriptObject, value_type
 
 
-def round_trip(tmp_path: Path, value: object, types: dict[str, ts.Attribute] | None = None) -> tuple[object, bytes]:
+def round_trip(
+    tmp_path: Path, value: object, types: dict[str, ts.Attribute] | None = None
+) -> tuple[object, bytes]:
     storages = StorageTable()
     data = Pickler(storages, lambda obj: types or {}, lambda obj, name: name == "weight").dump(value)
     path = tmp_path / "m.pt"
@@ -65,7 +67,9 @@ def test_tensors_keep_values_views_and_shared_storage(tmp_path: Path):
         np.testing.assert_array_equal(back.attributes[name], value)
         assert back.attributes[name].dtype == value.dtype
     loaded = back.attributes
-    assert np.shares_memory(loaded["weight"], loaded["row"]) and np.shares_memory(loaded["weight"], loaded["columns"])
+    assert np.shares_memory(loaded["weight"], loaded["row"]) and np.shares_memory(
+        loaded["weight"], loaded["columns"]
+    )
     persistent = [arg for op, arg, _ in pickletools.genops(data) if op.name == "BINUNICODE" and arg.isdigit()]
     assert sorted(set(persistent)) == ["0", "1", "2", "3"]  # table's storage once, then the others
 

@@ -40,7 +40,9 @@ def test_code_compiles_on_first_use():
     model = tsjit.load(str(COMPOSITE))
     assert not list(model.module.ops)
     assert isinstance(model.graph, func.FuncOp) and model.graph.sym_name.data == "forward"
-    assert model.code.startswith("def forward(self,\n    x: Tensor,\n    k: int) -> __torch__.archive_models.Stats:")
+    assert model.code.startswith(
+        "def forward(self,\n    x: Tensor,\n    k: int) -> __torch__.archive_models.Stats:"
+    )
     assert "__torch__.archive_models.Composite.score" not in {op.sym_name.data for op in model.module.ops}
     assert isinstance(model.score.graph, func.FuncOp)
 
@@ -59,7 +61,9 @@ def test_submodules_parameters_buffers_and_attributes():
     state = model.state_dict()
     assert list(state)[:3] == ["table", "blocks.0.fc.weight", "blocks.0.fc.bias"]
     np.testing.assert_array_equal(state["row"], state["table"][1])
-    assert np.shares_memory(state["row"], state["table"]) and np.shares_memory(state["table_t"], state["table"])
+    assert np.shares_memory(state["row"], state["table"]) and np.shares_memory(
+        state["table_t"], state["table"]
+    )
 
 
 def test_the_archive_record():
@@ -78,7 +82,7 @@ def test_extra_files_are_read(tmp_path: Path):
 # --------------------------------------------------------------------------------------
 
 
-def damaged(tmp_path: Path, change) -> Path:  # noqa: ANN001
+def damaged(tmp_path: Path, change) -> Path:
     return rewrite(DATA / "conformance" / "module_linear_relu.pt", tmp_path / "model.pt", change)
 
 
@@ -98,7 +102,9 @@ def test_a_missing_data_pickle(tmp_path: Path):
 
 def test_a_version_newer_than_supported(tmp_path: Path):
     path = damaged(tmp_path, lambda name, data: b"11\n" if name == "version" else data)
-    assert message(path) == "module_linear_relu/version: archive version 11 is newer than tsjit reads (3 to 10)"
+    assert (
+        message(path) == "module_linear_relu/version: archive version 11 is newer than tsjit reads (3 to 10)"
+    )
 
 
 def test_a_version_older_than_supported(tmp_path: Path):
@@ -114,14 +120,21 @@ def test_code_that_does_not_compile_names_the_member_and_line(tmp_path: Path):
 
 
 def test_a_syntax_error_names_the_member_and_line(tmp_path: Path):
-    path = damaged(tmp_path, lambda name, data: data.replace(b"def forward", b"def forward(") if name.endswith(".py") else data)
+    path = damaged(
+        tmp_path,
+        lambda name, data: data.replace(b"def forward", b"def forward(") if name.endswith(".py") else data,
+    )
     assert message(path).startswith("module_linear_relu/code/__torch__/")
     assert ":7:14: syntax error: '(' was never closed" in message(path)
 
 
 def test_an_object_whose_attributes_differ_from_its_class(tmp_path: Path):
     def change(name: str, data: bytes) -> bytes:
-        return data.replace(b"  bias : Tensor\n", b"  bias : Tensor\n  scale : float\n") if name.endswith("linear.py") else data
+        return (
+            data.replace(b"  bias : Tensor\n", b"  bias : Tensor\n  scale : float\n")
+            if name.endswith("linear.py")
+            else data
+        )
 
     assert message(damaged(tmp_path, change)) == (
         "module_linear_relu/data.pkl: an object of __torch__.torch.nn.modules.linear.Linear lacks ['scale']"

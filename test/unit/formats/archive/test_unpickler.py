@@ -57,7 +57,9 @@ def test_every_pickle_protocol_goes_through_the_allow_list(tmp_path: Path, proto
 
 def test_what_tsjit_cannot_represent_is_named(tmp_path: Path):
     data = b"\x80\x02ctorch._utils\n_rebuild_qtensor\n)R."
-    with pytest.raises(ArchiveError, match=r"quantized tensors are not supported \('torch._utils._rebuild_qtensor'\)"):
+    with pytest.raises(
+        ArchiveError, match=r"quantized tensors are not supported \('torch._utils._rebuild_qtensor'\)"
+    ):
         load(tmp_path, data)
 
 
@@ -105,7 +107,12 @@ def tensor_pickle(key: str, numel: int, offset: int, sizes: tuple[int, ...], str
 
 def test_tensors_sharing_a_storage_share_memory(tmp_path: Path):
     values = np.arange(12, dtype=np.float32)
-    data = b"\x80\x02(" + tensor_pickle("0", 12, 0, (3, 4), (4, 1)) + tensor_pickle("0", 12, 4, (4, 2), (1, 4)) + b"t."
+    data = (
+        b"\x80\x02("
+        + tensor_pickle("0", 12, 0, (3, 4), (4, 1))
+        + tensor_pickle("0", 12, 4, (4, 2), (1, 4))
+        + b"t."
+    )
     whole, transposed = load(tmp_path, data, {"0": values.tobytes()})
     np.testing.assert_array_equal(whole, values.reshape(3, 4))
     np.testing.assert_array_equal(transposed, values.reshape(3, 4)[1:, :].T)
@@ -153,7 +160,9 @@ def test_bfloat16_is_refused(tmp_path: Path):
 
 def test_big_endian_storages_are_read_in_native_order(tmp_path: Path):
     values = np.array([1.5, -2.0], dtype=">f4")
-    reader = archive(tmp_path, b"\x80\x02" + tensor_pickle("0", 2, 0, (2,), (1,)) + b".", {"0": values.tobytes()})
+    reader = archive(
+        tmp_path, b"\x80\x02" + tensor_pickle("0", 2, 0, (2,), (1,)) + b".", {"0": values.tobytes()}
+    )
     loaded = unpickle(reader, "data.pkl", "data", {}, byteorder="big")
     assert loaded.dtype == np.float32 and loaded.dtype.isnative
     np.testing.assert_array_equal(loaded, [1.5, -2.0])

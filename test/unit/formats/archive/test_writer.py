@@ -53,7 +53,9 @@ def same_objects(a: object, b: object) -> bool:
     """The object trees hold the same classes, attributes and values (tensors: dtype,
     shape and elements)."""
     if isinstance(a, np.ndarray):
-        return isinstance(b, np.ndarray) and a.dtype == b.dtype and a.shape == b.shape and np.array_equal(a, b)
+        return (
+            isinstance(b, np.ndarray) and a.dtype == b.dtype and a.shape == b.shape and np.array_equal(a, b)
+        )
     if isinstance(a, ScriptObject):
         return (isinstance(b, ScriptObject) and a.qualified_name == b.qualified_name
                 and list(a.attributes) == list(b.attributes)
@@ -73,7 +75,9 @@ def test_a_resaved_archive_runs_as_the_original(tmp_path: Path):
     results = check_runs(model, io, model.method)
     assert all(r.ok for r in results), [r.line for r in results]
     state = model.state_dict()
-    assert np.shares_memory(state["row"], state["table"]) and np.shares_memory(state["table_t"], state["table"])
+    assert np.shares_memory(state["row"], state["table"]) and np.shares_memory(
+        state["table_t"], state["table"]
+    )
 
 
 def test_writing_is_deterministic_and_can_replace_the_file_it_loaded(tmp_path: Path):
@@ -115,7 +119,7 @@ def test_a_scripted_module_saves_with_its_state(tmp_path: Path):
     assert [n for n, _ in loaded.named_parameters()] == ["fc.weight", "fc.bias"]
     assert [n for n, _ in loaded.named_buffers()] == ["scale"]
     (code,) = [text for name, text in code_of(path).items() if b"class Head(Module):" in text]
-    assert b"  __parameters__ = []\n  __buffers__ = [\"scale\", ]\n" in code
+    assert b'  __parameters__ = []\n  __buffers__ = ["scale", ]\n' in code
 
 
 def test_a_scripted_function_saves_as_a_module_whose_forward_it_is(tmp_path: Path):
