@@ -16,6 +16,11 @@ becomes `for i in range(n)` or `while c` with the carried values assigned at the
 the body, `prim.Enter`/`prim.Exit` become `with`. Schema ops print as `torch.name(...)`
 (other namespaces `ops.ns.name(...)`) with trailing default arguments left out and
 keyword-only ones named. The output is valid Python (`ast.parse` reads it).
+
+`export_class` and `export_function` print what an archive's `code/` holds: a class with
+its attribute declarations (`__parameters__`, `w : Tensor`, `k : Final[int] = 3`) and
+methods (`def forward(self: __torch__.M, x: Tensor, n: int=2)`), a function under its
+qualified name, in the stable form that scripts back to the same graph.
 """
 
 from __future__ import annotations

@@ -79,7 +79,8 @@ def io_of(path: Path) -> dict[str, Any]:
 
 
 def test_the_archives_are_present():
-    assert len(archives()) >= 50, f"expected the archives at {DATA}"
+    expected = 1 if "TSJIT_ARCHIVE_DATA" in os.environ else 50
+    assert len(archives()) >= expected, f"expected the archives at {DATA}"
 
 
 @pytest.mark.parametrize(
