@@ -21,9 +21,8 @@ from tsjit.tools.ts_run import check_runs
 from .conftest import DATA
 
 FULL = os.environ.get("TSJIT_ARCHIVES") == "full"
-ROUND_TRIPS = ("models/composite", "models/small_cnn", "models/traced", "models/versioned", "models/lstm",
-               "conformance/loop_break_continue", "conformance/algo_fib_gcd", "conformance/with_no_grad",
-               "conformance/dict_basic", "conformance/optional_refine")  # fmt: skip
+ROUND_TRIPS = ("models/composite", "models/small_cnn", "models/traced", "conformance/loop_break_continue",
+               "conformance/algo_fib_gcd", "conformance/with_no_grad")  # fmt: skip
 """The archives `make test` round-trips (`make archives`: every one that loads)."""
 
 
@@ -84,13 +83,13 @@ def test_writing_is_deterministic_and_can_replace_the_file_it_loaded(tmp_path: P
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
     first, second = tmp_path / "a" / "model.pt", tmp_path / "b" / "model.pt"
-    model = tsjit.load(str(DATA / "models" / "small_cnn.pt"))
+    model = tsjit.load(str(DATA / "conformance" / "module_linear_relu.pt"))
     tsjit.save(model, first)
     tsjit.save(model, second)
     assert first.read_bytes() == second.read_bytes()
     reloaded = tsjit.load(str(first))
     tsjit.save(reloaded, first)  # its storages are views of the file being replaced
-    x = np.ones((1, 3, 8, 8), np.float32)
+    x = np.ones((2, 4), np.float32)
     assert match_value(tsjit.load(str(first))(x), model(x), 1e-6, 1e-6) is None
 
 
