@@ -160,7 +160,7 @@ class ScriptModule(ScriptFunction):
         return known
 
     def __getattr__(self, name: str) -> Any:
-        if name.startswith("__") or name in ("info", "state", "unit", "_entry", "_methods"):
+        if name.startswith("__") or name in _OWN_ATTRIBUTES:  # not set yet (copying, unpickling)
             raise AttributeError(name)
         if self.info.has_method(name):
             return self.method(name)
@@ -237,6 +237,9 @@ class ScriptModule(ScriptFunction):
 
     def __repr__(self) -> str:
         return f"<tsjit.ScriptModule {self.info.qualname}>"
+
+
+_OWN_ATTRIBUTES = frozenset({"unit", "info", "state", "is_root", "_entry", "_executor", "_methods"})
 
 
 class ScriptMethod(ScriptFunction):
