@@ -130,9 +130,8 @@ class TsOptMain(xDSLOptMain):
 
     def run(self) -> None:
         from tsjit.formats import read_program
-        from tsjit.formats.mlir import verify
-
         from tsjit.formats.archive import is_archive
+        from tsjit.formats.mlir import verify
 
         if self.args.input_file not in (None, "-") and is_archive(self.args.input_file):
             self.run_archive(self.args.input_file)
@@ -160,7 +159,6 @@ class TsOptMain(xDSLOptMain):
         finally:
             if output is not sys.stdout:
                 output.close()
-
 
     def run_archive(self, path: str) -> None:
         """A TorchScript archive: its classes' methods and its functions, optimized."""
