@@ -91,7 +91,15 @@ def load(path: str | os.PathLike[str]) -> Any:
         check_object(reader, classes[obj.qualified_name], obj)
     info = classes.get(root.qualified_name) if isinstance(root, LoadedObject) else None
     if info is None or not info.is_module:
-        raise ArchiveError(reader.path, "the pickled root is not a module object", reader.member("data.pkl"))
+        what = (
+            root.qualified_name
+            if isinstance(root, LoadedObject)
+            else "dict"
+            if isinstance(root, dict)
+            else type(root).__name__
+        )
+        raise ArchiveError(reader.path, f"the pickled root is a {what}, not a module: not a TorchScript archive "
+                                        "(torch.jit.save)", reader.member("data.pkl"))  # fmt: skip
     module = ScriptModule(unit, None, info, root)
     extra = {name[len("extra/") :]: reader.read(name) for name in reader.names("extra/")}
     archive = ArchiveInfo(reader.path, reader.prefix[:-1], version, extra, constants, importer)

@@ -70,11 +70,18 @@ def _rebuild_from_type_v2(function: Any, new_type: Any, args: Any, state: Any) -
 _TENSOR_CLASS = object()  # torch.Tensor / torch.nn.Parameter as arguments of _rebuild_from_type_v2
 
 
+class _OrderedDict(dict):
+    """`OrderedDict()`: a tensor's backward hooks, never used (a torch.save file's
+    state dict is one too, with `_metadata` set by BUILD: reported as not an archive)."""
+
+    def __setstate__(self, state: Any) -> None:
+        pass
+
+
 def _hooks(*args: Any) -> dict[Any, Any]:
-    """`OrderedDict()`: a tensor's backward hooks, never used."""
     if args not in ((), ([],)):
         raise ValueError("OrderedDict is only pickled empty in TorchScript archives")
-    return {}
+    return _OrderedDict()
 
 
 def _restore_type_tag(value: Any, type_str: Any) -> Any:
@@ -127,6 +134,11 @@ REFUSED: dict[tuple[str, str], str] = {
         "build_tensor_from_id",
     ): "tensor tables of archive versions before 3 are not supported",
     ("torch.distributed.rpc", "rref"): "remote references are not supported",
+    ("torch._utils", "_rebuild_parameter"): "a torch.save file, not a TorchScript archive (torch.jit.save)",
+    (
+        "torch._utils",
+        "_rebuild_parameter_with_state",
+    ): "a torch.save file, not a TorchScript archive (torch.jit.save)",
     **{("torch", name): f"{kind} tensors are not supported" for name, kind in UNSUPPORTED_STORAGES.items()},
 }
 """Globals of TorchScript pickles that name what tsjit cannot represent."""

@@ -4,7 +4,9 @@ holds besides (version, extra files); and what it refuses, in one line naming th
 
 from __future__ import annotations
 
+import collections
 import json
+import pickle
 from pathlib import Path
 
 import numpy as np
@@ -155,4 +157,12 @@ def test_operators_whose_meaning_changed_after_an_old_archive_are_refused(tmp_pa
     assert tsjit.load(str(source)).archive.version >= 4
     assert message(path).endswith(
         "aten::div.Tensor changed meaning in archive version 4; this archive is version 3 and tsjit has no upgraders for it"
+    )
+
+
+def test_a_torch_save_file_is_not_an_archive(tmp_path: Path):
+    state = pickle.dumps(collections.OrderedDict(weight=1), protocol=2)
+    path = damaged(tmp_path, lambda name, data: state if name == "data.pkl" else data)
+    assert message(path) == (
+        "module_linear_relu/data.pkl: the pickled root is a dict, not a module: not a TorchScript archive (torch.jit.save)"
     )
