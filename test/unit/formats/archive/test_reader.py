@@ -7,6 +7,7 @@ from __future__ import annotations
 import collections
 import json
 import pickle
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -71,6 +72,16 @@ def test_submodules_parameters_buffers_and_attributes():
 def test_the_archive_record():
     model = tsjit.load(str(DATA / "models" / "versioned.pt"))
     assert model.archive.version == 10 and model.archive.name == "versioned"
+
+
+def test_the_version_may_be_under_dot_data(tmp_path: Path):
+    def move(name: str, data: bytes) -> bytes | None:
+        return None if name == "version" else data
+
+    path = rewrite(DATA / "conformance" / "arith_basic.pt", tmp_path / "m.pt", move)
+    with zipfile.ZipFile(path, "a") as archive:
+        archive.writestr("arith_basic/.data/version", b"6\n")
+    assert tsjit.load(str(path)).archive.version == 6
 
 
 def test_extra_files_are_read(tmp_path: Path):
