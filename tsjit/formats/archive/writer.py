@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from xdsl.dialects import func
+from xdsl.dialects.builtin import StringAttr
 from xdsl.ir import Attribute
 
 from tsjit.dialects import types as ts
@@ -67,53 +68,56 @@ def save(
         program.add_function_module(module.entry)
     compile_cleaned(module.unit, program.complete)
     files, constants = program.code()
-    archive_name = re.sub(r"\W", "_", Path(path).stem) or "archive"
-    data_storages, constant_storages = StorageTable(), StorageTable()
-    data = Pickler(data_storages, program.attribute_types, program.is_parameter).dump(root)
-    constants_pickle = Pickler(constant_storages, program.attribute_types, program.is_parameter).dump(
-        tuple(constants)
-    )
-    extra = dict(getattr(getattr(module, "archive", None), "extra_files", {}) or {})
-    extra.update(extra_files or {})
-    _write(
-        path,
-        archive_name,
-        program.version(),
-        data,
-        data_storages,
-        files,
-        constants_pickle,
-        constant_storages,
-        extra,
-    )
+    contents = Contents(re.sub(r"\W", "_", Path(path).stem) or "archive", program.version(), files)
+    contents.data = Pickler(contents.data_storages, program.attribute_types, program.is_parameter).dump(root)
+    pickler = Pickler(contents.constant_storages, program.attribute_types, program.is_parameter)
+    contents.constants = pickler.dump(tuple(constants))
+    contents.extra = dict(getattr(getattr(module, "archive", None), "extra_files", {}) or {})
+    contents.extra.update(extra_files or {})
+    _write(path, contents)
 
 
-def _write(path: str | os.PathLike[str], name: str, version: int, data: bytes, data_storages: StorageTable,
-           files: dict[str, str], constants: bytes, constant_storages: StorageTable, extra: dict[str, bytes]) -> None:  # fmt: skip
+@dataclass
+class Contents:
+    """What an archive's records hold: the pickles with their storages, code/ files by
+    qualifier, extra files."""
+
+    name: str  # the top-level directory
+    version: int
+    files: dict[str, str]
+    data: bytes = b""
+    data_storages: StorageTable = field(default_factory=StorageTable)
+    constants: bytes = b""
+    constant_storages: StorageTable = field(default_factory=StorageTable)
+    extra: dict[str, bytes] = field(default_factory=dict)
+
+
+def _write(path: str | os.PathLike[str], contents: Contents) -> None:
     """Writes beside `path` first and renames: the module being saved may be one loaded
     from `path`, whose storages are views of that file."""
     target = os.fspath(path)
-    directory = os.path.dirname(os.path.abspath(target))
-    digest = hashlib.sha1()
-    handle, temporary = tempfile.mkstemp(prefix=".tsjit-", suffix=".pt", dir=directory)
+    handle, temporary = tempfile.mkstemp(
+        prefix=".tsjit-", suffix=".pt", dir=os.path.dirname(os.path.abspath(target))
+    )
     os.close(handle)
+    digest = hashlib.sha1()
     try:
-        with ArchiveWriter(temporary, name) as out:
-            for key, storage in data_storages.storages.items():
+        with ArchiveWriter(temporary, contents.name) as out:
+            for key, storage in contents.data_storages.storages.items():
                 out.write(f"data/{key}", _bytes(storage))
-            out.write("data.pkl", data)
-            for qualifier, text in sorted(files.items()):
+            out.write("data.pkl", contents.data)
+            for qualifier, text in sorted(contents.files.items()):
                 encoded = text.encode("utf-8")
                 digest.update(encoded)
                 out.write("code/" + qualifier.replace(".", "/") + ".py", encoded)
-            for key, storage in constant_storages.storages.items():
+            for key, storage in contents.constant_storages.storages.items():
                 out.write(f"constants/{key}", _bytes(storage))
-            out.write("constants.pkl", constants)
-            out.write("version", f"{version}\n".encode())
+            out.write("constants.pkl", contents.constants)
+            out.write("version", f"{contents.version}\n".encode())
             out.write("byteorder", b"little")
-            for extra_name, content in sorted(extra.items()):
+            for extra_name, content in sorted(contents.extra.items()):
                 out.write(f"extra/{extra_name}", content)
-            digest.update(data + constants)
+            digest.update(contents.data + contents.constants)
             out.write(".data/serialization_id", digest.hexdigest().encode())
         os.chmod(temporary, 0o666 & ~_umask())  # as a file opened for writing would be
         os.replace(temporary, target)
@@ -145,9 +149,8 @@ class Program:
     to print, in a deterministic order."""
 
     unit: CompilationUnit
-    classes: dict[str, ModuleInfo | None] = field(
-        default_factory=dict
-    )  # qualname -> info (None: placeholder)
+    # qualname -> its class (None: the placeholder module of a function)
+    classes: dict[str, ModuleInfo | None] = field(default_factory=dict)
     slot_order: dict[str, list[str]] = field(default_factory=dict)
     tuples: dict[str, ts.TupleType] = field(default_factory=dict)
     methods: dict[str, dict[str, str]] = field(default_factory=dict)  # class -> method -> symbol
@@ -255,11 +258,7 @@ class Program:
                 info = self.unit.registry.by_qualname.get(leaf.qualname.data)
                 if info is not None:
                     self.add_class(info)
-            elif (
-                isinstance(leaf, ts.TupleType)
-                and leaf.qualname is not None
-                and hasattr(leaf.qualname, "data")
-            ):
+            elif isinstance(leaf, ts.TupleType) and isinstance(leaf.qualname, StringAttr):  # a NamedTuple
                 self.tuples.setdefault(leaf.qualname.data, leaf)
 
     # -- reading what was collected -----------------------------------------------------------
