@@ -194,8 +194,12 @@ class TsOptMain(xDSLOptMain):
             self.list_passes()
             return
         from tsjit.formats import decode_text, read_program
+        from tsjit.formats.archive import is_archive
         from tsjit.formats.mlir import verify
 
+        if self.args.input_file not in (None, "-") and is_archive(self.args.input_file):
+            self.run_archive(self.args.input_file)
+            return
         chunks, _ = self.prepare_input()
         name = self.get_input_name()
         output = self.prepare_output()
@@ -238,6 +242,21 @@ class TsOptMain(xDSLOptMain):
             path = str(target.with_name(f"{target.stem}.{chunk}{target.suffix}"))
         how = write_picture(module, path)
         print(f"ts-opt: wrote {path} ({how})", file=sys.stderr)
+
+    def run_archive(self, path: str) -> None:
+        """A TorchScript archive: its classes' methods and its functions, optimized."""
+        from tsjit.formats.archive import import_archive
+
+        module = import_archive(path)
+        self.apply_passes(module)
+        output = self.prepare_output()
+        try:
+            output.write(self.output_resulting_program(module))
+            if self.args.view_graph is not None:
+                self.view_graph(module, 0)
+        finally:
+            if output is not sys.stdout:
+                output.close()
 
 
 def main(argv: Sequence[str] | None = None) -> None:

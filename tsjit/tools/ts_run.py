@@ -5,10 +5,12 @@ runs a conformance case recorded.
     ts-run CASE_DIR                                 checks CASE_DIR/graph.txt against its io.json
     ts-run CASE_DIR/graph.opt.txt --check CASE_DIR/io.json -p canonicalize,cse
     ts-run CASE_DIR --profile-runs 1 --print-optimized   profile, specialize, print the graph
+    ts-run model.pt --inputs values.json            a TorchScript archive's forward
 
-FILE is MLIR, PyTorch graph text, Python source or a case directory. A graph whose first
-input is a module (`%self`) runs against the object built from `--module` (default:
-module.json beside FILE). Values use the conformance corpus's JSON encoding.
+FILE is MLIR, PyTorch graph text, Python source, a case directory or a TorchScript
+archive (`.pt`: `--entry` names a method of its module, default forward). A graph whose
+first input is a module (`%self`) runs against the object built from `--module`
+(default: module.json beside FILE). Values use the conformance corpus's JSON encoding.
 """
 
 from __future__ import annotations
@@ -43,28 +45,46 @@ def run_tool(argv: list[str] | None) -> None:
     io = _read_json(check) if check else None
     entry = args.entry or (io.get("entry") if io else None) or "forward"
 
+    from tsjit.formats.archive import is_archive
     from tsjit.runtime.executor import DEFAULT_PIPELINE, make_executor
 
-    module, state = load_program_and_state(graph_path, args.entry)
-    pipeline = DEFAULT_PIPELINE if args.passes is None else args.passes  # -p '' runs the graph as is
-    if args.profile_runs is None:
-        executor = make_executor(module, entry, args.backend, pipeline, args.threads)
+    if is_archive(graph_path):
+        program = ArchiveProgram(graph_path)
     else:
-        from tsjit.runtime.profiling_executor import ProfilingGraphExecutor
-
-        executor = ProfilingGraphExecutor(
-            module, entry, pipeline, args.backend, args.threads, runs=args.profile_runs
-        )
-    receiver = module_receiver(module, entry, args.module, graph_path, state)
+        program = GraphProgram(*load_program_and_state(graph_path, args.entry), args.module, graph_path)
+    pipeline = DEFAULT_PIPELINE if args.passes is None else args.passes  # -p '' runs the graph as is
+    executors: dict[str, Any] = {}
     last_call: list[tuple[Any, ...]] = []
 
-    def call(*inputs: Any) -> Any:
-        arguments = inputs if receiver is None else (receiver, *inputs)
-        last_call[:] = [arguments]
-        return executor(*arguments)
+    def executor_of(name: str) -> Any:
+        if name not in executors:
+            symbol = program.symbol(name)
+            if args.profile_runs is None:
+                executors[name] = make_executor(program.module, symbol, args.backend, pipeline, args.threads)
+            else:
+                from tsjit.runtime.profiling_executor import ProfilingGraphExecutor
 
+                executors[name] = ProfilingGraphExecutor(
+                    program.module, symbol, pipeline, args.backend, args.threads, runs=args.profile_runs
+                )
+        return executors[name]
+
+    def method(name: str) -> Callable[..., Any]:
+        executor = executor_of(name)
+        receiver = program.receiver(name)
+
+        def call(*inputs: Any) -> Any:
+            inputs = program.bind(name, inputs)
+            arguments = inputs if receiver is None else (receiver, *inputs)
+            last_call[:] = [arguments]
+            return executor(*arguments)
+
+        return call
+
+    call = method(entry)
+    executor = executor_of(entry)
     if io is not None:
-        results = check_runs(call, io)
+        results = check_runs(call, io, method)
         for result in results:
             print(result.line)
         failed = sum(not r.ok for r in results)
@@ -98,7 +118,7 @@ def _arguments() -> argparse.ArgumentParser:
     from tsjit.runtime.executor import BACKENDS
 
     parser = argparse.ArgumentParser(prog="ts-run", description=__doc__.splitlines()[0])
-    parser.add_argument("file", metavar="FILE", help=".mlir, graph text, .py, or a case directory")
+    parser.add_argument("file", metavar="FILE", help=".mlir, graph text, .py, a case directory, or a .pt archive")
     parser.add_argument("--entry", metavar="NAME", help="function to run (default: io.json's, else forward)")
     parser.add_argument("--inputs", metavar="VALUES.json", help="the arguments: a JSON list of values")
     parser.add_argument("--check", metavar="IO.json", help="run every recorded run and compare")
@@ -223,6 +243,53 @@ def _read_inputs(path: str) -> list[Any]:
         raise TsjitError(str(error), SourceLocation(path, 0)) from error
 
 
+class GraphProgram:
+    """A program file: functions are run by their symbol, a module graph against the
+    object its module.json describes, or the one the file made (`state`: a Python
+    file's module class, scripted from an instance)."""
+
+    def __init__(self, module: ModuleOp, state: ScriptObject | None, module_json: str | None, path: Path):
+        self.module = module
+        self.state = state
+        self.module_json = module_json
+        self.path = path
+
+    def symbol(self, entry: str) -> str:
+        return entry
+
+    def receiver(self, entry: str) -> ScriptObject | None:
+        return module_receiver(self.module, entry, self.module_json, self.path, self.state)
+
+    def bind(self, entry: str, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        return inputs
+
+
+class ArchiveProgram:
+    """A TorchScript archive: methods of its root module, run on its object tree
+    (compiled before anything runs, so that bad code/ runs nothing)."""
+
+    def __init__(self, path: Path):
+        import tsjit
+
+        self.loaded = tsjit.load(str(path))
+
+    @property
+    def module(self) -> ModuleOp:
+        return self.loaded.module
+
+    def symbol(self, entry: str) -> str:
+        return self.loaded.method(entry).name
+
+    def receiver(self, entry: str) -> ScriptObject:
+        return self.loaded.state
+
+    def bind(self, entry: str, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        """Inputs left out take the method's defaults."""
+        from tsjit.frontend.script import bind_arguments
+
+        return bind_arguments(self.loaded.method(entry).entry, inputs, {})
+
+
 def module_receiver(
     module: ModuleOp, entry: str, module_json: str | None, graph_path: Path, state: ScriptObject | None = None
 ) -> ScriptObject | None:
@@ -275,11 +342,18 @@ class RunResult:
         return f"run {self.index}: ok" if self.ok else f"run {self.index}: FAIL {self.failure}"
 
 
-def check_runs(call: Callable[..., Any], io: dict[str, Any]) -> list[RunResult]:
+def check_runs(
+    call: Callable[..., Any], io: dict[str, Any], method: Callable[[str], Callable[..., Any]] | None = None
+) -> list[RunResult]:
     """Runs every run of an io.json through `call` and compares outputs (under the
-    case's tolerances), raised exception classes and arguments mutated in place."""
+    case's tolerances), raised exception classes and arguments mutated in place. A run
+    that names its `entry` (an archive's method) runs through `method(entry)`."""
     rtol, atol = io.get("rtol", 1e-5), io.get("atol", 1e-6)
-    return [RunResult(i, _check_run(call, run, rtol, atol)) for i, run in enumerate(io["runs"])]
+    results = []
+    for i, run in enumerate(io["runs"]):
+        run_call = method(run["entry"]) if method is not None and "entry" in run else call
+        results.append(RunResult(i, _check_run(run_call, run, rtol, atol)))
+    return results
 
 
 def _check_run(call: Callable[..., Any], run: dict[str, Any], rtol: float, atol: float) -> str | None:

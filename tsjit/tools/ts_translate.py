@@ -3,6 +3,8 @@
     ts-translate --import-torchscript graph.txt            PyTorch graph text -> MLIR
     ts-translate --export-torchscript in.mlir              MLIR (or graph text) -> graph text
     ts-translate --export-python in.mlir --entry forward   -> TorchScript-syntax Python
+    ts-translate --import-archive model.pt                 TorchScript archive -> MLIR
+    ts-translate --export-archive model.py -o model.pt     -> TorchScript archive
     ts-translate --export-dot model.py -o graph.svg        -> a picture (Graphviz dot, or SVG)
 
 Each mode is one row of `MODES`: how to read the input into a module and how to write
@@ -40,9 +42,14 @@ Writer = Callable[[ModuleOp, Options], str]
 
 @dataclass(frozen=True)
 class Mode:
+    """How a mode reads its input (`read` the text, or `read_file` the file, for
+    binary formats) and writes the module out (`write` text, or `write_file`)."""
+
     help: str
-    read: Reader
-    write: Writer
+    read: Reader | None = None
+    write: Writer | None = None
+    read_file: Callable[[Context, str, Options], ModuleOp] | None = None
+    write_file: Callable[[str, str, Options], None] | None = None
 
 
 def read_graph_text(ctx: Context, text: str, filename: str, options: Options) -> ModuleOp:
@@ -95,6 +102,40 @@ def write_llvm(module: ModuleOp, options: Options) -> str:
     return export_llvm(module)
 
 
+def read_archive(ctx: Context, path: str, options: Options) -> ModuleOp:
+    from tsjit.formats.archive import import_archive
+
+    return import_archive(path)
+
+
+def export_archive(path: str, output: str, options: Options) -> None:
+    """Any program to a TorchScript archive: a `.pt` is re-saved, a `.py` file's module
+    class (or function) scripted and saved, a function of MLIR or graph text saved as
+    PyTorch saves a scripted function (a module whose forward it is)."""
+    from tsjit.diagnostics import TsjitError
+    from tsjit.formats.archive import is_archive, save
+
+    if output == "-":
+        raise TsjitError("--export-archive writes a binary file: give it with -o")
+    if is_archive(path):
+        from tsjit.formats.archive import load
+
+        save(load(path), output)
+        return
+    if path.endswith(".py"):
+        from tsjit.frontend.script import script_file_text
+
+        with open(path, encoding="utf-8") as f:
+            save(script_file_text(f.read(), path, options.entry), output)
+        return
+    from tsjit.context import make_context
+    from tsjit.frontend.script import function_program
+
+    with open(path, encoding="utf-8") as f:
+        module = read_program(make_context(), f.read(), path, options)
+    save(function_program(module, options.entry or "forward", path), output)
+
+
 MODES: dict[str, Mode] = {
     "--import-torchscript": Mode("PyTorch graph text to MLIR", read_graph_text, write_mlir),
     "--export-torchscript": Mode("MLIR to PyTorch graph text", read_program, write_graph_text),
@@ -106,6 +147,10 @@ MODES: dict[str, Mode] = {
         write_dot,
     ),
     "--script": Mode("TorchScript-syntax Python source to MLIR (torch.jit.script)", read_script, write_mlir),
+    "--import-archive": Mode("TorchScript archive (.pt) to MLIR: every method and function of its code/",
+                             write=write_mlir, read_file=read_archive),  # fmt: skip
+    "--export-archive": Mode("a .pt, .py module or function, or MLIR function to a TorchScript archive (-o)",
+                             write_file=export_archive),  # fmt: skip
 }
 
 
@@ -128,20 +173,28 @@ def translate(argv: Sequence[str] | None) -> None:
 
     args = argument_parser().parse_args(argv)
     mode = MODES[args.mode]
-    if args.file == "-":
-        text, filename = sys.stdin.read(), "<stdin>"
-    else:
-        from tsjit.formats import read_text
-
-        text, filename = read_text(args.file), args.file
     options = Options(entry=args.entry, print_debuginfo=args.print_debuginfo)
-    module = mode.read(make_context(), text, filename, options)
+    if mode.write_file is not None:
+        mode.write_file(args.file, args.output, options)
+        return
+    if mode.read_file is not None:
+        module = mode.read_file(make_context(), args.file, options)
+    else:
+        if args.file == "-":
+            text, filename = sys.stdin.read(), "<stdin>"
+        else:
+            from tsjit.formats import read_text
+
+            text, filename = read_text(args.file), args.file
+        assert mode.read is not None
+        module = mode.read(make_context(), text, filename, options)
     if args.mode == "--export-dot" and args.output.lower().endswith(".svg"):
         from tsjit.formats.graph_picture import write_picture
 
         how = write_picture(module, args.output, args.entry)
         print(f"ts-translate: wrote {args.output} ({how})", file=sys.stderr)
         return
+    assert mode.write is not None
     result = mode.write(module, options)
     if args.output == "-":
         sys.stdout.write(result)
