@@ -90,6 +90,8 @@ class TypeParser:
             if text.startswith("__torch__.") and (t := self.qualified_type(text)) is not None:
                 return t
             raise self.fail(expr, f"unknown type annotation '{text}'")
+        if isinstance(obj, Attribute):  # a scope that names TorchScript types directly
+            return obj
         if (t := python_type(obj)) is not None:
             return t
         if isinstance(obj, type) and issubclass(obj, tuple) and hasattr(obj, "_fields"):

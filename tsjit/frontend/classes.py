@@ -200,6 +200,17 @@ class ClassInfo:
         function = self.method_function(name)
         return function is not None and modifier(function) not in ("ignore",)
 
+    def method_definition(self, name: str) -> Any:
+        """The def of method `name`, where `compile_method` finds it (None: no method)."""
+        from tsjit.frontend.compilation import MethodDefinition
+        from tsjit.frontend.resolver import Scope
+
+        function = self.method_function(name)
+        if function is None:
+            return None
+        source, definition = self.unit.definition_of(function, None)
+        return MethodDefinition(source, definition, Scope.of_function(function), function)
+
     def method_names(self) -> list[str]:
         """Every method PyTorch compiles for the class: `__init__` first, then the
         others in definition order, properties as their accessor methods."""

@@ -20,15 +20,16 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
+from xdsl.ir import Attribute
+
+from tsjit.dialects import types as ts
+from tsjit.dialects.constant_values import EnumMember
 from tsjit.dialects.types import DTYPE_BY_CODE, DTYPE_BY_TORCH_NAME, DTYPES, DType
 from tsjit.runtime.errors import TorchScriptError
-
-if TYPE_CHECKING:
-    from xdsl.ir import Attribute
 
 Value = Any
 """Any run-time value (see the module docstring); kept as a name for signatures."""
@@ -142,9 +143,6 @@ def is_instance(value: Value, t: Attribute) -> bool:
     """Whether a run-time value is of TorchScript type `t` (`prim::isinstance`). A list
     or dict does not carry its element types, so its elements are checked; an empty
     one is an instance of every list (dict) type."""
-    from tsjit.dialects import types as ts
-    from tsjit.dialects.constant_values import EnumMember
-
     if isinstance(t, ts.AnyType):
         return True
     if isinstance(t, ts.OptionalType):
@@ -186,8 +184,6 @@ _SCALAR_CHECKS: dict[type, Any] = {}
 
 
 def _scalar_checks() -> None:
-    from tsjit.dialects import types as ts
-
     _SCALAR_CHECKS.update({
         ts.IntType: _is_int,
         ts.FloatType: lambda v: isinstance(v, float),
@@ -201,6 +197,45 @@ def _scalar_checks() -> None:
 
 
 _scalar_checks()
+
+
+def value_type(value: Value) -> Attribute:
+    """The TorchScript type of a run-time value, as far as the value shows it (`Any`
+    for the elements of a container that mixes types)."""
+    if value is None:
+        return ts.NoneType()
+    if isinstance(value, bool):
+        return ts.BoolType()
+    if isinstance(value, int):
+        return ts.IntType()
+    if isinstance(value, float):
+        return ts.FloatType()
+    if isinstance(value, str):
+        return ts.StrType()
+    if isinstance(value, np.ndarray):
+        return ts.TensorType()
+    if isinstance(value, Device):
+        return ts.DeviceType()
+    if isinstance(value, ScriptObject):
+        return ts.ClassType(value.qualified_name)
+    if isinstance(value, EnumMember):
+        return ts.EnumType(value.class_name)
+    if isinstance(value, NamedTupleValue):
+        return ts.TupleType([value_type(v) for v in value], list(value.fields), value.qualified_name)  # pyright: ignore[reportArgumentType]
+    if isinstance(value, tuple):
+        return ts.TupleType([value_type(v) for v in value])  # pyright: ignore[reportArgumentType]
+    if isinstance(value, list):
+        return ts.ListType(_common([value_type(v) for v in value]))
+    if isinstance(value, dict):
+        return ts.DictType(_common([value_type(k) for k in value]), _common([value_type(v) for v in value.values()]))
+    return ts.AnyType()
+
+
+def _common(types: list[Attribute]) -> Attribute:
+    if not types:
+        return ts.AnyType()
+    first = types[0]
+    return first if all(t == first for t in types) else ts.AnyType()
 
 
 # --------------------------------------------------------------------------------------
