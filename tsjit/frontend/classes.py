@@ -456,16 +456,21 @@ class UnusedCallValue(SugaredValue):
 
 @dataclass(eq=False)
 class EnumInfo:
-    """An `enum.Enum` subclass: its members (name, value) and their value type."""
+    """An Enum class (of Python, or of printed code): its members (name, value) and
+    their value type."""
 
     qualname: str
-    python_class: type
+    python_class: type | None
     value_type: Attribute
     members: list[tuple[str, object]]
 
     @property
     def enum_type(self) -> EnumType:
         return EnumType(self.qualname)
+
+    @property
+    def python_name(self) -> str:
+        return self.qualname.rsplit(".", 1)[-1]
 
     def member(self, name: str) -> EnumMember:
         return EnumMember(f"{self.qualname}.{name}")
@@ -475,9 +480,15 @@ class EnumInfo:
 
 
 def enum_info(cls: type[enum.Enum], qualname: str) -> EnumInfo:
-    """Checks the members' values are all ints, all floats or all strs (TorchScript's
-    rule) and reads them."""
-    members = [(m.name, m.value) for m in cls]
+    """The Enum class of a Python `enum.Enum` subclass."""
+    info = enum_members_info(qualname, [(m.name, m.value) for m in cls])
+    info.python_class = cls
+    return info
+
+
+def enum_members_info(qualname: str, members: list[tuple[str, object]]) -> EnumInfo:
+    """An Enum class from its members, once their values are checked to be all ints,
+    all floats or all strs (TorchScript's rule)."""
     kinds = {bool: None, int: IntType, float: FloatType, str: StrType}
     types: list[Attribute] = []
     for i, (_, value) in enumerate(members):
@@ -490,7 +501,7 @@ def enum_info(cls: type[enum.Enum], qualname: str) -> EnumInfo:
             raise TsjitError(f"Could not unify type list since element {i} of type {type_str(t)} did not match the "
                              f"types before it ({type_str(types[0])})")  # fmt: skip
         types.append(t)
-    return EnumInfo(qualname, cls, types[0] if types else IntType(), members)
+    return EnumInfo(qualname, None, types[0] if types else IntType(), members)
 
 
 class EnumClassValue(SugaredValue):
@@ -504,7 +515,7 @@ class EnumClassValue(SugaredValue):
 
     def attr(self, em: FunctionEmitter, node: ast.AST, name: str) -> SugaredValue:
         if name not in dict(self.info.members):
-            raise em.error(node, f"'{self.info.python_class.__name__}' has no member '{name}'")
+            raise em.error(node, f"'{self.info.python_name}' has no member '{name}'")
         return SimpleValue(em.constant(self.info.member(name), self.info.enum_type, node))
 
     def members_value(self, em: FunctionEmitter, node: ast.AST) -> SSAValue:
@@ -561,7 +572,7 @@ class InterfaceInfo:
     """An interface: the signatures of its methods (bodies are ignored)."""
 
     unit: CompilationUnit
-    python_class: type
+    python_class: type | None  # None: declared by printed code
     qualname: str
     is_module: bool
     methods: dict[str, Any] = field(default_factory=dict)  # name -> FunctionSignature
@@ -578,7 +589,7 @@ class InterfaceInfo:
 
     @property
     def python_name(self) -> str:
-        return self.python_class.__name__
+        return self.qualname.rsplit(".", 1)[-1]
 
     def sugared(self, value: SSAValue) -> SugaredValue:
         return InterfaceObjectValue(value, self)
@@ -685,6 +696,28 @@ def check_interface_conversion(
         raise em.error(node, reason)
     em.unit.compile_interface_methods(implementation, info, node, em)
     return em.unchecked_cast(value, interface, node)
+
+
+def interfaces_used(unit: CompilationUnit, function: Any) -> list[InterfaceInfo]:
+    """The interfaces whose types the values of `function` have (inside containers too)."""
+    names: set[str] = set()
+    for op in function.walk():
+        for value in op.results:
+            names |= _interface_names_in(value.type)
+    names |= {n for a in function.body.block.args for n in _interface_names_in(a.type)}
+    return [unit.interfaces[n] for n in sorted(names) if n in unit.interfaces]
+
+
+def _interface_names_in(t: Attribute) -> set[str]:
+    if isinstance(t, InterfaceType):
+        return {t.qualname.data}
+    if isinstance(t, (ListType, OptionalType, FutureType)):
+        return _interface_names_in(t.element_type)
+    if isinstance(t, DictType):
+        return _interface_names_in(t.key_type) | _interface_names_in(t.value_type)
+    if isinstance(t, (TupleType, UnionType)):
+        return set().union(*(_interface_names_in(e) for e in t.types))
+    return set()
 
 
 def interface_methods(unit: CompilationUnit, cls: type, qualname: str) -> dict[str, Any]:

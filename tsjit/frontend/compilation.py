@@ -97,6 +97,7 @@ class CompilationUnit:
         self.enums: dict[str, Any] = {}  # qualified name -> EnumInfo
         self.interfaces: dict[str, Any] = {}  # qualified name -> InterfaceInfo
         self.functions: dict[str, object] = {}  # qualified name -> function of serialized code
+        self.implementations: set[tuple[str, str]] = set()  # (interface, class) pairs checked
         self.overload_choices: dict[tuple[object, ...], tuple[int, bool]] = {}  # see match_signatures
 
     # -- sources ---------------------------------------------------------------------------
@@ -255,9 +256,8 @@ class CompilationUnit:
         """A method's parameters and declared return type, without compiling it (the
         compiled return type when it declares none)."""
         compiled = self.compiled.get((info.qualname, name))
-        function = info.method_function(name)
-        source, definition = self.definition_of(function, None)
-        signature, _ = self.parse_signature(source, definition, Scope.of_function(function), function, is_method=True)
+        found = info.method_definition(name)
+        signature, _ = self.parse_signature(found.source, found.definition, found.scope, found.function, is_method=True)
         if signature.return_type is None and compiled is not None:
             return FunctionSignature(signature.params, compiled.return_type)
         if signature.return_type is None:
@@ -301,7 +301,26 @@ class CompilationUnit:
         )
         compiled = CompiledFunction(spec.symbol, function, signature, emitter.return_type, spec.is_entry)
         self.compiled[key] = compiled
+        if self.interfaces:
+            self.compile_implementations(function)
         return compiled
+
+    def compile_implementations(self, function: func.FuncOp) -> None:
+        """The methods of every known class that implements an interface `function`
+        uses: calls through the interface reach them at run time only, so they are
+        compiled now (an object of a class may flow into an interface anywhere)."""
+        from tsjit.frontend.classes import interfaces_used
+
+        for interface in interfaces_used(self, function):
+            for info in list(self.registry.by_qualname.values()):
+                pair = (interface.qualname, info.qualname)
+                if pair in self.implementations or not all(info.has_method(m) for m in interface.methods):
+                    continue
+                self.implementations.add(pair)
+                if interface.mismatch(self, info) is None:
+                    for name in interface.methods:
+                        if (info.qualname, name) not in self.in_progress:
+                            self.compile_method(info, name, None)
 
     def unique_symbol(self, name: str) -> str:
         taken = {c.symbol for c in self.compiled.values()}
@@ -395,8 +414,7 @@ class CompilationUnit:
                 info: Any = classes.enum_info(cls, name)
             except TsjitError as error:
                 raise TsjitError(f"enum {cls.__qualname__}: {error.message}") from None
-            self.enums[name] = info
-            self.module.body.block.add_op(info.declaration())
+            self.declare_enum(info)
         elif classes.is_interface(cls):
             info = classes.InterfaceInfo(self, cls, name, classes.is_module_interface(cls))
             self.interfaces[name] = info
@@ -412,6 +430,12 @@ class CompilationUnit:
             self.registry.by_qualname[name] = info
         self.classes[cls] = info
         return info
+
+    def declare_enum(self, info: Any) -> None:
+        """Registers an Enum class under its qualified name and declares it in the
+        module (`prim.Enum`), where the runtime finds its members' values."""
+        self.enums[info.qualname] = info
+        self.module.body.block.add_op(info.declaration())
 
     def define_class(self, cls: type, qualname: str) -> Any:
         """Registers a class of serialized code (`code/__torch__/m.py` defines `class
