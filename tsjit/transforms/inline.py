@@ -164,6 +164,7 @@ class InlinePass(TsjitPass):
     name = "inline"
 
     forks: bool = False
+    """Also inline the calls of forked subgraphs."""
 
     def run(self, ctx: Context, op: ModuleOp) -> None:
         callees = inlinable_functions(op)
