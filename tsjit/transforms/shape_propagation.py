@@ -151,6 +151,9 @@ class ShapeAnalysis:
             yielded = [FutureType(yielded[0])]  # pyright: ignore[reportArgumentType]
         for result, t in zip(op.outs, yielded):
             self.refine(result, t)
+        for region in op.regions[1:]:  # a differentiated graph's backward: its own arguments
+            for block in region.blocks:
+                self.block(block)
 
     @staticmethod
     def bounded(candidate: Attribute | None, declared: Attribute) -> Attribute:
