@@ -26,6 +26,7 @@ from xdsl.ir import Attribute
 from tsjit.dialects import types as ts
 from tsjit.formats.archive.storage import StorageTable, storage_name
 from tsjit.formats.python_code import python_type
+from tsjit.runtime.autograd.variable import Variable
 from tsjit.runtime.values import Device, ScriptObject
 from tsjit.runtime.values import value_type as type_of_value
 
@@ -70,6 +71,8 @@ class Pickler:
             self.string(value)
         elif isinstance(value, np.ndarray):
             self.tensor(value, grad)
+        elif isinstance(value, Variable):  # a tensor of a module trained with tsjit
+            self.tensor(value.array, grad or value.requires_grad)
         elif isinstance(value, np.generic):
             self.value(value.item(), value_type)
         elif isinstance(value, ScriptObject):
