@@ -28,7 +28,7 @@ def test_passes_and_options():
         ("cse,dce{x=1", 12, "malformed pass arguments"),
         ("builtin.module(cse,dce{x=1)", 27, "malformed pass arguments"),
         ("cse,,dce", 5, "expected pass name here"),
-        ("inline,fuse-pointwise{min=3}", 8, "pass 'fuse-pointwise' has no option 'min' (its options: min_ops)"),
+        ("inline,fuse-pointwise{min=3}", 8, "pass 'fuse-pointwise' has no option 'min' (its options: min_ops, autograd)"),
     ],
 )
 def test_errors_point_into_the_text_as_written(spec: str, column: int, message: str):
