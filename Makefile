@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: test demo lit pytest bench opinfo opinfo-gradients archives clean
+.PHONY: test demo lit pytest bench opinfo gradients archives clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -27,10 +27,12 @@ pytest: $(STAMP)
 opinfo: $(STAMP)
 	TSJIT_OPINFO=full $(BIN)/pytest test/unit/runtime/test_opinfo.py
 
-# Gradients of every float64 OpInfo sample against PyTorch's and finite differences
-# (make test checks the first sample of every fourth entry).
-opinfo-gradients: $(STAMP)
-	TSJIT_OPINFO=full $(BIN)/pytest test/unit/runtime/test_opinfo_gradients.py
+# Every gradient check: each float64 OpInfo sample against PyTorch's and finite differences
+# (make test: the first sample of every fourth entry), finite differences of the formula
+# cases and of conformance cases with recorded gradients (make test: against PyTorch's).
+gradients: $(STAMP)
+	TSJIT_OPINFO=full TSJIT_GRADIENTS=full $(BIN)/pytest test/unit/runtime/test_opinfo_gradients.py \
+		test/unit/runtime/test_gradient_formulas.py test/conformance/test_gradients.py
 
 # Every TorchScript archive of test/data/archives on both backends, known failures
 # included (make test runs them all on the interpreter, a sample on llvm);

@@ -15,7 +15,7 @@ The vector-Jacobian product of the float64 outputs that require grad must match
   also where PyTorch has no derivative.
 
 Operators without a gradient formula fail, naming the operator. `make test` checks the
-first float64 sample of every SAMPLE_EVERY-th entry, `make opinfo-gradients`
+first float64 sample of every SAMPLE_EVERY-th entry, `make gradients`
 (`TSJIT_OPINFO=full`) every sample of every entry. Known failures are `entry reason`
 lines of `opinfo_gradient_expected_failures.txt`, strict xfails: the list only shrinks.
 """
