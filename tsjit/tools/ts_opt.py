@@ -12,7 +12,6 @@ universe, MLIR's pipeline spelling, located diagnostics and pass plugins.
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from collections.abc import Callable, Sequence
 from io import StringIO
@@ -24,16 +23,7 @@ from xdsl.utils.exceptions import DiagnosticException, ParseError
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from tsjit.diagnostics import TsjitError, describe, tool_main
-
-
-def strip_pipeline_anchors(spec: str) -> str:
-    """MLIR's `builtin.module(a,func.func(b))` spelling → xDSL's flat `a,b`: every
-    tsjit pass runs on the whole module and visits each function itself."""
-    previous = None
-    while previous != spec:
-        previous = spec
-        spec = re.sub(r"(?:builtin\.module|func\.func|any)\(([^()]*(?:\{[^{}]*\}[^()]*)*)\)", r"\1", spec.strip())
-    return spec
+from tsjit.transforms.pipelines import strip_pipeline_anchors
 
 
 class TsOptMain(xDSLOptMain):

@@ -11,11 +11,13 @@ observers registered with `pass_logging.observe_passes` see the module after eac
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass, PassPipeline
 
 from tsjit.diagnostics import TsjitError
 from tsjit.transforms.pass_logging import TsjitPass, run_pass
@@ -45,6 +47,31 @@ PIPELINES: dict[str, tuple[str, ...]] = {
     ),
 }
 """Pipeline name -> pass names, in order."""
+
+
+def parse_pipeline(spec: str) -> tuple[ModulePass, ...]:
+    """The passes of a pipeline spec (`inline,cse{...}`, MLIR's anchored spelling too):
+    from tsjit's own table when it names them all, else from every registered universe
+    (plugins, xDSL's passes), whose discovery costs a tenth of a second."""
+    from tsjit.transforms import PASSES
+
+    spec = strip_pipeline_anchors(spec)
+    try:
+        return PassPipeline.parse_spec(PASSES, spec).passes
+    except ValueError:
+        from xdsl.universe import Universe
+
+        return PassPipeline.parse_spec(Universe.get_multiverse().all_passes, spec).passes
+
+
+def strip_pipeline_anchors(spec: str) -> str:
+    """MLIR's `builtin.module(a,func.func(b))` spelling → xDSL's flat `a,b`: every
+    tsjit pass runs on the whole module and visits each function itself."""
+    previous = None
+    while previous != spec:
+        previous = spec
+        spec = re.sub(r"(?:builtin\.module|func\.func|any)\(([^()]*(?:\{[^{}]*\}[^()]*)*)\)", r"\1", spec.strip())
+    return spec
 
 
 class PipelinePass(TsjitPass):
