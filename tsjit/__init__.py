@@ -48,11 +48,10 @@ def load(path: str) -> Any:
 
         return load_archive(path)
     from tsjit.context import make_context
-    from tsjit.formats import read_program
+    from tsjit.formats import read_program, read_text
     from tsjit.formats.mlir import verify
 
-    with open(path, encoding="utf-8") as f:
-        module = read_program(make_context(), f.read(), path)
+    module = read_program(make_context(), read_text(path), path)
     verify(module)
     return module
 
@@ -77,11 +76,14 @@ def compile(  # noqa: A001
     which specialises on argument types and optimizes with `pipeline` (by default the
     executor's, `executor-default`; `()` for none) on each new argument spec; native
     backends split large kernels over `threads` threads. `executor="profiling"`
-    profiles the first calls instead and specializes to what they saw, behind guards."""
+    profiles the first calls instead and specializes to what they saw, behind guards.
+    It takes numpy arrays, Python scalars and PyTorch tensors (and then returns
+    PyTorch tensors); the executor itself is its `executor`."""
     from tsjit.runtime.executor import DEFAULT_PIPELINE, make_executor
+    from tsjit.runtime.interop import Compiled
 
     pipeline = DEFAULT_PIPELINE if pipeline is None else pipeline
-    return make_executor(module, entry, backend, pipeline, threads, executor)
+    return Compiled(make_executor(module, entry, backend, pipeline, threads, executor))
 
 
 def __getattr__(name: str) -> Any:

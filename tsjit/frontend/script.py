@@ -24,12 +24,13 @@ from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 
-from tsjit.diagnostics import SourceLocation, TsjitError
+from tsjit.diagnostics import SourceLocation, TsjitError, remember_source
 from tsjit.frontend.compilation import CompilationUnit, CompiledFunction, cleanup
-from tsjit.frontend.modules import ModuleInfo, is_module, tensor_array
+from tsjit.frontend.modules import ModuleInfo, is_module
 from tsjit.frontend.schema_matching import NO_DEFAULT
 from tsjit.frontend.source import SourceFile
 from tsjit.frontend.torch_shim._state import ACTIVE
+from tsjit.runtime import interop
 
 if TYPE_CHECKING:
     from tsjit.runtime.values import ScriptObject
@@ -98,11 +99,15 @@ class ScriptFunction:
         tracer = ACTIVE.current()
         if tracer is not None:  # called from code being traced: recorded as a call
             return tracer.call_script(self, args)
-        return self.executor()(*self.executor_arguments(bind_arguments(self.entry, args, kwargs)))
+        return interop.call(self.run, bind_arguments(self.entry, args, kwargs))
+
+    def run(self, *args: Any) -> Any:
+        """Runs on runtime values (numpy arrays, Python scalars)."""
+        return self.executor()(*args)
 
     def executor_arguments(self, args: tuple[Any, ...]) -> tuple[Any, ...]:
         """What the executor is called with for these arguments."""
-        return tuple(_runtime_argument(a) for a in args)
+        return interop.to_runtime_arguments(args)[0]
 
     def graph_for(self, *args: Any) -> func.FuncOp:
         """The graph that runs for these arguments (PyTorch's `graph_for`): specialized
@@ -145,10 +150,15 @@ class ScriptModule(ScriptFunction):
         tracer = ACTIVE.current()
         if tracer is not None:  # a submodule of a module being traced: recorded as a method call
             return tracer.call_compiled_module(self, args)
-        return self.executor()(*self.executor_arguments(bind_arguments(self.entry, args, kwargs)))
+        return interop.call(self.run, bind_arguments(self.entry, args, kwargs))
+
+    def run(self, *args: Any) -> Any:
+        """Runs `forward` on the module's state (whose tensors share the memory of the
+        module's own: an in-place update there, as `load_state_dict`, is seen here)."""
+        return self.executor()(self.state, *args)
 
     def executor_arguments(self, args: tuple[Any, ...]) -> tuple[Any, ...]:
-        return (self.state, *(_runtime_argument(a) for a in args))
+        return (self.state, *interop.to_runtime_arguments(args)[0])
 
     # -- methods, submodules and attributes --------------------------------------------------
 
@@ -255,6 +265,9 @@ class ScriptMethod(ScriptFunction):
             return self.owner(*args, **kwargs)
         return super().__call__(*args, **kwargs)
 
+    def run(self, *args: Any) -> Any:
+        return self.executor()(self.owner.state, *args)
+
     def executor_arguments(self, args: tuple[Any, ...]) -> tuple[Any, ...]:
         return self.owner.executor_arguments(args)
 
@@ -306,6 +319,8 @@ def script(obj: Any, entry: str = "forward") -> ScriptFunction:
         result = ScriptFunction(unit, unit.compile_function(obj, obj.__name__, None))
     elif isinstance(obj, ScriptFunction):
         return obj
+    elif isinstance(obj, type):
+        return obj  # `@torch.jit.script class C`: the class compiles where scripted code uses it
     else:
         raise TsjitError(
             f"tsjit.script expects a function, a module or source text, got {type(obj).__name__}"
@@ -328,6 +343,8 @@ def script_file_text(text: str, filename: str, entry: str | None = None) -> Scri
     unit = CompilationUnit()
     source = SourceFile(filename, text)
     unit.register_source(source)
+    if filename.startswith("<"):  # no file: tracebacks of run-time errors show this text
+        remember_source(filename, text)
     namespace = run_user_file(source)
     function_name, class_name, method = _entry(namespace, source, entry)
     if function_name is not None:
@@ -465,7 +482,8 @@ def _shim_import(modules: dict[str, types.ModuleType]) -> Callable[..., Any]:
 def run_user_file(source: SourceFile) -> dict[str, Any]:
     """Executes the file as a module named after it (`source.py` is module `source`,
     so its classes are `__torch__.source.X`)."""
-    stem = os.path.splitext(os.path.basename(source.filename))[0] or "__main__"
+    stem = os.path.splitext(os.path.basename(source.filename))[0]
+    stem = stem if stem.isidentifier() else "__main__"  # `<string>` names no module
     file_builtins = dict(vars(python_builtins))
     file_builtins["__import__"] = _shim_import(shim_modules())
     namespace: dict[str, Any] = {"__name__": stem, "__file__": source.filename, "__builtins__": file_builtins}
@@ -502,18 +520,3 @@ def _failing_line(error: BaseException, filename: str) -> int:
             line = tb.tb_lineno
         tb = tb.tb_next
     return line
-
-
-def _runtime_argument(value: Any) -> Any:
-    """Shim or PyTorch tensors become the numpy arrays the runtime works on."""
-    from tsjit.frontend.modules import is_tensor
-
-    if is_tensor(value):
-        return tensor_array(value)
-    if isinstance(value, list):
-        return [_runtime_argument(v) for v in value]
-    if isinstance(value, tuple):
-        return tuple(_runtime_argument(v) for v in value)
-    if isinstance(value, dict):
-        return {k: _runtime_argument(v) for k, v in value.items()}
-    return value

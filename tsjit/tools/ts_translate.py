@@ -5,6 +5,7 @@
     ts-translate --export-python in.mlir --entry forward   -> TorchScript-syntax Python
     ts-translate --import-archive model.pt                 TorchScript archive -> MLIR
     ts-translate --export-archive model.py -o model.pt     -> TorchScript archive
+    ts-translate --export-dot model.py -o graph.svg        -> a picture (Graphviz dot, or SVG)
 
 Each mode is one row of `MODES`: how to read the input into a module and how to write
 the module out. A new format plugs in as a row (`--script`, `--export-llvm`).
@@ -24,6 +25,7 @@ from xdsl.printer import Printer
 
 from tsjit.diagnostics import tool_main
 from tsjit.frontend import read_script
+from tsjit.tools import version_text
 
 
 @dataclass(frozen=True)
@@ -88,6 +90,12 @@ def write_python(module: ModuleOp, options: Options) -> str:
     return export_python(module, options.entry)
 
 
+def write_dot(module: ModuleOp, options: Options) -> str:
+    from tsjit.formats.graph_picture import export_dot
+
+    return export_dot(module, options.entry)
+
+
 def write_llvm(module: ModuleOp, options: Options) -> str:
     from tsjit.runtime.native import export_llvm
 
@@ -133,6 +141,11 @@ MODES: dict[str, Mode] = {
     "--export-torchscript": Mode("MLIR to PyTorch graph text", read_program, write_graph_text),
     "--export-python": Mode("MLIR to TorchScript-syntax Python code", read_program, write_python),
     "--export-llvm": Mode("MLIR to the LLVM IR of its native code (fused groups, scalar functions)", read_program, write_llvm),
+    "--export-dot": Mode(
+        "a picture of the graphs: Graphviz dot (SVG with -o FILE.svg), regions as clusters",
+        read_program,
+        write_dot,
+    ),
     "--script": Mode("TorchScript-syntax Python source to MLIR (torch.jit.script)", read_script, write_mlir),
     "--import-archive": Mode("TorchScript archive (.pt) to MLIR: every method and function of its code/",
                              write=write_mlir, read_file=read_archive),  # fmt: skip
@@ -150,6 +163,8 @@ def argument_parser() -> argparse.ArgumentParser:
     parser.add_argument("--entry", metavar="NAME", help="the function to import or export (default: forward)")
     parser.add_argument("-o", "--output", default="-", metavar="OUT", help="output file, '-' for stdout")
     parser.add_argument("--print-debuginfo", action="store_true", help="print op locations in MLIR output")
+    parser.add_argument("--version", action="version", version=version_text("ts-translate"))
+    parser.add_argument("--debug", action="store_true", help="show the Python traceback of an error")
     return parser
 
 
@@ -168,10 +183,17 @@ def translate(argv: Sequence[str] | None) -> None:
         if args.file == "-":
             text, filename = sys.stdin.read(), "<stdin>"
         else:
-            with open(args.file, encoding="utf-8") as f:
-                text, filename = f.read(), args.file
+            from tsjit.formats import read_text
+
+            text, filename = read_text(args.file), args.file
         assert mode.read is not None
         module = mode.read(make_context(), text, filename, options)
+    if args.mode == "--export-dot" and args.output.lower().endswith(".svg"):
+        from tsjit.formats.graph_picture import write_picture
+
+        how = write_picture(module, args.output, args.entry)
+        print(f"ts-translate: wrote {args.output} ({how})", file=sys.stderr)
+        return
     assert mode.write is not None
     result = mode.write(module, options)
     if args.output == "-":

@@ -11,15 +11,15 @@ observers registered with `pass_logging.observe_passes` see the module after eac
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.passes import ModulePass, PassPipeline
+from xdsl.passes import ModulePass
 
 from tsjit.diagnostics import TsjitError
+from tsjit.transforms import pipeline_spec
 from tsjit.transforms.pass_logging import TsjitPass, run_pass
 
 PIPELINES: dict[str, tuple[str, ...]] = {
@@ -55,23 +55,12 @@ def parse_pipeline(spec: str) -> tuple[ModulePass, ...]:
     (plugins, xDSL's passes), whose discovery costs a tenth of a second."""
     from tsjit.transforms import PASSES
 
-    spec = strip_pipeline_anchors(spec)
     try:
-        return PassPipeline.parse_spec(PASSES, spec).passes
-    except ValueError:
+        return pipeline_spec.parse_pipeline(spec, PASSES)
+    except pipeline_spec.PipelineError:
         from xdsl.universe import Universe
 
-        return PassPipeline.parse_spec(Universe.get_multiverse().all_passes, spec).passes
-
-
-def strip_pipeline_anchors(spec: str) -> str:
-    """MLIR's `builtin.module(a,func.func(b))` spelling → xDSL's flat `a,b`: every
-    tsjit pass runs on the whole module and visits each function itself."""
-    previous = None
-    while previous != spec:
-        previous = spec
-        spec = re.sub(r"(?:builtin\.module|func\.func|any)\(([^()]*(?:\{[^{}]*\}[^()]*)*)\)", r"\1", spec.strip())
-    return spec
+        return pipeline_spec.parse_pipeline(spec, Universe.get_multiverse().all_passes)
 
 
 class PipelinePass(TsjitPass):

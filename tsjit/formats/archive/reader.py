@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
@@ -60,10 +61,12 @@ class ArchiveSource(SourceFile):
             where = f"{self.filename}:{error.lineno or 0}:{error.offset or 0}"
             raise ArchiveError(self.path, f"syntax error: {error.msg}", where) from None
 
-    def error(self, node: Any, message: str) -> TsjitError:
+    def error(self, node: Any, message: str, notes: Sequence[str] = ()) -> TsjitError:
         where = self.source_location(node)
         position = f":{where.line}:{where.col}" if where is not None else ""
-        return ArchiveError(self.path, message, f"{self.filename}{position}")
+        error = ArchiveError(self.path, message, f"{self.filename}{position}")
+        error.notes = tuple(notes)
+        return error
 
 
 def load(path: str | os.PathLike[str]) -> Any:
