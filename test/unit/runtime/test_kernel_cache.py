@@ -71,14 +71,19 @@ def test_a_second_engine_loads_instead_of_compiling(tmp_path: Path, monkeypatch:
     assert "define" in compiled.optimized_ir and "@affine" in compiled.optimized_ir
 
 
+CHILD_PRELUDE = (
+    "import numpy as np\n"
+    "from tsjit.context import make_context\n"
+    "from tsjit.formats.mlir import parse_mlir\n"
+    "from tsjit.runtime.llvm_jit import LLVMEngine\n"
+    f"m = parse_mlir(make_context(), {SOURCE!r}, 't')\n"
+)
+"""What a child process runs before compiling SOURCE (as `m`)."""
+
 def test_a_second_process_loads_instead_of_compiling(tmp_path: Path) -> None:
     run(LLVMEngine(disk_cache=KernelCache(tmp_path)))
     script = (
-        "import numpy as np\n"
-        "from tsjit.context import make_context\n"
-        "from tsjit.formats.mlir import parse_mlir\n"
-        "from tsjit.runtime.llvm_jit import LLVMEngine\n"
-        f"m = parse_mlir(make_context(), {SOURCE!r}, 't')\n"
+        CHILD_PRELUDE +
         "y = np.zeros(3)\n"
         "print(LLVMEngine().compile(m)['affine'](np.ones(3), y, 2.0), y.tolist())\n"
     )
@@ -141,11 +146,7 @@ def test_concurrent_writers_leave_one_complete_entry(tmp_path: Path) -> None:
     """Processes compiling one kernel at once into one fresh cache: all succeed, one
     entry remains, no temporary file is left behind, and the entry loads."""
     script = (
-        "import numpy as np\n"
-        "from tsjit.context import make_context\n"
-        "from tsjit.formats.mlir import parse_mlir\n"
-        "from tsjit.runtime.llvm_jit import LLVMEngine\n"
-        f"m = parse_mlir(make_context(), {SOURCE!r}, 't')\n"
+        CHILD_PRELUDE +
         "y = np.zeros(4)\n"
         "assert LLVMEngine().compile(m)['affine'](np.ones(4), y, 1.5) == 6.0\n"
     )
