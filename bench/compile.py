@@ -150,6 +150,20 @@ def torch_script(text: str, entry: str | None, arguments: list[Any] | None, repe
     return best_script, None if arguments is None else best_calls
 
 
+def torch_in_child(text: str, entry: str | None) -> tuple[float, float | None] | None:
+    """`torch_script` of a large program in a process of its own: `torch.jit.script`
+    crashes on some (a segmentation fault at 10K straight-line statements); None then."""
+    with tempfile.TemporaryDirectory() as directory:
+        path = Path(directory) / "program.py"
+        path.write_text(text, encoding="utf-8")
+        child = subprocess.run([sys.executable, __file__, "--torch-child", str(path), entry or ""],
+                               capture_output=True, text=True, cwd=ROOT)  # fmt: skip
+    if child.returncode != 0:
+        return None
+    script_s, calls_s = child.stdout.split()
+    return float(script_s), float(calls_s)
+
+
 def torch_arguments(case: Path) -> list[Any] | None:
     io = json.loads((case / "io.json").read_text(encoding="utf-8"))
     arguments = []
@@ -179,7 +193,11 @@ def row(name: str, text: str, filename: str, entry: str | None, arguments: list[
     line = (f"{name:<28}{statements:>7}{nodes:>8}{script_s / statements * 1e6:>14.0f}"
             f"{nodes / max(cleanup_s, 1e-9):>13,.0f}{total:>13.0f}")  # fmt: skip
     if torch is not None:
-        torch_s, calls_s = torch_script(text, entry, arguments, repeats)
+        measured = torch_script(text, entry, arguments, repeats) if statements <= 2_000 else torch_in_child(text, entry)
+        if measured is None:
+            print(line + f"{'(crashed)':>13}", flush=True)
+            return
+        torch_s, calls_s = measured
         theirs = torch_s / statements * 1e6
         calls = "-" if calls_s is None else f"{calls_s * 1e3:.1f}"
         line += f"{theirs:>13.0f}{total / theirs:>13.2f}{calls:>18}"
@@ -260,6 +278,11 @@ def startup() -> None:
 
 
 def main() -> None:
+    if sys.argv[1:2] == ["--torch-child"]:
+        script_s, calls_s = torch_script(Path(sys.argv[2]).read_text(encoding="utf-8"), sys.argv[3] or None,
+                                         [torch.ones(2), 3], 1)  # pyright: ignore[reportOptionalMemberAccess]
+        print(script_s, calls_s)
+        return
     sizes = tuple(int(a) for a in sys.argv[1:]) or SIZES
     print(f"compile latency (CPU µs per statement; PyTorch {'%s' % torch.__version__ if torch else 'not importable'})")
     generated(sizes)
