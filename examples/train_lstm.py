@@ -20,6 +20,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # one thread: BLAS threads s
 
 import argparse  # noqa: E402
 import time  # noqa: E402
+from typing import List  # noqa: E402
 
 import numpy as np  # noqa: E402
 
@@ -55,7 +56,7 @@ class CharLSTM(nn.Module):
         embedded = self.embedding(inputs)
         hx = torch.zeros(inputs.size(1), self.hidden)
         cx = torch.zeros(inputs.size(1), self.hidden)
-        outputs = []
+        outputs: List[torch.Tensor] = []
         for t in range(inputs.size(0)):
             gates = torch.mm(embedded[t], self.w_ih.t()) + torch.mm(hx, self.w_hh.t()) + self.b_ih + self.b_hh
             ingate, forgetgate, cellgate, outgate = gates.chunk(4, 1)
