@@ -496,6 +496,11 @@ class _Compiler:
         overload = f"{schema.name}.{schema.overload_name}" if schema.overload_name else schema.name
         callee = _INTERPRETER_OPERATORS.get(overload) or kernels.lookup(overload)
         if callee is None:
+            # no numpy kernel: the library's TorchScript decomposition, if it has one
+            from tsjit.frontend.library_decompositions import decomposition_callable
+
+            callee = decomposition_callable(overload)
+        if callee is None:
             raise TsjitError(f"no kernel for {schema}", where)
         return callee, overload
 
