@@ -54,6 +54,7 @@ from tsjit.runtime.kernels import (  # noqa: E402, F401
     activation,
     arith,
     compare,
+    complex,
     convolution,
     dicts,
     factory,
@@ -66,6 +67,7 @@ from tsjit.runtime.kernels import (  # noqa: E402, F401
     sampling,
     scalar,
     shape,
+    strided,
     strings,
     unary,
 )

@@ -141,7 +141,7 @@ def bernoulli_mask(shape: tuple[int, ...], p: object) -> ndarray:
 
 @kernel("aten::bernoulli")
 def bernoulli(self: ndarray, generator: object = None) -> ndarray:
-    return bernoulli_mask(self.shape, self).astype(self.dtype)
+    return as_tensor(bernoulli_mask(self.shape, self).astype(self.dtype))
 
 
 @kernel("aten::normal.Tensor_float", "aten::normal.float_Tensor", "aten::normal.Tensor_Tensor")

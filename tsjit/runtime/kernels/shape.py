@@ -21,6 +21,7 @@ from tsjit.runtime.kernels.common import (
     broadcast_error,
     check_device,
     shape_str,
+    shapes_error,
     wrap_dim,
     wrap_dims,
     write_error,
@@ -244,6 +245,14 @@ def broadcast_tensors(tensors: Sequence[ndarray]) -> list[ndarray]:
     return [expand_to(t, shape) for t in tensors]
 
 
+@kernel("aten::broadcast_shapes")
+def broadcast_shapes(a: Sequence[int], b: Sequence[int]) -> list[int]:
+    try:
+        return list(np.broadcast_shapes(tuple(a), tuple(b)))
+    except ValueError:
+        raise shapes_error(a, b) from None
+
+
 # --------------------------------------------------------------------------------------
 # flatten, narrow, split
 # --------------------------------------------------------------------------------------
@@ -377,7 +386,7 @@ def unbind(self: ndarray, dim: int = 0) -> list[ndarray]:
     if self.ndim == 0:
         raise TorchScriptError("Dimension specified as 0 but tensor has no dimensions")
     d = wrap_dim(dim, self.ndim)
-    return [self[_along(d, i)] for i in range(self.shape[d])]
+    return [self[(*_along(d, i), Ellipsis)] for i in range(self.shape[d])]  # 0-dim views, not scalars
 
 
 # --------------------------------------------------------------------------------------
