@@ -939,3 +939,28 @@ def linalg_tensorsolve(self: Tensor, other: Tensor, dims: Optional[List[int]] = 
     rows = other.numel()
     solution = torch.linalg_solve(A.reshape([rows, -1]), other.reshape([-1]))
     return solution.reshape(result_shape)
+
+
+@decomposes("aten::pinverse")
+def pinverse(self: Tensor, rcond: float = 1e-15) -> Tensor:
+    return torch.linalg_pinv(self, rcond)
+
+
+@decomposes("aten::logdet")
+def logdet(self: Tensor) -> Tensor:
+    sign, logabsdet = torch.linalg_slogdet(self)
+    if self.is_complex():
+        return torch.log(sign) + logabsdet
+    return torch.where(sign == -1.0, torch.full_like(logabsdet, float("nan")), logabsdet)
+
+
+@decomposes("aten::nuclear_norm")
+def nuclear_norm(self: Tensor, keepdim: bool = False) -> Tensor:
+    if self.dim() != 2:
+        raise RuntimeError("nuclear_norm: Expected a 2D tensor, but got a " + str(self.dim()) + "D tensor")
+    return torch.linalg_matrix_norm(self, "nuc", [-2, -1], keepdim)
+
+
+@decomposes("aten::nuclear_norm.dim")
+def nuclear_norm_dim(self: Tensor, dim: List[int], keepdim: bool = False) -> Tensor:
+    return torch.linalg_matrix_norm(self, "nuc", dim, keepdim)

@@ -60,6 +60,7 @@ from tsjit.runtime.kernels import (  # noqa: E402, F401
     factory,
     indexing,
     linalg,
+    linear_algebra,
     lists,
     nn,
     prim,
