@@ -32,11 +32,11 @@ def test_decomposition_compiles_to_its_schema(overload: str):
 
 def test_the_interpreter_runs_a_decomposition_where_no_kernel_exists():
     module = import_graph_text(make_context(), "graph(%x : Tensor, %y : Tensor):\n"
-                               "  %r : Tensor = aten::xlogy(%x, %y) # user.py:7:4\n"
+                               "  %r : Tensor = aten::heaviside(%x, %y) # user.py:7:4\n"
                                "  return (%r)\n")  # fmt: skip
     forward = Program(module).function("forward")
-    x, y = np.array([0.0, 2.0, 0.0]), np.array([0.0, 3.0, np.nan])
-    np.testing.assert_allclose(forward(x, y), [0.0, 2.0 * np.log(3.0), np.nan])
+    x, y = np.array([-1.0, 0.0, 2.0, 0.0]), np.array([5.0, 0.5, 5.0, np.nan])
+    np.testing.assert_array_equal(forward(x, y), [0.0, 0.5, 1.0, np.nan])
 
 
 def test_an_error_inside_a_decomposition_points_at_the_call():

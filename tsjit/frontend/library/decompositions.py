@@ -62,14 +62,6 @@ def _floating_only(dtype: int, kernel: str) -> None:
 # --------------------------------------------------------------------------------------
 
 
-@decomposes("aten::xlogy.Tensor")
-def xlogy(self: Tensor, other: Tensor) -> Tensor:
-    # 0 * log(y) is 0 unless y is nan
-    product = self * torch.log(other)
-    zero = torch.zeros_like(product)
-    return torch.where(torch.isnan(other), other.to(product.dtype), torch.where(self == 0, zero, product))
-
-
 @decomposes("aten::heaviside")
 def heaviside(self: Tensor, values: Tensor) -> Tensor:
     if self.dtype != values.dtype:
@@ -964,3 +956,103 @@ def nuclear_norm(self: Tensor, keepdim: bool = False) -> Tensor:
 @decomposes("aten::nuclear_norm.dim")
 def nuclear_norm_dim(self: Tensor, dim: List[int], keepdim: bool = False) -> Tensor:
     return torch.linalg_matrix_norm(self, "nuc", dim, keepdim)
+
+
+# --------------------------------------------------------------------------------------
+# torch.special aliases
+# --------------------------------------------------------------------------------------
+
+
+@decomposes("aten::special_erf")
+def special_erf(self: Tensor) -> Tensor:
+    return torch.erf(self)
+
+
+@decomposes("aten::special_erfc")
+def special_erfc(self: Tensor) -> Tensor:
+    return torch.erfc(self)
+
+
+@decomposes("aten::special_erfinv")
+def special_erfinv(self: Tensor) -> Tensor:
+    return torch.erfinv(self)
+
+
+@decomposes("aten::special_exp2")
+def special_exp2(self: Tensor) -> Tensor:
+    return torch.exp2(self)
+
+
+@decomposes("aten::special_expit")
+def special_expit(self: Tensor) -> Tensor:
+    return torch.sigmoid(self)
+
+
+@decomposes("aten::special_expm1")
+def special_expm1(self: Tensor) -> Tensor:
+    return torch.expm1(self)
+
+
+@decomposes("aten::special_log1p")
+def special_log1p(self: Tensor) -> Tensor:
+    return torch.log1p(self)
+
+
+@decomposes("aten::special_gammaln")
+def special_gammaln(self: Tensor) -> Tensor:
+    return torch.lgamma(self)
+
+
+@decomposes("aten::special_digamma")
+def special_digamma(self: Tensor) -> Tensor:
+    return torch.digamma(self)
+
+
+@decomposes("aten::special_psi")
+def special_psi(self: Tensor) -> Tensor:
+    return torch.digamma(self)
+
+
+@decomposes("aten::special_i0")
+def special_i0(self: Tensor) -> Tensor:
+    return torch.i0(self)
+
+
+@decomposes("aten::special_sinc")
+def special_sinc(self: Tensor) -> Tensor:
+    return torch.sinc(self)
+
+
+@decomposes("aten::special_round")
+def special_round(self: Tensor, decimals: int = 0) -> Tensor:
+    return torch.round(self, decimals=decimals)
+
+
+@decomposes("aten::special_logit")
+def special_logit(self: Tensor, eps: Optional[float] = None) -> Tensor:
+    return torch.logit(self, eps)
+
+
+@decomposes("aten::special_logsumexp")
+def special_logsumexp(self: Tensor, dim: List[int], keepdim: bool = False) -> Tensor:
+    return torch.logsumexp(self, dim, keepdim)
+
+
+@decomposes("aten::special_softmax")
+def special_softmax(self: Tensor, dim: int, dtype: Optional[int] = None) -> Tensor:
+    return torch.softmax(self, dim, dtype)
+
+
+@decomposes("aten::special_log_softmax")
+def special_log_softmax(self: Tensor, dim: int, dtype: Optional[int] = None) -> Tensor:
+    return torch.log_softmax(self, dim, dtype=dtype)
+
+
+@decomposes("aten::special_gammainc")
+def special_gammainc(self: Tensor, other: Tensor) -> Tensor:
+    return torch.igamma(self, other)
+
+
+@decomposes("aten::special_gammaincc")
+def special_gammaincc(self: Tensor, other: Tensor) -> Tensor:
+    return torch.igammac(self, other)

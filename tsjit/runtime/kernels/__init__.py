@@ -68,6 +68,7 @@ from tsjit.runtime.kernels import (  # noqa: E402, F401
     sampling,
     scalar,
     shape,
+    special_ops,
     strided,
     strings,
     unary,
