@@ -58,6 +58,7 @@ from tsjit.runtime.kernels import (  # noqa: E402, F401
     convolution,
     dicts,
     factory,
+    fft,
     indexing,
     linalg,
     linear_algebra,
