@@ -70,6 +70,7 @@ from tsjit.runtime.kernels import (  # noqa: E402, F401
     scalar,
     shape,
     special_ops,
+    statistics,
     strided,
     strings,
     unary,
