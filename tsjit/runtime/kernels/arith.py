@@ -559,3 +559,41 @@ for _name, _compute in (
             f"aten::{_name}_{_suffix}",
             lambda self, *rest, _compute=_compute: assign(self, _compute(self, *rest)),
         )
+
+
+# --------------------------------------------------------------------------------------
+# Number theory and floating-point representation
+# --------------------------------------------------------------------------------------
+
+
+def _integral_pair(a: ndarray, b: ndarray, op: str) -> np.dtype:
+    dtype = binary_dtype(a, b)
+    if dtype.kind not in "iu":
+        raise TorchScriptError(f'"{op}_cpu" not implemented for \'{dtype_name(dtype)}\'')
+    return dtype
+
+
+@kernel("aten::gcd")
+def gcd(self: ndarray, other: ndarray) -> ndarray:
+    return as_tensor(np.gcd(self, other).astype(_integral_pair(self, other, "gcd")))
+
+
+@kernel("aten::lcm")
+def lcm(self: ndarray, other: ndarray) -> ndarray:
+    return as_tensor(np.lcm(self, other).astype(_integral_pair(self, other, "lcm")))
+
+
+@kernel("aten::nextafter")
+def nextafter(self: ndarray, other: ndarray) -> ndarray:
+    dtype = binary_dtype(self, other)
+    if dtype.kind != "f":
+        raise TorchScriptError(f'"nextafter_cpu" not implemented for \'{dtype_name(dtype)}\'')
+    return as_tensor(np.nextafter(self.astype(dtype, copy=False), other.astype(dtype, copy=False)))
+
+
+@kernel("aten::frexp.Tensor")
+def frexp(self: ndarray) -> tuple[ndarray, ndarray]:
+    if self.dtype.kind != "f":
+        raise TorchScriptError("torch.frexp() only supports floating-point dtypes")
+    mantissa, exponent = np.frexp(self)
+    return as_tensor(mantissa), as_tensor(exponent.astype(np.int32))
