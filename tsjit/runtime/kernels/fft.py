@@ -142,3 +142,74 @@ def fft_fftfreq(n: int, d: float = 1.0, dtype: int | None = None, layout: int | 
 def fft_rfftfreq(n: int, d: float = 1.0, dtype: int | None = None, layout: int | None = None,
                  device: Device | None = None, pin_memory: bool | None = None) -> ndarray:  # fmt: skip
     return _frequencies(np.fft.rfftfreq(n, d), dtype, device)
+
+
+def _stft(self: ndarray, n_fft: int, hop_length: int | None, win_length: int | None, window: ndarray | None,
+          normalized: bool, onesided: bool | None, return_complex: bool | None) -> ndarray:  # fmt: skip
+    """The short-time Fourier transform of an (already padded) 1-D or batched 2-D signal:
+    frames every `hop_length` samples, each windowed (a window shorter than n_fft is
+    centered in zeros) and transformed; frequencies, then frames."""
+    if self.ndim not in (1, 2):
+        raise TorchScriptError(f"stft: expected a 1D or 2D tensor, but got {self.ndim}D")
+    complex_input = self.dtype.kind == "c" or (window is not None and window.dtype.kind == "c")
+    if return_complex is None:
+        if not complex_input:
+            raise TorchScriptError(
+                "stft requires the return_complex parameter be given for real inputs, and will further require that "
+                "return_complex=True in a future PyTorch release."
+            )
+        return_complex = True
+    hop = n_fft // 4 if hop_length is None else hop_length
+    width = n_fft if win_length is None else win_length
+    signal = self[None] if self.ndim == 1 else self
+    length = signal.shape[-1]
+    if not 0 < n_fft <= length:
+        raise TorchScriptError(f"stft: expected 0 < n_fft < {length}, but got n_fft={n_fft}")
+    if hop <= 0:
+        raise TorchScriptError(f"stft: expected hop_length > 0, but got hop_length={hop}")
+    if not 0 < width <= n_fft:
+        raise TorchScriptError(f"stft: expected 0 < win_length <= n_fft, but got win_length={width}")
+    if window is not None and (window.ndim != 1 or window.shape[0] != width):
+        raise TorchScriptError(
+            f"stft: expected a 1D window tensor of size equal to win_length={width}, but got window with size "
+            f"{list(window.shape)}"
+        )
+    signal = _any_input(signal)
+    taper = np.ones(width, dtype=signal.dtype if signal.dtype.kind == "f" else np.float32) if window is None else window
+    left = (n_fft - width) // 2
+    taper = np.pad(taper, (left, n_fft - width - left))
+    frames = np.lib.stride_tricks.sliding_window_view(signal, n_fft, axis=-1)[:, ::hop, :] * taper
+    one_sided = (not complex_input) if onesided is None else onesided
+    if one_sided and complex_input:
+        raise TorchScriptError("Cannot have onesided output if window or input is complex")
+    spectrum = np.fft.rfft(frames, axis=-1) if one_sided else np.fft.fft(frames, axis=-1)
+    if normalized:
+        spectrum = spectrum / np.sqrt(n_fft).astype(spectrum.real.dtype)
+    spectrum = np.swapaxes(spectrum, -1, -2)
+    if self.ndim == 1:
+        spectrum = spectrum[0]
+    spectrum = spectrum.astype(np.result_type(signal.dtype, np.complex64), copy=False)
+    if return_complex:
+        return np.ascontiguousarray(spectrum)
+    return np.stack([spectrum.real, spectrum.imag], axis=-1)
+
+
+@kernel("aten::stft")
+def stft(self: ndarray, n_fft: int, hop_length: int | None = None, win_length: int | None = None,
+         window: ndarray | None = None, normalized: bool = False, onesided: bool | None = None,
+         return_complex: bool | None = None, align_to_window: bool | None = None) -> ndarray:  # fmt: skip
+    return _stft(self, n_fft, hop_length, win_length, window, normalized, onesided, return_complex)
+
+
+@kernel("aten::stft.center")
+def stft_center(self: ndarray, n_fft: int, hop_length: int | None = None, win_length: int | None = None,
+                window: ndarray | None = None, center: bool = True, pad_mode: str = "reflect",
+                normalized: bool = False, onesided: bool | None = None, return_complex: bool | None = None,
+                align_to_window: bool | None = None) -> ndarray:  # fmt: skip
+    if center:
+        if pad_mode not in ("reflect", "constant", "replicate", "circular"):
+            raise TorchScriptError(f"stft: unsupported pad_mode {pad_mode}")
+        mode = {"reflect": "reflect", "constant": "constant", "replicate": "edge", "circular": "wrap"}[pad_mode]
+        padding = [(0, 0)] * (self.ndim - 1) + [(n_fft // 2, n_fft // 2)]
+        self = np.pad(self, padding, mode=mode)
+    return _stft(self, n_fft, hop_length, win_length, window, normalized, onesided, return_complex)
