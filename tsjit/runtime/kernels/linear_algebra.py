@@ -451,6 +451,161 @@ def cholesky_inverse(self: ndarray, upper: bool = False) -> ndarray:
 
 
 # --------------------------------------------------------------------------------------
+# LDL^T with Bunch-Kaufman pivoting (sytrf/sytrs, lower)
+# --------------------------------------------------------------------------------------
+#
+# The pivot choices depend on each matrix's values and a 2x2 pivot advances two columns,
+# so the batch runs matrix by matrix; each column step is vectorized.
+
+_BUNCH_KAUFMAN_ALPHA = (1 + np.sqrt(17.0)) / 8
+
+
+def _sytf2(A: ndarray) -> tuple[ndarray, ndarray, int]:
+    """LAPACK's unblocked sytf2 (lower) on one symmetric matrix: L and D packed in the
+    lower triangle, the 1-based pivots (negative for 2x2 blocks), info."""
+    a = np.tril(A).copy()
+    a = a + np.tril(a, -1).T  # work on the full symmetric matrix; the lower triangle is the result
+    n = a.shape[0]
+    ipiv = np.zeros(n, dtype=INFO)
+    info = 0
+    k = 0
+    while k < n:
+        step = 1
+        absakk = abs(a[k, k])
+        if k < n - 1:
+            imax = k + 1 + int(np.argmax(np.abs(a[k + 1 :, k])))
+            colmax = abs(a[imax, k])
+        else:
+            imax, colmax = k, 0.0
+        if max(absakk, colmax) == 0 or np.isnan(absakk):
+            info = info or k + 1
+            kp = k
+        else:
+            if absakk >= _BUNCH_KAUFMAN_ALPHA * colmax:
+                kp = k
+            else:
+                rowmax = np.abs(a[imax, k:imax]).max()
+                if imax < n - 1:
+                    rowmax = max(rowmax, np.abs(a[imax + 1 :, imax]).max())
+                if absakk >= _BUNCH_KAUFMAN_ALPHA * colmax * (colmax / rowmax):
+                    kp = k
+                elif abs(a[imax, imax]) >= _BUNCH_KAUFMAN_ALPHA * rowmax:
+                    kp = imax
+                else:
+                    kp, step = imax, 2
+            kk = k + step - 1
+            if kp != kk:  # symmetric interchange of kk and kp in the trailing submatrix only
+                a[[kk, kp], k:] = a[[kp, kk], k:]
+                a[k:, [kk, kp]] = a[k:, [kp, kk]]
+            if step == 1:
+                if k < n - 1:
+                    column = a[k + 1 :, k] / a[k, k]
+                    a[k + 1 :, k + 1 :] -= np.outer(column, a[k + 1 :, k])
+                    a[k + 1 :, k] = column
+                    a[k, k + 1 :] = column
+            elif k < n - 2:
+                d21 = a[k + 1, k]
+                d11 = a[k + 1, k + 1] / d21
+                d22 = a[k, k] / d21
+                t = 1 / (d11 * d22 - 1)
+                d21 = t / d21
+                wk = d21 * (d11 * a[k + 2 :, k] - a[k + 2 :, k + 1])
+                wkp1 = d21 * (d22 * a[k + 2 :, k + 1] - a[k + 2 :, k])
+                a[k + 2 :, k + 2 :] -= np.outer(a[k + 2 :, k], wk) + np.outer(a[k + 2 :, k + 1], wkp1)
+                a[k + 2 :, k], a[k + 2 :, k + 1] = wk, wkp1
+                a[k, k + 2 :], a[k + 1, k + 2 :] = wk, wkp1
+        if step == 1:
+            ipiv[k] = kp + 1
+        else:
+            ipiv[k] = ipiv[k + 1] = -(kp + 1)
+        k += step
+    return np.tril(a), ipiv, info
+
+
+def _sytrs(LD: ndarray, ipiv: ndarray, B: ndarray) -> ndarray:
+    """LAPACK's sytrs (lower): solves A X = B from sytf2's factors of A."""
+    n = LD.shape[0]
+    x = B.astype(np.result_type(LD.dtype, B.dtype)).copy()
+    k = 0
+    while k < n:  # L D Y = P^T B
+        if ipiv[k] > 0:
+            kp = ipiv[k] - 1
+            x[[k, kp]] = x[[kp, k]]
+            x[k + 1 :] -= np.outer(LD[k + 1 :, k], x[k])
+            x[k] /= LD[k, k]
+            k += 1
+        else:
+            kp = -ipiv[k] - 1
+            x[[k + 1, kp]] = x[[kp, k + 1]]
+            x[k + 2 :] -= np.outer(LD[k + 2 :, k], x[k]) + np.outer(LD[k + 2 :, k + 1], x[k + 1])
+            akm1k = LD[k + 1, k]
+            akm1, ak = LD[k, k] / akm1k, LD[k + 1, k + 1] / akm1k
+            denom = akm1 * ak - 1
+            bkm1, bk = x[k] / akm1k, x[k + 1] / akm1k
+            x[k], x[k + 1] = (ak * bkm1 - bk) / denom, (akm1 * bk - bkm1) / denom
+            k += 2
+    k = n - 1
+    while k >= 0:  # L^T P X = Y
+        if ipiv[k] > 0:
+            x[k] -= LD[k + 1 :, k] @ x[k + 1 :]
+            kp = ipiv[k] - 1
+            x[[k, kp]] = x[[kp, k]]
+            k -= 1
+        else:
+            x[k] -= LD[k + 1 :, k] @ x[k + 1 :]
+            x[k - 1] -= LD[k + 1 :, k - 1] @ x[k + 1 :]
+            kp = -ipiv[k] - 1
+            x[[k, kp]] = x[[kp, k]]
+            k -= 2
+    return x
+
+
+def _real_symmetric(A: ndarray, hermitian: bool, op: str) -> None:
+    _matrices(A, op)
+    if A.dtype.kind == "c":
+        raise TorchScriptError(f"{op}: complex matrices are not supported by the numpy runtime")
+
+
+@kernel("aten::linalg_ldl_factor_ex")
+def linalg_ldl_factor_ex(self: ndarray, hermitian: bool = False, check_errors: bool = False) -> tuple[ndarray, ...]:
+    _real_symmetric(self, hermitian, "torch.linalg.ldl_factor_ex")
+    n = self.shape[-1]
+    matrices = self.reshape(int(np.prod(self.shape[:-2])), n, n)
+    factors = [_sytf2(m) for m in matrices]
+    LD = np.stack([f[0] for f in factors]).reshape(self.shape) if factors else self.copy()
+    pivots = np.stack([f[1] for f in factors]).reshape(*self.shape[:-1]) if factors else np.zeros(self.shape[:-1], INFO)
+    info = np.array([f[2] for f in factors], dtype=INFO).reshape(self.shape[:-2])
+    if check_errors and np.any(info > 0):
+        raise TorchScriptError(f"torch.linalg.ldl_factor_ex: The factorization could not be completed because the "
+                               f"input is not invertible (the diagonal element {int(info.max())} is zero)")  # fmt: skip
+    return LD, pivots, as_tensor(info)
+
+
+@kernel("aten::linalg_ldl_factor")
+def linalg_ldl_factor(self: ndarray, hermitian: bool = False) -> tuple[ndarray, ndarray]:
+    LD, pivots, _ = linalg_ldl_factor_ex(self, hermitian, True)
+    return LD, pivots
+
+
+@kernel("aten::linalg_ldl_solve")
+def linalg_ldl_solve(LD: ndarray, pivots: ndarray, B: ndarray, hermitian: bool = False) -> ndarray:
+    _real_symmetric(LD, hermitian, "torch.linalg.ldl_solve")
+    if B.ndim < 2:
+        raise TorchScriptError("torch.linalg.ldl_solve: The input tensor B must have at least 2 dimensions.")
+    if pivots.dtype != INFO:
+        raise TorchScriptError("torch.linalg.ldl_solve: Expected pivots to be integers. Got Long")
+    _same_dtype(LD, B, "torch.linalg.ldl_solve")
+    n = LD.shape[-1]
+    batch = _batch_shape(LD.shape[:-2], B.shape[:-2])
+    count = int(np.prod(batch))
+    factors = np.broadcast_to(LD, (*batch, n, n)).reshape(count, n, n)
+    order = np.broadcast_to(pivots, (*batch, n)).reshape(count, n)
+    rhs = np.broadcast_to(B, (*batch, *B.shape[-2:])).reshape(count, *B.shape[-2:])
+    solved = [_sytrs(f, p, b) for f, p, b in zip(factors, order, rhs)]
+    return np.stack(solved).reshape(*batch, *B.shape[-2:]) if solved else np.zeros((*batch, *B.shape[-2:]), B.dtype)
+
+
+# --------------------------------------------------------------------------------------
 # QR and Householder products
 # --------------------------------------------------------------------------------------
 
