@@ -235,8 +235,9 @@ class Resolver:
         )
 
     def library_function(self, full_name: str) -> SugaredValue | None:
-        """`torch.nn.functional.softmax` (real or shim): tsjit's TorchScript source."""
-        from tsjit.frontend.library import functional
+        """`torch.nn.functional.softmax`, `torch.stft` (real or shim): tsjit's TorchScript
+        source of the functions PyTorch writes in Python."""
+        from tsjit.frontend.library import functional, torch_functional
 
         for prefix in ("torch.nn.functional.", f"{functional.__name__}."):
             if full_name.startswith(prefix):
@@ -246,6 +247,12 @@ class Resolver:
                 target = getattr(functional, name, None)
                 if isinstance(target, types.FunctionType) and target.__module__ == functional.__name__:
                     return FunctionValue(target, f"torch.nn.functional.{name}")
+        for prefix in ("torch.functional.", "torch.", f"{torch_functional.__name__}."):
+            if full_name.startswith(prefix) and "." not in full_name[len(prefix) :]:
+                name = full_name[len(prefix) :]
+                target = getattr(torch_functional, name, None)
+                if isinstance(target, types.FunctionType) and target.__module__ == torch_functional.__name__:
+                    return FunctionValue(target, f"torch.functional.{name}")
         return None
 
     # -- namespaces ---------------------------------------------------------------------------
@@ -275,7 +282,8 @@ class Resolver:
             return BuiltinFunction("aten::_unwrap_optional")
         if q == "torch" and (code := _torch_dtype_code(name)) is not None:
             return SimpleValue(em.constant(code, IntType(), node))
-        if q == "torch.nn.functional" and (library := self.library_function(full)) is not None:
+        library = self.library_function(full) if q in ("torch.nn.functional", "torch", "torch.functional") else None
+        if library is not None:
             return library
         if q in builtins.OPERATOR_NAMESPACES:
             operator = f"{builtins.OPERATOR_NAMESPACES[q]}::{builtins.NAMESPACE_PREFIXES.get(q, '')}{name}"
