@@ -30,3 +30,14 @@ def stft(input: Tensor, n_fft: int, hop_length: Optional[int] = None, win_length
         input = input.view(input.shape[-signal_dim:])
     return torch._VF.stft(input, n_fft, hop_length, win_length, window, normalized, onesided, return_complex,
                           align_to_window)  # fmt: skip
+
+
+def cdist(x1: Tensor, x2: Tensor, p: float = 2.0, compute_mode: str = "use_mm_for_euclid_dist_if_necessary") -> Tensor:
+    if compute_mode == "use_mm_for_euclid_dist_if_necessary":
+        return torch._VF.cdist(x1, x2, p, None)
+    elif compute_mode == "use_mm_for_euclid_dist":
+        return torch._VF.cdist(x1, x2, p, 1)
+    elif compute_mode == "donot_use_mm_for_euclid_dist":
+        return torch._VF.cdist(x1, x2, p, 2)
+    else:
+        raise ValueError(f"{compute_mode} is not a valid value for compute_mode")
