@@ -496,9 +496,9 @@ class _Compiler:
         overload = f"{schema.name}.{schema.overload_name}" if schema.overload_name else schema.name
         callee = _INTERPRETER_OPERATORS.get(overload) or _operator_kernel(overload)
         if callee is None:
-            from tsjit.runtime.kernels.out_variants import out_variant_kernel
+            from tsjit.runtime.kernels.derived import derived_kernel
 
-            callee = out_variant_kernel(schema, _operator_kernel)
+            callee = derived_kernel(schema, _operator_kernel)
         if callee is None:
             raise TsjitError(f"no kernel for {schema}", where)
         return callee, overload
