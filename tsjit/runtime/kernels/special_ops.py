@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from tsjit.dialects.schema import schemas_for
 from tsjit.runtime.errors import TorchScriptError
 from tsjit.runtime.kernels import bessel, kernel, register_kernel
 from tsjit.runtime.kernels import orthogonal_polynomials as polynomials
@@ -128,12 +129,17 @@ _BINARY = {
     "igamma": (special.igamma, "igamma", False),
     "igammac": (special.igammac, "igammac", False),
 }
+def _overloads(name: str) -> list[str]:
+    """Every overload of an operator but its `out=` ones (a Tensor/Scalar family)."""
+    return [s.qualified_name for s in schemas_for(f"aten::{name}") if "out" not in s.overload_name.lower()]
+
+
 for _name, (_fn, _op, _integral_ok) in _BINARY.items():
     _kernel = binary_float64(_fn, _op, _integral_ok)
-    for _suffix in ("", ".other_scalar", ".self_scalar"):
-        register_kernel(f"aten::{_name}{_suffix}", _kernel)
-for _suffix in (".Tensor", ".Scalar_Other", ".Scalar_Self"):
-    register_kernel(f"aten::xlogy{_suffix}", binary_float64(_xlogy, "xlogy"))
+    for _overload in _overloads(_name):
+        register_kernel(_overload, _kernel)
+for _overload in _overloads("xlogy"):
+    register_kernel(_overload, binary_float64(_xlogy, "xlogy"))
 
 
 def _polynomial(fn: Callable[[ndarray, ndarray], ndarray], name: str) -> Callable[..., ndarray]:
@@ -173,8 +179,8 @@ _POLYNOMIALS: dict[str, Callable[[ndarray, ndarray], ndarray]] = {
 }
 for _name, _fn in _POLYNOMIALS.items():
     _kernel = _polynomial(_fn, _name)
-    for _suffix in ("", ".x_scalar", ".n_scalar"):
-        register_kernel(f"aten::{_name}{_suffix}", _kernel)
+    for _overload in _overloads(_name):
+        register_kernel(_overload, _kernel)
 
 
 # --------------------------------------------------------------------------------------
