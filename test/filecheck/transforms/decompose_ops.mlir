@@ -4,23 +4,15 @@
 // An operator without a numpy kernel becomes its library decomposition, inlined at the
 // call with the call's location; operators with kernels stay.
 
-// CHECK-LABEL: func.func @heaviside
-// CHECK-NEXT:    %0 = prim.Constant 0 : !ts.int loc("user.py":3:8)
-// CHECK-NEXT:    %1 = prim.Constant false : !ts.bool loc("user.py":3:8)
-// CHECK-NEXT:    %2 = prim.Constant : !ts.none loc("user.py":3:8)
-// CHECK-NEXT:    %3 = aten.gt %x, %0 : (!ts.tensor<f32, [3]>, !ts.int) -> !ts.tensor loc("user.py":3:8)
-// CHECK-NEXT:    %4 = prim.dtype %x : (!ts.tensor<f32, [3]>) -> !ts.int loc("user.py":3:8)
-// CHECK-NEXT:    %positive = aten.to %3, %4, %1, %1, %2 : {{.*}} loc("user.py":3:8)
-// CHECK-NEXT:    %5 = aten.eq %x, %0 : {{.*}} loc("user.py":3:8)
-// CHECK-NEXT:    %6 = aten.to %v, %4, %1, %1, %2 : {{.*}} loc("user.py":3:8)
-// CHECK-NEXT:    %7 = aten.where %5, %6, %positive : (!ts.tensor, !ts.tensor, !ts.tensor) -> !ts.tensor loc("user.py":3:8)
+// CHECK-LABEL: func.func @expit
+// CHECK-NEXT:    %0 = aten.sigmoid %x : (!ts.tensor<f32, [3]>) -> !ts.tensor loc("user.py":3:8)
 // The decomposition returns a plain Tensor: a cast keeps the op's result type.
-// CHECK-NEXT:    %h = prim.unchecked_cast %7 : !ts.tensor -> !ts.tensor<f32, [3]> loc("user.py":3:8)
-// CHECK-NEXT:    %n = aten.neg %h : (!ts.tensor<f32, [3]>) -> !ts.tensor<f32, [3]> loc("user.py":4:8)
+// CHECK-NEXT:    %e = prim.unchecked_cast %0 : !ts.tensor -> !ts.tensor<f32, [3]> loc("user.py":3:8)
+// CHECK-NEXT:    %n = aten.neg %e : (!ts.tensor<f32, [3]>) -> !ts.tensor<f32, [3]> loc("user.py":4:8)
 // CHECK-NEXT:    func.return %n : !ts.tensor<f32, [3]>
-func.func @heaviside(%x : !ts.tensor<f32, [3]>, %v : !ts.tensor<f32, [3]>) -> !ts.tensor<f32, [3]> {
-  %h = aten.heaviside %x, %v : (!ts.tensor<f32, [3]>, !ts.tensor<f32, [3]>) -> !ts.tensor<f32, [3]> loc("user.py":3:8)
-  %n = aten.neg %h : (!ts.tensor<f32, [3]>) -> !ts.tensor<f32, [3]> loc("user.py":4:8)
+func.func @expit(%x : !ts.tensor<f32, [3]>) -> !ts.tensor<f32, [3]> {
+  %e = aten.special_expit %x : (!ts.tensor<f32, [3]>) -> !ts.tensor<f32, [3]> loc("user.py":3:8)
+  %n = aten.neg %e : (!ts.tensor<f32, [3]>) -> !ts.tensor<f32, [3]> loc("user.py":4:8)
   func.return %n : !ts.tensor<f32, [3]>
 }
 
