@@ -23,6 +23,7 @@ from xdsl.dialects.builtin import UnknownLoc
 from tsjit.diagnostics import TsjitError
 from tsjit.dialects.schema import schemas_for
 from tsjit.dialects.schema.model import FunctionSchema
+from tsjit.frontend.source import SourceFile
 
 _COMPILING: set[str] = set()
 _LOCK = threading.RLock()
@@ -76,6 +77,8 @@ def _compile(overload: str) -> func.FuncOp:
     function = DECOMPOSITIONS[overload]
     schema = schema_of_overload(overload)
     unit = CompilationUnit()
+    path = function.__code__.co_filename
+    unit.sources[path] = _library_source(path)  # parsed once for every decomposition
     compiled = unit.compile_function(function, function.__name__, None)
     cleanup(unit.module, ("torchscript-cleanup",))
     graph = compiled.op
@@ -89,6 +92,12 @@ def _compile(overload: str) -> func.FuncOp:
     for op in graph.walk():
         op.location = UnknownLoc()
     return graph
+
+
+@functools.cache
+def _library_source(path: str) -> SourceFile:
+    with open(path, encoding="utf-8") as f:
+        return SourceFile("tsjit/frontend/library/decompositions.py", f.read())
 
 
 def _return_results(graph: func.FuncOp, overload: str, schema: FunctionSchema) -> None:
