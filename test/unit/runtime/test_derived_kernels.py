@@ -51,3 +51,16 @@ def test_an_in_place_overload_writes_into_self_with_pytorchs_casting_rule():
     np.testing.assert_allclose(x, [0.0, 2.0 * np.log(4.0)])
     with pytest.raises(TorchScriptError, match="result type Float can't be cast to the desired output type Long"):
         run(text, np.array([1, 2]), np.array([3, 4]))
+
+
+def test_an_in_place_overload_never_changes_selfs_shape_silently():
+    from tsjit.runtime.kernels import lookup
+
+    assert lookup("aten::unsqueeze_") is None
+    text = """graph(%x : Tensor):
+  %d : int = prim::Constant[value=0]()
+  %r : Tensor = aten::unsqueeze_(%x, %d)
+  return (%r)
+"""
+    with pytest.raises(TorchScriptError, match=r"output with shape \[2, 3\] doesn't match the result shape \[1, 2, 3\]"):
+        run(text, np.zeros((2, 3)))

@@ -83,6 +83,11 @@ def _in_place(schema: FunctionSchema, functional: Callable[[str], Kernel | None]
         if type(result) is not np.ndarray:
             raise TorchScriptError(f"{schema.qualified_name}: expected a tensor result to write")
         check_cast(result.dtype, self.dtype)
+        if result.shape != self.shape:  # never broadcast into self: in place, the shape cannot change
+            raise TorchScriptError(
+                f"{schema.qualified_name}: output with shape {shape_str(self.shape)} doesn't match the result "
+                f"shape {shape_str(result.shape)} (the numpy runtime does not change a tensor's shape in place)"
+            )
         return assign(self, result)
 
     return run
