@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: test demo lit pytest bench opinfo clean
+.PHONY: test demo lit pytest bench opinfo archives clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -26,6 +26,12 @@ pytest: $(STAMP)
 # Every OpInfo sample in every mode (make test runs the graph mode in full, a sample of the rest).
 opinfo: $(STAMP)
 	TSJIT_OPINFO=full $(BIN)/pytest test/unit/runtime/test_opinfo.py
+
+# Every TorchScript archive of test/data/archives on both backends, known failures
+# included (make test runs them all on the interpreter, a sample on llvm);
+# TSJIT_ARCHIVE_DATA=DIR checks the archives scripts/generate_archive_data.py wrote to DIR.
+archives: $(STAMP)
+	TSJIT_ARCHIVES=full $(BIN)/pytest test/unit/formats/archive
 
 demo: $(STAMP)
 	$(BIN)/python examples/demo.py

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import sys
+import types
 import typing
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -41,7 +42,7 @@ from tsjit.frontend.annotations import MISSING, type_str
 from tsjit.frontend.sugared_values import MethodValue, ModuleValue, SimpleValue, SugaredValue
 
 if TYPE_CHECKING:
-    from tsjit.frontend.compilation import CompilationUnit
+    from tsjit.frontend.compilation import CompilationUnit, MethodDefinition
     from tsjit.frontend.emitter import FunctionEmitter
 
 CONTAINERS = frozenset({"Sequential", "ModuleList"})
@@ -64,12 +65,13 @@ def is_tensor(value: object) -> bool:
 
 
 def tensor_array(value: Any) -> Any:
-    """A tensor's data as a numpy array (shim tensors hold one; torch tensors convert)."""
-    import numpy as np
-
+    """A tensor's data as a numpy array sharing its memory (shim tensors hold one;
+    PyTorch's lend theirs, see `tsjit.runtime.interop`)."""
     if hasattr(value, "array"):
         return value.array
-    return np.ascontiguousarray(value.detach().cpu().numpy())
+    from tsjit.runtime.interop import torch_array
+
+    return torch_array(value)
 
 
 def library_class(cls: type) -> type:
@@ -88,12 +90,13 @@ def library_class(cls: type) -> type:
 
 
 def python_class_name(cls: type) -> str:
-    """TorchScript's qualified class name, without `__torch__.`."""
+    """TorchScript's qualified class name, without `__torch__.` (a class defined in a
+    function is `f._locals.C`, as PyTorch names it: the name must be a dotted path)."""
     from tsjit.frontend.library import modules as library
 
     if cls.__module__ == library.__name__ and cls.__name__ in library.TORCH_QUALNAMES:
         return library.TORCH_QUALNAMES[cls.__name__]
-    return f"{cls.__module__}.{cls.__qualname__}"
+    return f"{cls.__module__}.{cls.__qualname__}".replace("<locals>", "_locals")
 
 
 def value_type(value: object) -> Attribute | None:
@@ -155,6 +158,8 @@ class ModuleInfo:
     constants: dict[str, object] = field(default_factory=dict)
     submodules: dict[str, ModuleInfo] = field(default_factory=dict)
     children: list[str] = field(default_factory=list)
+    parameters: list[str] = field(default_factory=list)  # which tensor attributes are parameters
+    buffers: list[str] = field(default_factory=list)  # ... and buffers
 
     @property
     def class_type(self) -> ClassType:
@@ -219,6 +224,17 @@ class ModuleInfo:
 
     def method_function(self, name: str) -> Any:
         return _class_function(self.python_class, name)
+
+    def method_definition(self, name: str) -> MethodDefinition | None:
+        """The def of method `name` (None when the class has no such method)."""
+        from tsjit.frontend.compilation import MethodDefinition
+        from tsjit.frontend.resolver import Scope
+
+        function = self.method_function(name)
+        if not isinstance(function, types.FunctionType):
+            return None
+        source, definition = self.unit.definition_of(function, None)
+        return MethodDefinition(source, definition, Scope.of_function(function), function)
 
     # -- the runtime object -----------------------------------------------------------------
     def runtime_object(self) -> Any:
@@ -330,6 +346,10 @@ class ModuleRegistry:
         for name, value in _state(instance):
             if name == "training" or name in constants:
                 continue
+            if name in instance._parameters:
+                info.parameters.append(name)
+            elif name in instance._buffers:
+                info.buffers.append(name)
             declared = hints.get(name)
             inferred = value_type(value)
             t = declared if declared is not None else inferred
