@@ -6,8 +6,8 @@ A compiled decomposition is cleaned up (inlined, folded) and carries no source
 locations: inlined, its ops take the location of the op they replace, and an error
 raised inside it points at the user's call, not at the library.
 
-    graph = decomposition_graph("aten::xlogy.Tensor")   # a func.func, or None
-    run = decomposition_callable("aten::xlogy.Tensor")  # callable like a kernel
+    graph = decomposition_graph("aten::kron")   # a func.func, or None
+    run = decomposition_callable("aten::kron")  # callable like a kernel
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from tsjit.dialects.schema import schemas_for
 from tsjit.dialects.schema.model import FunctionSchema
 from tsjit.frontend.source import SourceFile
 
-_COMPILING: set[str] = set()
+_PLANNING: set[str] = set()
 _LOCK = threading.RLock()
 
 
@@ -36,26 +36,29 @@ def has_decomposition(overload: str) -> bool:
 
 
 def decomposition_graph(overload: str) -> func.FuncOp | None:
-    """The compiled decomposition of `overload` (`aten::xlogy.Tensor`), None when the
-    library has none; shared, so callers clone what they insert."""
+    """The compiled decomposition of `overload` (`aten::kron`), None when the library has
+    none; shared, so callers clone what they insert."""
     if not has_decomposition(overload):
         return None
     with _LOCK:
-        if overload in _COMPILING:
-            raise TsjitError(f"the decomposition of {overload} calls {overload} itself")
-        _COMPILING.add(overload)
-        try:
-            return _compile(overload)
-        finally:
-            _COMPILING.discard(overload)
+        return _compile(overload)
 
 
 def decomposition_callable(overload: str) -> Callable[..., Any] | None:
     """A kernel-like callable running the decomposition on the interpreter (arguments in
-    schema order, the results as a kernel returns them), None when there is none."""
+    schema order, the results as a kernel returns them), None when there is none.
+    Planning it plans the overloads it calls, their decompositions included; one that
+    reaches itself is an error, as recursion is in TorchScript."""
     if not has_decomposition(overload):
         return None
-    return _interpreted(overload)
+    with _LOCK:
+        if overload in _PLANNING:
+            raise TsjitError(f"the decomposition of {overload} calls {overload} itself")
+        _PLANNING.add(overload)
+        try:
+            return _interpreted(overload)
+        finally:
+            _PLANNING.discard(overload)
 
 
 @functools.cache
@@ -89,6 +92,8 @@ def _compile(overload: str) -> func.FuncOp:
             f"the schema {len(schema.arguments)}: {schema}"
         )
     _return_results(graph, overload, schema)
+    if overload in called_overloads(graph):
+        raise TsjitError(f"the decomposition of {overload} calls {overload} itself")
     for op in graph.walk():
         op.location = UnknownLoc()
     return graph
@@ -116,6 +121,18 @@ def _return_results(graph: func.FuncOp, overload: str, schema: FunctionSchema) -
             graph.function_type = func.FunctionType.from_lists(graph.function_type.inputs.data, returned.operand_types)
     if len(returned.operands) != len(schema.returns):
         raise TsjitError(f"the decomposition of {overload} does not return the results of {schema}")
+
+
+def called_overloads(graph: func.FuncOp) -> set[str]:
+    """The qualified overloads the ops of `graph` call."""
+    from tsjit.dialects.aten import schema_of
+
+    found = set()
+    for op in graph.walk():
+        schema = schema_of(op)
+        if schema is not None:
+            found.add(schema.qualified_name)
+    return found
 
 
 def schema_of_overload(overload: str) -> FunctionSchema:
