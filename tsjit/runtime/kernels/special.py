@@ -155,8 +155,8 @@ def ndtr(x: ndarray) -> ndarray:
     x = np.asarray(x, dtype=np.float64)
     t = x * math.sqrt(0.5)
     z = np.abs(t)
-    y = np.where(z < math.sqrt(0.5), 0.5 + 0.5 * erf(t), 0.5 * erfc(z))
-    return np.where(t > 0, 1 - y, y)  # erfc(z) above is of |t|: the upper tail
+    tail = 0.5 * erfc(z)  # the mass beyond |x|: of the upper tail for x > 0
+    return np.where(z < math.sqrt(0.5), 0.5 + 0.5 * erf(t), np.where(t > 0, 1 - tail, tail))
 
 
 def log_ndtr(x: ndarray) -> ndarray:
