@@ -192,6 +192,37 @@ def exponential_(self: ndarray, lambd: float = 1.0, generator: object = None) ->
     return assign(self, exponential(self, lambd))
 
 
+@kernel("aten::cauchy")
+def cauchy(self: ndarray, median: float = 0.0, sigma: float = 1.0, generator: object = None) -> ndarray:
+    if self.dtype.kind != "f":
+        raise TorchScriptError(
+            "Cauchy distribution is a continuous probability distribution. "
+            f"dtype must be a floating point but you specified {dtype_name(self.dtype)}"
+        )
+    if not sigma > 0.0:
+        raise TorchScriptError(f"cauchy_ expects sigma > 0.0, but found sigma={sigma}")
+    return as_tensor((median + sigma * rng().standard_cauchy(self.shape)).astype(self.dtype))
+
+
+@kernel("aten::cauchy_")
+def cauchy_(self: ndarray, median: float = 0.0, sigma: float = 1.0, generator: object = None) -> ndarray:
+    return assign(self, cauchy(self, median, sigma))
+
+
+@kernel("aten::log_normal")
+def log_normal(self: ndarray, mean: float = 1.0, std: float = 2.0, generator: object = None) -> ndarray:
+    if self.dtype.kind != "f":
+        raise TorchScriptError(f"\"log_normal_cpu\" not implemented for '{dtype_name(self.dtype)}'")
+    if not std > 0.0:
+        raise TorchScriptError(f"log_normal_ expects std > 0.0, but found std={std}")
+    return as_tensor(rng().lognormal(mean, std, self.shape).astype(self.dtype))
+
+
+@kernel("aten::log_normal_")
+def log_normal_(self: ndarray, mean: float = 1.0, std: float = 2.0, generator: object = None) -> ndarray:
+    return assign(self, log_normal(self, mean, std))
+
+
 @kernel("aten::geometric")
 def geometric(self: ndarray, p: float, generator: object = None) -> ndarray:
     if not 0.0 < p < 1.0:
