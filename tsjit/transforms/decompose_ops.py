@@ -78,7 +78,7 @@ class DecomposeOperator(RewritePattern):
                 rewriter.insert(cast)
                 value = cast.result
             results.append(value)
-        rewriter.replace_op(op, [], results)
+        rewriter.replace(op, [], results)
 
 
 @dataclass(frozen=True)
