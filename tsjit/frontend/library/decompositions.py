@@ -959,6 +959,23 @@ def nuclear_norm_dim(self: Tensor, dim: List[int], keepdim: bool = False) -> Ten
 
 
 # --------------------------------------------------------------------------------------
+# Backward operators (ATen's formulas, so autodiff's graphs run)
+# --------------------------------------------------------------------------------------
+
+
+@decomposes("aten::native_dropout_backward")
+def native_dropout_backward(grad_output: Tensor, mask: Tensor, scale: float) -> Tensor:
+    return grad_output * mask * scale
+
+
+@decomposes("aten::_softmax_backward_data")
+def _softmax_backward_data(grad_output: Tensor, output: Tensor, dim: int, input_dtype: int) -> Tensor:
+    new_grad_output = grad_output * output
+    grad_input = new_grad_output - output * torch.sum(new_grad_output, dim, True)
+    return grad_input.to(input_dtype)
+
+
+# --------------------------------------------------------------------------------------
 # torch.special aliases
 # --------------------------------------------------------------------------------------
 

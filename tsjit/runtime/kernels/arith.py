@@ -354,7 +354,20 @@ def _pow(base: object, exponent: object) -> object:
             return lowered(base)
     if type(exponent) is int and exponent < 0 and np.result_type(base).kind in "iub":
         raise TorchScriptError("Integers to negative integer powers are not allowed.")
+    if type(exponent) is ndarray and exponent.dtype.kind in "iu" and np.result_type(base, exponent).kind in "iu":
+        return _integer_pow(base, exponent)
     return np.power(base, exponent)
+
+
+def _integer_pow(base: object, exponent: ndarray) -> ndarray:
+    """Integers to tensor exponents, negative ones included, as c10's `powi`: 1 and -1
+    keep their magnitude, every other base gives 0 (numpy refuses the negatives)."""
+    negative = exponent < 0
+    result = np.power(base, np.where(negative, 0, exponent))
+    if negative.any():
+        reciprocal = np.where(base == 1, 1, np.where(base == -1, 1 - 2 * (exponent & 1), 0))
+        result = np.where(negative, reciprocal, result).astype(result.dtype, copy=False)
+    return result
 
 
 register_binary(
