@@ -561,15 +561,81 @@ def kthvalue(self: ndarray, k: int, dim: int = -1, keepdim: bool = False):
     size = self.shape[d] if self.ndim else 1
     if not 1 <= k <= size:
         raise TorchScriptError(f"kthvalue(): selected number k out of range for dimension {d}")
-    return _order_statistic(self, d, k - 1, keepdim)
+    values, index = _order_statistic(self, d, k - 1, True, nan_wins=False)
+    if self.ndim:
+        index = _break_ties_as_quickselect(self, d, k - 1, values, index)
+    if not keepdim and self.ndim:
+        values, index = values.squeeze(d), index.squeeze(d)
+    return as_tensor(values), as_tensor(index)
 
 
-def _order_statistic(x: ndarray, d: int, position: int, keepdim: bool) -> tuple[ndarray, ndarray]:
-    """The `position`-th smallest along d; a slice holding NaN gives NaN and its index, as in PyTorch."""
+def _break_ties_as_quickselect(x: ndarray, d: int, position: int, values: ndarray, index: ndarray) -> ndarray:
+    """Among equal values, the index PyTorch's kthvalue returns: its CPU kernel selects
+    with a median-of-three quickselect (Sedgewick's, in ATen's SortingUtils.h), whose
+    swaps decide which of the tied elements ends at the k-th place. Only rows whose k-th
+    value occurs more than once are replayed; `values` and `index` are in keepdim form."""
+    rows = np.moveaxis(x, d, -1).reshape(-1, x.shape[d])
+    kth = np.moveaxis(values, d, -1).reshape(-1)
+    with np.errstate(invalid="ignore"):
+        tied = ((rows == kth[:, None]) | ((rows != rows) & (kth != kth)[:, None])).sum(axis=1) > 1
+    if not tied.any():
+        return index
+    chosen = np.moveaxis(index, d, -1).reshape(-1).copy()
+    for row in np.flatnonzero(tied):
+        chosen[row] = _quickselect_index(rows[row].tolist(), position)
+    shape = np.moveaxis(index, d, -1).shape
+    return np.moveaxis(chosen.reshape(shape), -1, d)
+
+
+def _quickselect_index(row: list, k: int) -> int:
+    order = list(range(len(row)))
+
+    def swap(i: int, j: int) -> None:
+        row[i], row[j] = row[j], row[i]
+        order[i], order[j] = order[j], order[i]
+
+    def greater(a: object, b: object) -> bool:  # NaN is the largest
+        return (a != a and b == b) or a > b  # noqa: PLR0124
+
+    low, high = 0, len(row) - 1
+    while high > low:
+        if high == low + 1:
+            if greater(row[low], row[high]):
+                swap(low, high)
+            break
+        swap((low + high) >> 1, low + 1)
+        if greater(row[low + 1], row[high]):
+            swap(low + 1, high)
+        if greater(row[low], row[high]):
+            swap(low, high)
+        if greater(row[low + 1], row[low]):
+            swap(low + 1, low)
+        i, j, pivot = low + 1, high, row[low]
+        while True:
+            i += 1
+            while greater(pivot, row[i]):
+                i += 1
+            j -= 1
+            while greater(row[j], pivot):
+                j -= 1
+            if j < i:
+                break
+            swap(i, j)
+        swap(low, j)
+        if j <= k:
+            low = i
+        if j >= k:
+            high = j - 1
+    return order[k]
+
+
+def _order_statistic(x: ndarray, d: int, position: int, keepdim: bool, nan_wins: bool = True) -> tuple[ndarray, ndarray]:
+    """The `position`-th smallest along d, NaN sorting as the largest; with `nan_wins` (the
+    medians) a slice holding NaN gives NaN and its first index, as in PyTorch."""
     if x.ndim == 0:
         return x.copy(), np.zeros((), dtype=np.int64)
     values, index = _sorted(x, d, False)
-    nan = np.isnan(values).any(axis=d, keepdims=True) if x.dtype.kind == "f" else None
+    nan = np.isnan(values).any(axis=d, keepdims=True) if nan_wins and x.dtype.kind == "f" else None
     values = np.take(values, [position], axis=d)
     index = np.take(index, [position], axis=d)
     if nan is not None and nan.any():
