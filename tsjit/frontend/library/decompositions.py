@@ -959,7 +959,7 @@ def nuclear_norm_dim(self: Tensor, dim: List[int], keepdim: bool = False) -> Ten
 
 
 # --------------------------------------------------------------------------------------
-# Backward operators (ATen's formulas, so autodiff's graphs run)
+# Backward operators (PyTorch's torch/_decomp formulas, so autodiff's graphs run)
 # --------------------------------------------------------------------------------------
 
 
@@ -973,6 +973,101 @@ def _softmax_backward_data(grad_output: Tensor, output: Tensor, dim: int, input_
     new_grad_output = grad_output * output
     grad_input = new_grad_output - output * torch.sum(new_grad_output, dim, True)
     return grad_input.to(input_dtype)
+
+
+@decomposes("aten::_log_softmax_backward_data")
+def _log_softmax_backward_data(grad_output: Tensor, output: Tensor, dim: int, input_dtype: int) -> Tensor:
+    grad_input = grad_output - torch.exp(output) * torch.sum(grad_output, dim, True)
+    return grad_input.to(input_dtype)
+
+
+@decomposes("aten::tanh_backward")
+def tanh_backward(grad_output: Tensor, output: Tensor) -> Tensor:
+    return grad_output * (1 - output * output)
+
+
+@decomposes("aten::sigmoid_backward")
+def sigmoid_backward(grad_output: Tensor, output: Tensor) -> Tensor:
+    return grad_output * (output * (1 - output))
+
+
+@decomposes("aten::threshold_backward")
+def threshold_backward(grad_output: Tensor, self: Tensor, threshold: Number) -> Tensor:
+    return torch.where(self <= threshold, 0, grad_output)
+
+
+@decomposes("aten::hardtanh_backward")
+def hardtanh_backward(grad_output: Tensor, self: Tensor, min_val: Number, max_val: Number) -> Tensor:
+    return torch.where((self <= min_val) | (self >= max_val), 0, grad_output)
+
+
+@decomposes("aten::leaky_relu_backward")
+def leaky_relu_backward(grad_output: Tensor, self: Tensor, negative_slope: Number, self_is_result: bool) -> Tensor:
+    return torch.where(self > 0, grad_output, grad_output * negative_slope)
+
+
+@decomposes("aten::hardsigmoid_backward")
+def hardsigmoid_backward(grad_output: Tensor, self: Tensor) -> Tensor:
+    # ATen's CPU kernel multiplies by the float 1/6 in every dtype
+    return torch.where((self > -3.0) & (self < 3.0), grad_output * 0.1666666716337204, 0.0)
+
+
+@decomposes("aten::hardswish_backward")
+def hardswish_backward(grad_output: Tensor, self: Tensor) -> Tensor:
+    return torch.where(self <= -3, 0.0, torch.where(self < 3, grad_output * ((self / 3) + 0.5), grad_output))
+
+
+@decomposes("aten::silu_backward")
+def silu_backward(grad_output: Tensor, self: Tensor) -> Tensor:
+    sigmoid = 1 / (1 + torch.exp(-self))
+    return grad_output * sigmoid * (1 + self * (1 - sigmoid))
+
+
+@decomposes("aten::softplus_backward")
+def softplus_backward(grad_output: Tensor, self: Tensor, beta: Number, threshold: Number) -> Tensor:
+    z = torch.exp(self * beta)
+    return torch.where((self * beta) > threshold, grad_output, grad_output * z / (z + 1.0))
+
+
+@decomposes("aten::mish_backward")
+def mish_backward(grad_output: Tensor, self: Tensor) -> Tensor:
+    tanh_softplus = torch.tanh(torch.nn.functional.softplus(self))
+    sigmoid = torch.sigmoid(self)
+    out = self * sigmoid * (1 - tanh_softplus * tanh_softplus)
+    return grad_output * (tanh_softplus + out)
+
+
+@decomposes("aten::elu_backward")
+def elu_backward(grad_output: Tensor, alpha: Number, scale: Number, input_scale: Number, is_result: bool,
+                 self_or_result: Tensor) -> Tensor:  # fmt: skip
+    negcoef = alpha * scale
+    if is_result:
+        negative = grad_output * input_scale * (self_or_result + negcoef)
+    else:
+        negative = grad_output * input_scale * negcoef * torch.exp(self_or_result * input_scale)
+    return torch.where(self_or_result <= 0, negative, grad_output * scale)
+
+
+@decomposes("aten::gelu_backward")
+def gelu_backward(grad_output: Tensor, self: Tensor, approximate: str = "none") -> Tensor:
+    if approximate == "tanh":
+        beta = 0.7978845608028654  # sqrt(2 / pi)
+        kappa = 0.044715
+        x_sq = self * self
+        tanh_inner = torch.tanh(beta * (self + kappa * x_sq * self))
+        left_derivative = 0.5 * (1 + tanh_inner)
+        right_derivative = 0.5 * self * (1 - tanh_inner * tanh_inner)
+        return grad_output * (left_derivative + right_derivative * (beta * (1 + 3 * kappa * x_sq)))
+    cdf = 0.5 * (1 + torch.erf(self * 0.7071067811865476))
+    pdf = 0.3989422804014327 * torch.exp(self * self * -0.5)  # 1 / sqrt(2 pi)
+    return grad_output * (cdf + self * pdf)
+
+
+@decomposes("aten::logit_backward")
+def logit_backward(grad_output: Tensor, self: Tensor, eps: Optional[float] = None) -> Tensor:
+    if eps is None:
+        return torch.where((self >= 0) & (self <= 1), grad_output / (self * (1 - self)), float("nan"))
+    return torch.where((self >= eps) & (self <= 1 - eps), grad_output / (self * (1 - self)), 0.0)
 
 
 # --------------------------------------------------------------------------------------

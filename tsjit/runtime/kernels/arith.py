@@ -354,8 +354,9 @@ def _pow(base: object, exponent: object) -> object:
             return lowered(base)
     if type(exponent) is int and exponent < 0 and np.result_type(base).kind in "iub":
         raise TorchScriptError("Integers to negative integer powers are not allowed.")
-    if type(exponent) is ndarray and exponent.dtype.kind in "iu" and np.result_type(base, exponent).kind in "iu":
-        return _integer_pow(base, exponent)
+    if type(exponent) is ndarray and exponent.dtype.kind in "iu":
+        if np.result_type(base, exponent).kind in "iu":
+            return _integer_pow(base, exponent)
     return np.power(base, exponent)
 
 

@@ -629,7 +629,9 @@ def _quickselect_index(row: list, k: int) -> int:
     return order[k]
 
 
-def _order_statistic(x: ndarray, d: int, position: int, keepdim: bool, nan_wins: bool = True) -> tuple[ndarray, ndarray]:
+def _order_statistic(
+    x: ndarray, d: int, position: int, keepdim: bool, nan_wins: bool = True
+) -> tuple[ndarray, ndarray]:
     """The `position`-th smallest along d, NaN sorting as the largest; with `nan_wins` (the
     medians) a slice holding NaN gives NaN and its first index, as in PyTorch."""
     if x.ndim == 0:
