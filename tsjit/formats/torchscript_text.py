@@ -315,6 +315,16 @@ class GraphImporter:
             )
             items = [self.constant_value(v, t, offset) for v, t in zip(value, element_types)]
             return items if isinstance(value_type, ts.ListType) else tuple(items)
+        if isinstance(value_type, ts.DictType) and isinstance(value, syntax.DictLiteral):
+            return {
+                self.constant_value(k, value_type.key_type, offset): self.constant_value(
+                    v, value_type.value_type, offset
+                )
+                for k, v in value.items
+            }
+        if isinstance(value, syntax.DictLiteral):
+            spelled = ts.to_torchscript_str(value_type)
+            raise self.source.error(f"a dict literal is not a constant of type {spelled}", offset)
         return value
 
     def dense(

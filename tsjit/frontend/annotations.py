@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import numbers
 import typing
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -26,6 +27,8 @@ from tsjit.dialects.types import (
     IntType,
     ListType,
     NoneType,
+    NumberType,
+    OptionalType,
     StrType,
     TensorType,
     TupleType,
@@ -145,6 +148,11 @@ def type_str(t: Attribute) -> str:
         return str(t)
 
 
+NUMBER = typing.Union[int, float, bool]  # noqa: UP007 -- the typing object itself
+"""`torch.types.Number`: a name for it means TorchScript's `Scalar` (NumberType), as
+`torch/jit/annotations.py` maps it; spelled out as a Union it stays a Union."""
+
+
 def python_type(obj: object) -> Attribute | None:
     """The TorchScript type a Python class or typing object denotes, if it is a leaf
     (`int`, `torch.Tensor`, `Any`, `None`, `torch.device`)."""
@@ -152,6 +160,8 @@ def python_type(obj: object) -> Attribute | None:
         return NoneType()
     if obj is typing.Any:
         return AnyType()
+    if obj is numbers.Number or obj == NUMBER:
+        return NumberType()
     if isinstance(obj, type):
         if obj in _BUILTIN_TYPES:
             return _BUILTIN_TYPES[obj]()

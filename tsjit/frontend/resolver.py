@@ -172,6 +172,8 @@ class Resolver:
             return SimpleValue(em.constant(obj, None, node))
         if isinstance(obj, shim_dtype) or type(obj).__name__ == "dtype" and type(obj).__module__ == "torch":
             return SimpleValue(em.constant(_dtype_code(obj), IntType(), node))
+        if (code := _enum_code(obj)) is not None:  # torch.strided, torch.contiguous_format: ints
+            return SimpleValue(em.constant(code, IntType(), node))
         if isinstance(obj, tuple) and not hasattr(obj, "_fields"):
             values = [self.to_sugared(em, node, item, name).as_value(em, node) for item in obj]
             return SimpleValue(em.tuple_of(values, node))
@@ -246,8 +248,9 @@ class Resolver:
         )
 
     def library_function(self, full_name: str) -> SugaredValue | None:
-        """`torch.nn.functional.softmax` (real or shim): tsjit's TorchScript source."""
-        from tsjit.frontend.library import functional
+        """`torch.nn.functional.softmax`, `torch.stft` (real or shim): tsjit's TorchScript
+        source of the functions PyTorch writes in Python."""
+        from tsjit.frontend.library import functional, torch_functional
 
         for prefix in ("torch.nn.functional.", f"{functional.__name__}."):
             if full_name.startswith(prefix):
@@ -257,6 +260,12 @@ class Resolver:
                 target = getattr(functional, name, None)
                 if isinstance(target, types.FunctionType) and target.__module__ == functional.__name__:
                     return FunctionValue(target, f"torch.nn.functional.{name}")
+        for prefix in ("torch.functional.", "torch.", f"{torch_functional.__name__}."):
+            if full_name.startswith(prefix) and "." not in full_name[len(prefix) :]:
+                name = full_name[len(prefix) :]
+                target = getattr(torch_functional, name, None)
+                if isinstance(target, types.FunctionType) and target.__module__ == torch_functional.__name__:
+                    return FunctionValue(target, f"torch.functional.{name}")
         return None
 
     # -- namespaces ---------------------------------------------------------------------------
@@ -286,7 +295,8 @@ class Resolver:
             return BuiltinFunction("aten::_unwrap_optional")
         if q == "torch" and (code := _torch_dtype_code(name)) is not None:
             return SimpleValue(em.constant(code, IntType(), node))
-        if q == "torch.nn.functional" and (library := self.library_function(full)) is not None:
+        library = self.library_function(full) if q in ("torch.nn.functional", "torch", "torch.functional") else None
+        if library is not None:
             return library
         if q in builtins.OPERATOR_NAMESPACES:
             operator = f"{builtins.OPERATOR_NAMESPACES[q]}::{builtins.NAMESPACE_PREFIXES.get(q, '')}{name}"
@@ -381,6 +391,18 @@ def _torch_dtype_code(name: str) -> int | None:
 
     dtype = DTYPES_BY_NAME.get(ALIASES.get(name, name))
     return dtype.code if dtype is not None else None
+
+
+def _enum_code(obj: object) -> int | None:
+    """The int TorchScript passes for a layout or memory format (the shim's or PyTorch's)."""
+    from tsjit.frontend.torch_shim._tensor import LAYOUTS, MEMORY_FORMATS, EnumValue
+
+    if isinstance(obj, EnumValue):
+        return obj.code
+    if type(obj).__module__ == "torch" and type(obj).__name__ in ("layout", "memory_format"):
+        known = LAYOUTS.get(str(obj).removeprefix("torch.")) or MEMORY_FORMATS.get(str(obj).removeprefix("torch."))
+        return None if known is None else known.code
+    return None
 
 
 def _dtype_code(obj: object) -> int:

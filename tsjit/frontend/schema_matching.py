@@ -32,6 +32,7 @@ from tsjit.dialects import prim
 from tsjit.dialects.schema import FunctionSchema, SchemaType, TypeKind, schemas_for
 from tsjit.dialects.types import (
     AnyType,
+    BoolType,
     ComplexScalarType,
     DeviceType,
     DictType,
@@ -439,6 +440,8 @@ class Matcher:
                 ComplexScalarType: "aten::Complex",
                 IntType: "aten::Int",
             }.get(type(concrete))
+        elif isinstance(t, BoolType) and isinstance(concrete, NumberType):
+            operator = "aten::Int"  # as TorchScript: `torch.full([2], True)` fills with the int 1
         elif isinstance(t, StrType) and isinstance(concrete, DeviceType):
             operator = "aten::device"
         if operator is None:

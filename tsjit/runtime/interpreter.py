@@ -495,7 +495,11 @@ class _Compiler:
             types = ", ".join(str(v.type) for v in op.operands)
             raise TsjitError(f"no kernel for {qualified}: no schema of it matches operands ({types})", where)
         overload = f"{schema.name}.{schema.overload_name}" if schema.overload_name else schema.name
-        callee = _INTERPRETER_OPERATORS.get(overload) or kernels.lookup(overload)
+        callee = _INTERPRETER_OPERATORS.get(overload) or _operator_kernel(overload)
+        if callee is None:
+            from tsjit.runtime.kernels.derived import derived_kernel
+
+            callee = derived_kernel(schema, _operator_kernel)
         if callee is None:
             raise TsjitError(f"no kernel for {schema}", where)
         return callee, overload
@@ -704,6 +708,17 @@ def _last_uses(block: Block, ops: Sequence[Operation], ending: frozenset[SSAValu
 # --------------------------------------------------------------------------------------
 # What each op compiles to
 # --------------------------------------------------------------------------------------
+
+
+def _operator_kernel(overload: str) -> Callable[..., Any] | None:
+    """The numpy kernel of an overload, else its library decomposition run by the
+    interpreter (`tsjit.frontend.library_decompositions`), else None."""
+    callee = kernels.lookup(overload)
+    if callee is None:
+        from tsjit.frontend.library_decompositions import decomposition_callable
+
+        callee = decomposition_callable(overload)
+    return callee
 
 
 def _constant_value(op: Operation) -> Any:

@@ -10,7 +10,9 @@ Values are plain Python and numpy objects, so kernels stay minimal and fast:
     ScalarType, Layout, MemoryFormat  int, as TorchScript passes them
     class and module instances   ScriptObject
 
-The JSON encoding is the conformance corpus's (`{"int": 3}`, `{"tensor": {...}}`, ...);
+The JSON encoding is the conformance corpus's (`{"int": 3}`, `{"tensor": {...}}`, ...),
+extended to complex numbers, which the corpus does not use: `{"complex": [re, im]}`, and
+complex tensors whose `data` holds `[re, im]` pairs;
 `match_value` compares with its rules: float tolerance `|a - e| <= atol + rtol * |e|` on float
 tensors and float scalars, NaN matches NaN, everything else exact.
 """
@@ -264,6 +266,10 @@ def decode_value(obj: Mapping[str, Any], where: str = "value") -> Value:
         }
     if kind == "float":
         return _NON_FINITE[payload] if isinstance(payload, str) else float(payload)
+    if kind == "complex":
+        if not isinstance(payload, list) or len(payload) != 2:
+            raise ValueError(f"{where}: 'complex' expects [re, im]")
+        return complex(*(_decode_float(x) for x in payload))
     if kind == "none":
         return None
     if kind == "device":
@@ -279,14 +285,19 @@ def decode_value(obj: Mapping[str, Any], where: str = "value") -> Value:
 def _decode_tensor(payload: Mapping[str, Any], where: str) -> np.ndarray:
     record = DTYPE_BY_TORCH_NAME.get(payload.get("dtype"))
     np_dtype = _numpy_of(record) if record else None
-    if np_dtype is None or record.is_complex:
+    if np_dtype is None:
         raise ValueError(f"{where}: unsupported tensor dtype {payload.get('dtype')!r}")
     shape = tuple(payload["shape"])
     data = payload["data"]
     if len(data) != math.prod(shape):
         raise ValueError(f"{where}: tensor of shape {list(shape)} needs {math.prod(shape)} elements")
     if record.is_floating:
-        flat = np.array([_NON_FINITE[x] if isinstance(x, str) else x for x in data], dtype=np.float64)
+        flat = np.array([_decode_float(x) for x in data], dtype=np.float64)
+        return flat.astype(np_dtype).reshape(shape)
+    if record.is_complex:
+        if not all(isinstance(x, list) and len(x) == 2 for x in data):
+            raise ValueError(f"{where}: a complex tensor's data holds [re, im] pairs")
+        flat = np.array([complex(_decode_float(re), _decode_float(im)) for re, im in data], dtype=np.complex128)
         return flat.astype(np_dtype).reshape(shape)
     return np.array(data, dtype=np_dtype).reshape(shape)
 
@@ -300,6 +311,8 @@ def encode_value(value: Value, where: str = "value") -> dict[str, Any]:
         return {"int": value}
     if kind is float:
         return {"float": _encode_float(value)}
+    if kind is complex:
+        return {"complex": [_encode_float(value.real), _encode_float(value.imag)]}
     if kind is str:
         return {"str": value}
     if value is None:
@@ -322,6 +335,10 @@ def encode_value(value: Value, where: str = "value") -> dict[str, Any]:
     raise ValueError(f"{where}: a {kind.__name__} value has no JSON encoding")
 
 
+def _decode_float(x: object) -> float:
+    return _NON_FINITE[x] if isinstance(x, str) else float(x)  # pyright: ignore[reportArgumentType]
+
+
 def _encode_float(x: float) -> float | str:
     if math.isfinite(x):
         return x
@@ -330,10 +347,12 @@ def _encode_float(x: float) -> float | str:
 
 def _encode_tensor(array: np.ndarray, where: str) -> dict[str, Any]:
     dtype = DTYPE_BY_NUMPY.get(array.dtype)
-    if dtype is None or dtype.is_complex:
+    if dtype is None:
         raise ValueError(f"{where}: a {array.dtype} tensor has no JSON encoding")
     flat = array.ravel()
-    if dtype.is_floating:
+    if dtype.is_complex:
+        data = [[_encode_float(float(str(x.real))), _encode_float(float(str(x.imag)))] for x in flat]
+    elif dtype.is_floating:
         # str() of a numpy float is its shortest round-trip decimal in its own precision.
         data = [_encode_float(float(str(x))) for x in flat]
     else:

@@ -29,6 +29,7 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "convert-scf-while-to-cf": _lazy("lowering.convert_scf_while_to_cf", "ConvertScfWhileToCfPass"),
     "convert-to-llvm": _lazy("lowering.convert_to_llvm", "ConvertToLLVMPass"),
     "dead-code-elimination": _lazy("dead_code_elimination", "DeadCodeEliminationPass"),
+    "decompose-ops": _lazy("decompose_ops", "DecomposeOpsPass"),
     "executor-default": _lazy("pipelines", "ExecutorDefaultPass"),
     "fuse-pointwise": _lazy("fuse_pointwise", "FusePointwisePass"),
     "inline": _lazy("inline", "InlinePass"),

@@ -5,15 +5,19 @@ from xdsl.dialects.builtin import f32, f64, i64
 
 from tsjit.dialects.types import (
     AnyType,
+    AwaitType,
     BoolType,
     ClassType,
     DictType,
+    EnumType,
     FloatType,
+    FutureType,
     IntType,
     ListType,
     NoneType,
     NumberType,
     OptionalType,
+    RRefType,
     StrType,
     TensorType,
     TupleType,
@@ -41,6 +45,14 @@ ROUND_TRIP = [
     "Dict(str, Tensor)",
     "Dict(int, float[])",
     "Future[int]",
+    "RRef[int]",
+    "Await(Tensor)",
+    "Enum<__torch__.Color>",
+    "NamedTuple(values : Tensor, indices : Tensor)",
+    "Dict(str, (int, float))",
+    "QScheme",
+    "Storage",
+    "Generator?",
     "Future[Tensor[]]",
     "Union(int, str)",
     "Union(Tensor, int[], float, bool)",
@@ -70,6 +82,20 @@ def test_torchscript_strings_structure():
     assert parse_torchscript_type("Dynamic") == TensorType()
     assert parse_torchscript_type("ScalarType?") == OptionalType(IntType())
     assert parse_torchscript_type("__torch__.m.Model") == ClassType("__torch__.m.Model")
+    # what graphs print: NamedTuple fields, Future[T] (read as Future(T) too), Enum<...>
+    assert parse_torchscript_type("NamedTuple(values : Tensor, indices : Tensor)") == TupleType(
+        [TensorType(), TensorType()], ["values", "indices"]
+    )
+    assert parse_torchscript_type("Future(int)") == parse_torchscript_type("Future[int]") == FutureType(IntType())
+    assert parse_torchscript_type("Await(Tensor)") == AwaitType(TensorType())
+    assert parse_torchscript_type("RRef(int)") == RRefType(IntType())
+    assert parse_torchscript_type("Enum<__torch__.Color>") == EnumType("__torch__.Color")
+    # Layout, MemoryFormat and ScalarType print as int, as in PyTorch
+    assert parse_torchscript_type("Layout") == parse_torchscript_type("MemoryFormat") == IntType()
+    # the annotations of `annotate(List[int], [])` constants
+    assert parse_torchscript_type("List[int]") == ListType(IntType())
+    assert parse_torchscript_type("Dict[str, Tensor]") == DictType(StrType(), TensorType())
+    assert parse_torchscript_type("Tuple[int, float]") == TupleType([IntType(), FloatType()])
     # as in PyTorch's parser, parentheses make the rank known: these are 0-dim
     assert parse_torchscript_type("Long()") == TensorType(i64, [])
     assert parse_torchscript_type("Long(requires_grad=0, device=cpu)") == TensorType(i64, [], "cpu", False)

@@ -99,8 +99,16 @@ def test_encode_round_trips():
 def test_encode_rejects_values_without_encoding():
     with pytest.raises(ValueError, match=r"value\[0\]: a ScriptObject value has no JSON encoding"):
         encode_value([ScriptObject("__torch__.M")])
-    with pytest.raises(ValueError, match="complex64 tensor"):
-        encode_value(np.zeros(1, np.complex64))
+
+
+def test_complex_values_encode_as_pairs():
+    tensor = np.array([1 + 2j, complex(math.inf, -0.5)], dtype=np.complex64)
+    encoded = encode_value((tensor, 3 - 1j))
+    assert encoded["tuple"][0]["tensor"]["data"] == [[1.0, 2.0], ["inf", -0.5]]
+    assert encoded["tuple"][1] == {"complex": [3.0, -1.0]}
+    decoded = decode_value(encoded)
+    assert decoded[0].dtype == np.complex64 and decoded[1] == 3 - 1j
+    np.testing.assert_array_equal(decoded[0], tensor)
 
 
 def test_match_float_tolerance_is_relative_to_expected():

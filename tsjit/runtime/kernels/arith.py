@@ -354,7 +354,21 @@ def _pow(base: object, exponent: object) -> object:
             return lowered(base)
     if type(exponent) is int and exponent < 0 and np.result_type(base).kind in "iub":
         raise TorchScriptError("Integers to negative integer powers are not allowed.")
+    if type(exponent) is ndarray and exponent.dtype.kind in "iu":
+        if np.result_type(base, exponent).kind in "iu":
+            return _integer_pow(base, exponent)
     return np.power(base, exponent)
+
+
+def _integer_pow(base: object, exponent: ndarray) -> ndarray:
+    """Integers to tensor exponents, negative ones included, as c10's `powi`: 1 and -1
+    keep their magnitude, every other base gives 0 (numpy refuses the negatives)."""
+    negative = exponent < 0
+    result = np.power(base, np.where(negative, 0, exponent))
+    if negative.any():
+        reciprocal = np.where(base == 1, 1, np.where(base == -1, 1 - 2 * (exponent & 1), 0))
+        result = np.where(negative, reciprocal, result).astype(result.dtype, copy=False)
+    return result
 
 
 register_binary(
@@ -559,3 +573,41 @@ for _name, _compute in (
             f"aten::{_name}_{_suffix}",
             lambda self, *rest, _compute=_compute: assign(self, _compute(self, *rest)),
         )
+
+
+# --------------------------------------------------------------------------------------
+# Number theory and floating-point representation
+# --------------------------------------------------------------------------------------
+
+
+def _integral_pair(a: ndarray, b: ndarray, op: str) -> np.dtype:
+    dtype = binary_dtype(a, b)
+    if dtype.kind not in "iu":
+        raise TorchScriptError(f'"{op}_cpu" not implemented for \'{dtype_name(dtype)}\'')
+    return dtype
+
+
+@kernel("aten::gcd")
+def gcd(self: ndarray, other: ndarray) -> ndarray:
+    return as_tensor(np.gcd(self, other).astype(_integral_pair(self, other, "gcd")))
+
+
+@kernel("aten::lcm")
+def lcm(self: ndarray, other: ndarray) -> ndarray:
+    return as_tensor(np.lcm(self, other).astype(_integral_pair(self, other, "lcm")))
+
+
+@kernel("aten::nextafter")
+def nextafter(self: ndarray, other: ndarray) -> ndarray:
+    dtype = binary_dtype(self, other)
+    if dtype.kind != "f":
+        raise TorchScriptError(f'"nextafter_cpu" not implemented for \'{dtype_name(dtype)}\'')
+    return as_tensor(np.nextafter(self.astype(dtype, copy=False), other.astype(dtype, copy=False)))
+
+
+@kernel("aten::frexp.Tensor")
+def frexp(self: ndarray) -> tuple[ndarray, ndarray]:
+    if self.dtype.kind != "f":
+        raise TorchScriptError("torch.frexp() only supports floating-point dtypes")
+    mantissa, exponent = np.frexp(self)
+    return as_tensor(mantissa), as_tensor(exponent.astype(np.int32))

@@ -482,6 +482,15 @@ def _sign(e: ScalarEmitter, x: SSAValue) -> SSAValue:
     )
 
 
+def _fmax(e: ScalarEmitter, a: SSAValue, b: SSAValue) -> SSAValue:
+    """The larger operand, a number over NaN (`maxnumf`); integers have no NaN."""
+    return e.emit(arith.MaxnumfOp(a, b)) if e.kind.is_float else e.maximum(a, b)
+
+
+def _fmin(e: ScalarEmitter, a: SSAValue, b: SSAValue) -> SSAValue:
+    return e.emit(arith.MinnumfOp(a, b)) if e.kind.is_float else e.minimum(a, b)
+
+
 def _predicate(float_test: Callable[[ScalarEmitter, SSAValue], SSAValue], integral: bool) -> Elementwise:
     """isnan/isinf/isfinite: a test on floats, a constant on integers."""
 
@@ -536,8 +545,8 @@ ELEMENTWISE: dict[str, Elementwise] = {
     "aten::minimum": Elementwise(lambda e, a, b: e.minimum(a, b)),
     "aten::max.other": Elementwise(lambda e, a, b: e.maximum(a, b)),
     "aten::min.other": Elementwise(lambda e, a, b: e.minimum(a, b)),
-    "aten::fmax": Elementwise(lambda e, a, b: e.emit(arith.MaxnumfOp(a, b))),
-    "aten::fmin": Elementwise(lambda e, a, b: e.emit(arith.MinnumfOp(a, b))),
+    "aten::fmax": Elementwise(_fmax),
+    "aten::fmin": Elementwise(_fmin),
     "prim::max.int": Elementwise(lambda e, a, b: e.maximum(a, b)),
     "prim::min.int": Elementwise(lambda e, a, b: e.minimum(a, b)),
     "prim::max.float": Elementwise(lambda e, a, b: e.maximum(a, b)),
