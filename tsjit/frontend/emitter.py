@@ -45,7 +45,7 @@ from tsjit.dialects.types import (
     unify,
 )
 from tsjit.frontend import builtins
-from tsjit.frontend.annotations import type_str
+from tsjit.frontend.annotations import MISSING, type_str
 from tsjit.frontend.environment import Frame, meaningful_name
 from tsjit.frontend.schema_matching import (
     CallArg,
@@ -1225,26 +1225,41 @@ class FunctionEmitter:
     def emit_isinstance(self, obj: ast.expr, classinfo: ast.expr) -> CondValue:
         parser = self.unit.type_parser(self.spec.scope, self.source)
         types: list[Attribute] = []
+        kinds: list[type] = []  # `list`, `tuple`, `dict`: any list, tuple or dict
 
         def gather(expr: ast.expr) -> None:
             if isinstance(expr, ast.Tuple):
                 for e in expr.elts:
                     gather(e)
+            elif isinstance(expr, ast.Name) and expr.id in _CONTAINER_KINDS and self.spec.scope.lookup_expr(expr) in (
+                list, tuple, dict, MISSING
+            ):
+                kinds.append(_CONTAINER_KINDS[expr.id])
             else:
                 types.append(parser.parse(expr))
+
+        def is_instance(t: Attribute) -> bool:
+            return any(is_subtype_of(t, c) for c in types) or any(isinstance(t, k) for k in kinds)
+
+        def may_be(t: Attribute) -> bool:
+            if isinstance(t, AnyType):
+                return True
+            if isinstance(t, OptionalType):
+                return may_be(t.element_type)
+            if isinstance(t, UnionType):
+                return any(may_be(m) for m in t.types)
+            return is_instance(t) or any(_maybe_instance(c, t) for c in types)
 
         gather(classinfo)
         value = self.emit_expr(obj)
         refinements = Refinements()
-        if len(types) == 1 and is_subtype_of(types[0], value.type) and isinstance(obj, ast.Name):
+        if len(types) == 1 and not kinds and is_subtype_of(types[0], value.type) and isinstance(obj, ast.Name):
             refinements = Refinements(((obj.id, types[0]),), ())
-        if any(is_subtype_of(value.type, t) for t in types):
+        if is_instance(value.type):
             return CondValue(self.constant(True, BoolType(), obj), refinements, True)
-        if all(not _maybe_instance(t, value.type) for t in types):
+        if not may_be(value.type):
             return CondValue(self.constant(False, BoolType(), obj), refinements, False)
-        if isinstance(value.type, OptionalType) and any(
-            is_subtype_of(value.type.element_type, t) for t in types
-        ):
+        if isinstance(value.type, OptionalType) and is_instance(value.type.element_type):
             none = self.constant(None, NoneType(), obj)
             present = self.builtin_call("aten::__isnot__", obj, [CallArg(value, obj), CallArg(none, obj)])
             return CondValue(present, refinements)  # an Optional[T] is a T exactly when it is not None
@@ -1701,6 +1716,9 @@ def _is_ellipsis(node: ast.expr) -> bool:
 
 def _is_special_name(node: ast.expr) -> bool:
     return isinstance(node, ast.Name) and node.id in ("isinstance", "hasattr")
+
+
+_CONTAINER_KINDS: dict[str, type] = {"list": ListType, "tuple": TupleType, "dict": DictType}
 
 
 def _maybe_instance(candidate: Attribute, actual: Attribute) -> bool:

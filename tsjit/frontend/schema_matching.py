@@ -482,14 +482,12 @@ class MatchFailure(Exception):
 
 def _varargs_can_be_used_as_list(signature: Signature, index: int, param: Param) -> bool:
     is_last = index + 1 == len(signature.params) or signature.params[index + 1].kwarg_only
-    formal = param.type
+    formal = param.type  # a list, not an optional one (PyTorch's `varargsCanBeUsedAsList`)
     if isinstance(formal, SchemaType):
-        inner = formal.element if formal.kind is TypeKind.OPTIONAL else formal
-        is_list = inner.kind is TypeKind.LIST
-        typevar_list = is_list and inner.element.kind is TypeKind.VARIABLE
+        is_list = formal.kind is TypeKind.LIST
+        typevar_list = is_list and formal.element.kind is TypeKind.VARIABLE
     else:
-        inner_type = _unwrap_optional(formal)
-        is_list, typevar_list = isinstance(inner_type, ListType), False
+        is_list, typevar_list = isinstance(formal, ListType), False
     return is_last and is_list and param.broadcast is None and not typevar_list
 
 

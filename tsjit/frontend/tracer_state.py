@@ -402,6 +402,11 @@ class TracingState:
                 obj = obj[index]  # pyright: ignore[reportIndexIssue]
             return self.value_of(obj, ref.type)
         if isinstance(ref, ConstRef):
+            if isinstance(ref.type, ListType) and isinstance(ref.value, (list, tuple)) and all(
+                type(v) in (int, float) for v in ref.value
+            ):  # number lists, defaults included, are recorded element by element, as PyTorch's tracer does
+                elements = [self.constant(v, ref.type.element_type) for v in ref.value]
+                return self.insert(prim.ListConstructOp(elements, ref.type)).results[0]
             return self.constant(ref.value, ref.type)
         if isinstance(ref, CallRef):
             operands = [self.emit(o, flat) for o in ref.operands]

@@ -21,6 +21,7 @@ from tsjit.runtime.kernels.common import (
     broadcast_error,
     check_device,
     shape_str,
+    shapes_error,
     wrap_dim,
     wrap_dims,
     write_error,
@@ -242,6 +243,14 @@ def broadcast_tensors(tensors: Sequence[ndarray]) -> list[ndarray]:
     except ValueError:
         raise broadcast_error(*tensors) from None
     return [expand_to(t, shape) for t in tensors]
+
+
+@kernel("aten::broadcast_shapes")
+def broadcast_shapes(a: Sequence[int], b: Sequence[int]) -> list[int]:
+    try:
+        return list(np.broadcast_shapes(tuple(a), tuple(b)))
+    except ValueError:
+        raise shapes_error(a, b) from None
 
 
 # --------------------------------------------------------------------------------------
