@@ -27,6 +27,7 @@ from xdsl.dialects.builtin import ModuleOp
 from tsjit.diagnostics import SourceLocation, TsjitError
 from tsjit.frontend.compilation import CompilationUnit, CompiledFunction, cleanup
 from tsjit.frontend.modules import ModuleInfo, is_module, tensor_array
+from tsjit.frontend.schema_matching import NO_DEFAULT
 from tsjit.frontend.source import SourceFile
 from tsjit.frontend.torch_shim._state import ACTIVE
 
@@ -75,11 +76,37 @@ class ScriptFunction:
             self._executor = make_executor(self.module, self.name, executor=EXECUTOR)
         return self._executor
 
-    def __call__(self, *args: Any) -> Any:
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        args = self.bind(args, kwargs)
         tracer = ACTIVE.current()
         if tracer is not None:  # called from code being traced: recorded as a call
             return tracer.call_script(self, args)
         return self.executor()(*self.executor_arguments(args))
+
+    def bind(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, ...]:
+        """The entry's arguments in order: keyword arguments placed and omitted ones
+        defaulted, as a PyTorch ScriptFunction takes them."""
+        params = self.entry.signature.params
+        if not kwargs and len(args) == len(params):
+            return args
+        if len(args) > len(params):
+            raise TypeError(f"{self.name}() expected at most {len(params)} argument(s) but received {len(args)} "
+                            "argument(s)")  # fmt: skip
+        values = list(args)
+        remaining = dict(kwargs)
+        for param in params[len(args) :]:
+            if param.name in remaining:
+                values.append(remaining.pop(param.name))
+            elif param.default is not NO_DEFAULT:
+                values.append(param.default)
+            else:
+                raise TypeError(f"{self.name}() is missing value for argument '{param.name}'")
+        if remaining:
+            name = next(iter(remaining))
+            if any(p.name == name for p in params[: len(args)]):
+                raise TypeError(f"{self.name}() got multiple values for argument '{name}'")
+            raise TypeError(f"{self.name}() got an unexpected keyword argument '{name}'")
+        return tuple(values)
 
     def executor_arguments(self, args: tuple[Any, ...]) -> tuple[Any, ...]:
         """What the executor is called with for these arguments."""
@@ -104,7 +131,8 @@ class ScriptModule(ScriptFunction):
         self.info = info
         self.state = info.runtime_object()
 
-    def __call__(self, *args: Any) -> Any:
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        args = self.bind(args, kwargs)
         tracer = ACTIVE.current()
         if tracer is not None:  # a submodule of a module being traced: recorded as a method call
             return tracer.call_compiled_module(self, args)

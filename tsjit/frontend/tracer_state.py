@@ -473,7 +473,11 @@ class TracingState:
         self.bind_inputs(callee.block.args[1:], passed)
         try:
             result = module.forward(*args, **kwargs)
-            output = self.output_value(result, strict=False)
+            flat = _flat_tensor_tuple(result)  # nested tuples of tensors return flat, as in PyTorch's traces
+            if flat is not None:
+                output = self.insert(prim.TupleConstructOp([self.tensor_value(t) for t in flat])).results[0]
+            else:
+                output = self.output_value(result, strict=False)
         except BaseException:
             self.frames.pop()
             raise
@@ -482,7 +486,11 @@ class TracingState:
         assert receiver is not None
         operands = [self.value_of(a) for a in passed]
         call = self.insert(prim.CallMethodOp(receiver, method, operands, [output.type]), location_of_caller())
-        self.bind_structure(result, call.results[0])
+        if flat is not None:
+            for tensor, value in zip(flat, self.insert(prim.TupleUnpackOp(call.results[0])).results):
+                self.frame.bind(tensor, value)
+        else:
+            self.bind_structure(result, call.results[0])
         return result
 
     def call_compiled_module(self, module: Any, args: tuple[object, ...]) -> Any:
@@ -684,3 +692,23 @@ def _rename_calls(function: func.FuncOp, renames: dict[str, str]) -> None:
     for op in function.walk():
         if isinstance(op, func.CallOp) and op.callee.root_reference.data in renames:
             op.callee = SymbolRefAttr(renames[op.callee.root_reference.data])
+
+
+def _flat_tensor_tuple(obj: object) -> list[object] | None:
+    """The tensors of a tuple nesting tuples of tensors and Nones (`(out, (h, c))`,
+    `(out, None)`), in order; None for anything else (a flat tuple of tensors included).
+    A submodule's such result returns flattened, its Nones staying Python values, as in
+    PyTorch's traces."""
+    if not isinstance(obj, tuple) or not any(isinstance(e, tuple) or e is None for e in obj):
+        return None
+    flat: list[object] = []
+
+    def gather(value: object) -> bool:
+        if is_tensor_like(value):
+            flat.append(value)
+            return True
+        if value is None:
+            return True
+        return isinstance(value, tuple) and all(gather(e) for e in value)
+
+    return flat if gather(obj) else None

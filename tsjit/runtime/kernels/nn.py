@@ -684,12 +684,124 @@ def _relu_update(gi: ndarray, gh: ndarray, hx: ndarray) -> ndarray:
     return np.maximum(total, total.dtype.type(0))
 
 
-for _name, _update in (
-    ("aten::gru_cell", _gru_update),
-    ("aten::rnn_tanh_cell", _tanh_update),
-    ("aten::rnn_relu_cell", _relu_update),
-):
-    register_kernel(_name, recurrent_cell(_update))
+_RECURRENT_UPDATES = {"gru": _gru_update, "rnn_tanh": _tanh_update, "rnn_relu": _relu_update}
+"""The new state of the one-state cells from (input gates, hidden gates, state)."""
+
+for _mode, _update in _RECURRENT_UPDATES.items():
+    register_kernel(f"aten::{_mode}_cell", recurrent_cell(_update))
+
+
+# --------------------------------------------------------------------------------------
+# Recurrent layers
+# --------------------------------------------------------------------------------------
+
+
+def _lstm_step(gi: ndarray, h: ndarray, c: ndarray, w_hh: ndarray, b_hh: ndarray | None, w_hr: ndarray | None):
+    i, f, g, o = np.split(linear(h, w_hh, b_hh) + gi, 4, axis=-1)
+    c = _sigmoid(f) * c + _sigmoid(i) * np.tanh(g)
+    h = _sigmoid(o) * np.tanh(c)
+    if w_hr is not None:
+        h = linear(h, w_hr)
+    return h, c
+
+
+def _one_state_step(update: Callable[[ndarray, ndarray, ndarray], ndarray]):
+    def step(gi: ndarray, h: ndarray, c: None, w_hh: ndarray, b_hh: ndarray | None, w_hr: None):
+        return update(gi, linear(h, w_hh, b_hh), h), None
+
+    return step
+
+
+def _recurrent_layers(
+    mode: str,
+    input: ndarray,
+    h0: ndarray,
+    c0: ndarray | None,
+    params: Sequence[ndarray],
+    has_biases: bool,
+    num_layers: int,
+    dropout: float,
+    train: bool,
+    bidirectional: bool,
+    batch_first: bool,
+) -> tuple[ndarray, ndarray, ndarray | None]:
+    """A multi-layer (bidirectional) recurrent network over a padded batch, as ATen's
+    `_rnn_impl`: each layer's input projections for every time step are one matrix product,
+    then the recurrence runs step by step. Returns (output, final h, final c)."""
+    floating(input, f"{mode.lower()}")
+    if input.ndim != 3:
+        raise TorchScriptError(f"input must have 3 dimensions, got {input.ndim}")
+    x = input.transpose(1, 0, 2) if batch_first else input  # (T, B, F)
+    directions = 2 if bidirectional else 1
+    projected = mode == "lstm" and len(params) == num_layers * directions * (5 if has_biases else 3)
+    per_direction = (4 if has_biases else 2) + (1 if projected else 0)
+    if len(params) != num_layers * directions * per_direction:
+        raise TorchScriptError(
+            f"{mode}: expected {num_layers * directions * per_direction} weights for {num_layers} layer(s), got "
+            f"{len(params)}"
+        )
+    step = _lstm_step if mode == "lstm" else _one_state_step(_RECURRENT_UPDATES[mode])
+    final_h, final_c = [], []
+    for layer in range(num_layers):
+        outputs = []
+        for direction in range(directions):
+            index = layer * directions + direction
+            w_ih, w_hh, *rest = params[index * per_direction : (index + 1) * per_direction]
+            b_ih, b_hh = (rest[0], rest[1]) if has_biases else (None, None)
+            w_hr = rest[-1] if projected else None
+            gi = linear(x, w_ih, b_ih)  # (T, B, G)
+            h, c = h0[index], (c0[index] if c0 is not None else None)
+            steps = range(x.shape[0] - 1, -1, -1) if direction == 1 else range(x.shape[0])
+            out = np.empty((x.shape[0], x.shape[1], h.shape[-1]), dtype=x.dtype)
+            for t in steps:
+                h, c = step(gi[t], h, c, w_hh, b_hh, w_hr)
+                out[t] = h
+            outputs.append(out)
+            final_h.append(h)
+            final_c.append(c)
+        x = outputs[0] if directions == 1 else np.concatenate(outputs, axis=-1)
+        if dropout and train and layer < num_layers - 1:
+            x = _dropout(x, dropout, True, x.shape)
+    output = np.ascontiguousarray(x.transpose(1, 0, 2) if batch_first else x)
+    h_n = np.stack(final_h).astype(input.dtype, copy=False)
+    c_n = np.stack(final_c).astype(input.dtype, copy=False) if c0 is not None else None
+    return output, h_n, c_n
+
+
+@kernel("aten::lstm.input")
+def lstm(
+    input: ndarray,
+    hx: Sequence[ndarray],
+    params: Sequence[ndarray],
+    has_biases: bool,
+    num_layers: int,
+    dropout: float,
+    train: bool,
+    bidirectional: bool,
+    batch_first: bool,
+) -> tuple[ndarray, ndarray, ndarray]:
+    h0, c0 = hx
+    return _recurrent_layers("lstm", input, h0, c0, params, has_biases, num_layers, dropout, train, bidirectional,
+                             batch_first)  # pyright: ignore[reportReturnType] # fmt: skip
+
+
+def _one_state_layers(mode: str) -> Kernel:
+    def run(
+        input: ndarray,
+        hx: ndarray,
+        params: Sequence[ndarray],
+        has_biases: bool,
+        num_layers: int,
+        dropout: float,
+        train: bool,
+        bidirectional: bool,
+        batch_first: bool,
+    ) -> tuple[ndarray, ndarray]:
+        output, h_n, _ = _recurrent_layers(mode, input, hx, None, params, has_biases, num_layers, dropout, train,
+                                           bidirectional, batch_first)  # fmt: skip
+        return output, h_n
+
+    return run
 
 
 # --------------------------------------------------------------------------------------
@@ -798,3 +910,7 @@ def trilinear(
         if letters[d] in present:
             shape[k] = next(sizes)
     return as_tensor(out.reshape(shape))
+
+
+for _mode in _RECURRENT_UPDATES:
+    register_kernel(f"aten::{_mode}.input", _one_state_layers(_mode))
