@@ -28,15 +28,16 @@ ndarray = np.ndarray
 
 
 def _softmax(scores: ndarray, axis: int, safe: bool) -> ndarray:
-    """Softmax along `axis`; a row of -inf gives zeros when `safe`, NaN otherwise."""
+    """Softmax along `axis`, in place in `scores` (a temporary of the caller's); a row of
+    -inf gives zeros when `safe`, NaN otherwise."""
     top = np.max(scores, axis=axis, keepdims=True)
-    if safe:
+    if safe and np.isneginf(top).any():
         top = np.where(np.isneginf(top), scores.dtype.type(0), top)
-    e = np.exp(scores - top)
+    e = np.exp(np.subtract(scores, top, out=scores), out=scores)
     total = np.sum(e, axis=axis, keepdims=True)
     if safe:
-        return e / np.where(total == 0, scores.dtype.type(1), total)
-    return e / total
+        total = np.where(total == 0, scores.dtype.type(1), total)
+    return np.divide(e, total, out=e)
 
 
 def _attention_bias(
@@ -70,8 +71,10 @@ def _attention(
     is_causal: bool,
     scale: float | None,
     enable_gqa: bool,
-) -> tuple[ndarray, ndarray]:
-    """(output, attention weights) of softmax(q k^T * scale + bias) v over the last two axes."""
+    need_weights: bool = True,
+) -> tuple[ndarray, ndarray | None]:
+    """(output, attention weights or None) of softmax(q k^T * scale + bias) v over the
+    last two axes."""
     if query.dtype.kind != "f" or key.dtype != query.dtype or value.dtype != query.dtype:
         raise TorchScriptError(
             f"Expected query, key, and value to have the same dtype, but got query.dtype: {query.dtype.name} "
@@ -85,17 +88,39 @@ def _attention(
         value = np.repeat(value, groups, axis=-3)
     t = query.dtype.type
     factor = t(1 / math.sqrt(query.shape[-1]) if scale is None else scale)
-    # PyTorch's math path scales q and k by sqrt(scale) each, for stability in low precision
-    root = np.sqrt(factor)
-    scores = np.matmul(query * root, np.swapaxes(key * root, -1, -2))
+    # Scores are computed transposed, keys along axis -2: numpy reduces across rows much
+    # faster than along a short last axis, and contiguous operands keep matmul on BLAS.
+    queries = np.ascontiguousarray(np.swapaxes(query * factor, -1, -2))
+    scores = np.matmul(np.ascontiguousarray(key), queries)  # (..., S, L)
     bias = _attention_bias(attn_mask, is_causal, query.shape[-2], key.shape[-2], query.dtype)
     if bias is not None:
-        scores = scores + bias
-    weights = _softmax(scores, -1, safe=True).astype(query.dtype, copy=False)
-    if dropout_p > 0:
-        keep = bernoulli_mask(weights.shape, 1 - dropout_p)
-        weights = weights * (keep / t(1 - dropout_p)).astype(query.dtype)
-    return as_tensor(np.matmul(weights, value)), weights
+        bias = np.swapaxes(bias, -1, -2) if bias.ndim >= 2 else bias[:, None]
+        if np.broadcast_shapes(scores.shape, bias.shape) == scores.shape:
+            np.add(scores, bias, out=scores)
+        else:
+            scores = scores + bias
+    values = np.swapaxes(value, -1, -2)  # (..., E, S)
+    if need_weights or dropout_p > 0:
+        weights = _softmax(scores, -2, safe=True).astype(query.dtype, copy=False)
+        if dropout_p > 0:
+            keep = bernoulli_mask(weights.shape, 1 - dropout_p)
+            weights = weights * (keep / t(1 - dropout_p)).astype(query.dtype)
+        output = np.matmul(np.ascontiguousarray(values), weights)
+        return np.ascontiguousarray(np.swapaxes(output, -1, -2)), np.swapaxes(weights, -1, -2)
+    # The softmax's normalization after the product: a row of ones under the values makes
+    # the same product give each query's sum of exponentials.
+    top = np.max(scores, axis=-2, keepdims=True)
+    if np.isneginf(top).any():
+        top = np.where(np.isneginf(top), t(0), top)
+    exponentials = np.exp(np.subtract(scores, top, out=scores), out=scores)
+    extended = np.empty(values.shape[:-2] + (values.shape[-2] + 1, values.shape[-1]), dtype=query.dtype)
+    extended[..., :-1, :] = values
+    extended[..., -1, :] = 1
+    product = np.matmul(extended, exponentials)  # (..., E + 1, L)
+    totals = product[..., -1:, :]
+    totals = np.where(totals == 0, t(1), totals)  # every key masked: zeros, as PyTorch's safe softmax
+    output = np.divide(product[..., :-1, :], totals)
+    return np.ascontiguousarray(np.swapaxes(output, -1, -2)), None
 
 
 @kernel("aten::scaled_dot_product_attention")
@@ -109,7 +134,7 @@ def scaled_dot_product_attention(
     scale: float | None = None,
     enable_gqa: bool = False,
 ) -> ndarray:
-    return _attention(query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa)[0]
+    return _attention(query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa, need_weights=False)[0]
 
 
 @kernel("aten::_scaled_dot_product_attention_math")
@@ -140,7 +165,7 @@ def scaled_dot_product_flash_attention_for_cpu(
     scale: float | None = None,
 ) -> tuple[ndarray, ndarray]:
     """(output, logsumexp of the scaled scores per query), inputs (B, H, L, E)."""
-    output, _ = _attention(query, key, value, attn_mask, dropout_p, is_causal, scale, False)
+    output, _ = _attention(query, key, value, attn_mask, dropout_p, is_causal, scale, False, need_weights=False)
     t = query.dtype.type
     factor = t(1 / math.sqrt(query.shape[-1]) if scale is None else scale)
     scores = np.matmul(query, np.swapaxes(key, -1, -2)) * factor
@@ -158,7 +183,7 @@ def safe_softmax(self: ndarray, dim: int, dtype: int | None = None) -> ndarray:
     x = self.astype(numpy_dtype(dtype), copy=False) if dtype is not None else self
     if x.dtype.kind != "f":
         raise TorchScriptError(f"_safe_softmax: expected a floating tensor, got {x.dtype.name}")
-    return as_tensor(_softmax(x, wrap_dim(dim, x.ndim), safe=True).astype(x.dtype, copy=False))
+    return as_tensor(_softmax(x.copy(), wrap_dim(dim, x.ndim), safe=True))
 
 
 def _masked_scores(scores: ndarray, mask: ndarray, mask_type: int | None) -> ndarray:

@@ -222,9 +222,10 @@ def binary_cross_entropy_with_logits(
 def kl_div(self: ndarray, target: ndarray, reduction: int = MEAN, log_target: bool = False) -> ndarray:
     if log_target:
         loss = np.exp(target) * (target - self)
-    else:
-        safe = np.where(target > 0, target, 1)
-        loss = np.where(target > 0, target * (np.log(safe) - self), 0).astype(np.result_type(self, target))
+    else:  # xlogy(target, target) - target * input: 0 where the target is 0, NaN where it is negative
+        with np.errstate(all="ignore"):
+            entropy = np.where(target == 0, 0, target * np.log(target))
+        loss = (entropy - target * self).astype(np.result_type(self, target))
     return reduce(loss, reduction)
 
 
@@ -392,3 +393,101 @@ def triplet_margin_loss(
         negative_distance = np.minimum(negative_distance, pairwise_distance(positive, negative, p, eps))
     value = (positive_distance.dtype.type(margin) + positive_distance) - negative_distance
     return reduce(np.maximum(value, value.dtype.type(0)), reduction)
+
+
+# --------------------------------------------------------------------------------------
+# Connectionist temporal classification
+# --------------------------------------------------------------------------------------
+
+
+def _ctc_negative_log_likelihood(
+    log_probs: ndarray, targets: ndarray, input_lengths: ndarray, target_lengths: ndarray, blank: int
+) -> ndarray:
+    """-log p(target | input) per batch element by the forward (alpha) recursion over the
+    blank-extended targets, in log space: the batch and the states are vectorized, time
+    steps run in order. log_probs (T, N, C); targets (N, S) padded."""
+    steps, batch, _ = log_probs.shape
+    longest = int(target_lengths.max()) if batch else 0
+    states = 2 * longest + 1
+    extended = np.full((batch, states), blank, dtype=np.int64)
+    extended[:, 1::2] = targets[:, :longest]
+    valid = np.arange(states)[None, :] < (2 * target_lengths[:, None] + 1)
+    # a state may skip the blank before it when its label differs from the one two back
+    skip = np.zeros((batch, states), dtype=bool)
+    skip[:, 2:] = (extended[:, 2:] != blank) & (extended[:, 2:] != extended[:, :-2])
+    neg_inf = log_probs.dtype.type(-np.inf)
+    emit = np.take_along_axis(log_probs, np.broadcast_to(extended[None], (steps, batch, states)), axis=2)  # (T, N, S')
+    alpha = np.full((batch, states), neg_inf, dtype=log_probs.dtype)
+    alpha[:, 0] = emit[0, :, 0]
+    if states > 1:
+        alpha[:, 1] = np.where(target_lengths > 0, emit[0, :, 1], neg_inf)
+    alpha = np.where(valid, alpha, neg_inf)
+    for t in range(1, steps):
+        stay = alpha
+        step = np.concatenate([np.full((batch, 1), neg_inf, alpha.dtype), alpha[:, :-1]], axis=1)
+        jump = np.concatenate([np.full((batch, 2), neg_inf, alpha.dtype), alpha[:, :-2]], axis=1)
+        jump = np.where(skip, jump, neg_inf)
+        top = np.maximum(np.maximum(stay, step), jump)
+        safe_top = np.where(np.isneginf(top), 0, top)
+        with np.errstate(divide="ignore"):
+            total = np.log(np.exp(stay - safe_top) + np.exp(step - safe_top) + np.exp(jump - safe_top)) + safe_top
+        updated = np.where(valid, total + emit[t], neg_inf)
+        alpha = np.where((t < input_lengths)[:, None], updated, alpha)
+    last = 2 * target_lengths
+    end_blank = alpha[np.arange(batch), last]
+    end_label = np.where(target_lengths > 0, alpha[np.arange(batch), np.maximum(last - 1, 0)], neg_inf)
+    top = np.maximum(end_blank, end_label)
+    safe_top = np.where(np.isneginf(top), 0, top)
+    with np.errstate(divide="ignore"):
+        likelihood = np.log(np.exp(end_blank - safe_top) + np.exp(end_label - safe_top)) + safe_top
+    return -likelihood
+
+
+def _lengths(lengths: object, batch: int, name: str) -> ndarray:
+    values = np.asarray(lengths, dtype=np.int64).reshape(-1)
+    if values.size != batch:
+        raise TorchScriptError(f"{name} must be of size batch_size")
+    return values
+
+
+@kernel("aten::ctc_loss.IntList", "aten::ctc_loss.Tensor")
+def ctc_loss(
+    log_probs: ndarray,
+    targets: ndarray,
+    input_lengths: object,
+    target_lengths: object,
+    blank: int = 0,
+    reduction: int = MEAN,
+    zero_infinity: bool = False,
+) -> ndarray:
+    floating(log_probs, "ctc_loss_cpu")
+    unbatched = log_probs.ndim == 2
+    probs = log_probs[:, None] if unbatched else log_probs
+    if probs.ndim != 3:
+        raise TorchScriptError(f"ctc_loss: expected log_probs of 2 or 3 dimensions, got {log_probs.ndim}")
+    steps, batch, classes = probs.shape
+    if not 0 <= blank < classes:
+        raise TorchScriptError("blank must be in label range")
+    input_lengths = _lengths(input_lengths, batch, "input_lengths")
+    target_lengths = _lengths(target_lengths, batch, "target_lengths")
+    if np.any(input_lengths > steps):
+        raise TorchScriptError(f"Expected input_lengths to have value at most {steps}, but got value "
+                               f"{int(input_lengths.max())}")  # fmt: skip
+    if unbatched:
+        padded = targets.reshape(1, -1)
+    elif targets.ndim == 1:  # the targets of all elements, concatenated
+        starts = np.concatenate([[0], np.cumsum(target_lengths)[:-1]])
+        width = int(target_lengths.max()) if batch else 0
+        index = starts[:, None] + np.arange(width)[None, :]
+        padded = targets[np.minimum(index, max(targets.size - 1, 0))] if targets.size else np.zeros((batch, width), np.int64)
+    else:
+        padded = targets
+    losses = _ctc_negative_log_likelihood(probs, padded.astype(np.int64), input_lengths, target_lengths, blank)
+    if zero_infinity:
+        losses = np.where(np.isinf(losses), 0, losses)
+    losses = losses.astype(log_probs.dtype)
+    if reduction == MEAN:
+        return as_tensor(np.mean(losses / np.maximum(target_lengths, 1).astype(losses.dtype)).astype(losses.dtype))
+    if unbatched and reduction == NONE:
+        return as_tensor(losses.reshape(()))
+    return reduce(losses, reduction)

@@ -696,18 +696,45 @@ for _mode, _update in _RECURRENT_UPDATES.items():
 # --------------------------------------------------------------------------------------
 
 
-def _lstm_step(gi: ndarray, h: ndarray, c: ndarray, w_hh: ndarray, b_hh: ndarray | None, w_hr: ndarray | None):
-    i, f, g, o = np.split(linear(h, w_hh, b_hh) + gi, 4, axis=-1)
-    c = _sigmoid(f) * c + _sigmoid(i) * np.tanh(g)
-    h = _sigmoid(o) * np.tanh(c)
-    if w_hr is not None:
-        h = linear(h, w_hr)
-    return h, c
+def _lstm_direction(
+    gi: ndarray, h: ndarray, c: ndarray, w_hh: ndarray, b_hh: ndarray | None, w_hr: ndarray | None, reverse: bool
+) -> tuple[ndarray, ndarray, ndarray]:
+    """One LSTM direction over all steps: (outputs (T, B, H'), final h, final c). `gi` holds
+    each step's input gates (bias included). sigmoid(x) = tanh(x / 2) / 2 + 1 / 2, so one
+    tanh over the whole gate buffer serves all four gates: the sigmoid gates' weights and
+    inputs are halved beforehand (exactly: a power of two), and rescaled after."""
+    hidden = c.shape[-1]
+    t = gi.dtype.type
+    halve = np.full(4 * hidden, t(0.5), dtype=gi.dtype)
+    halve[2 * hidden : 3 * hidden] = 1
+    offset = np.where(halve == 1, t(0), t(0.5)).astype(gi.dtype)
+    gi = gi + b_hh if b_hh is not None else gi.copy()
+    gi *= halve
+    w = np.ascontiguousarray(w_hh.T) * halve
+    out = np.empty((gi.shape[0], gi.shape[1], h.shape[-1]), dtype=gi.dtype)
+    for step in range(gi.shape[0] - 1, -1, -1) if reverse else range(gi.shape[0]):
+        gates = np.matmul(h, w)
+        gates += gi[step]
+        np.tanh(gates, out=gates)
+        gates *= halve
+        gates += offset
+        i, f, g, o = gates[:, :hidden], gates[:, hidden : 2 * hidden], gates[:, 2 * hidden : 3 * hidden], gates[:, 3 * hidden :]
+        c = f * c
+        c += i * g
+        if w_hr is None:
+            h = np.multiply(o, np.tanh(c), out=out[step])
+        else:
+            h = linear(o * np.tanh(c), w_hr)
+            out[step] = h
+    return out, h, c
 
 
 def _one_state_step(update: Callable[[ndarray, ndarray, ndarray], ndarray]):
-    def step(gi: ndarray, h: ndarray, c: None, w_hh: ndarray, b_hh: ndarray | None, w_hr: None):
-        return update(gi, linear(h, w_hh, b_hh), h), None
+    def step(gi: ndarray, h: ndarray, c: None, w_hh_t: ndarray, b_hh: ndarray | None, w_hr: None):
+        gh = np.matmul(h, w_hh_t)
+        if b_hh is not None:
+            gh += b_hh
+        return update(gi, gh, h), None
 
     return step
 
@@ -740,7 +767,7 @@ def _recurrent_layers(
             f"{mode}: expected {num_layers * directions * per_direction} weights for {num_layers} layer(s), got "
             f"{len(params)}"
         )
-    step = _lstm_step if mode == "lstm" else _one_state_step(_RECURRENT_UPDATES[mode])
+    step = _one_state_step(_RECURRENT_UPDATES[mode]) if mode != "lstm" else None
     final_h, final_c = [], []
     for layer in range(num_layers):
         outputs = []
@@ -749,13 +776,17 @@ def _recurrent_layers(
             w_ih, w_hh, *rest = params[index * per_direction : (index + 1) * per_direction]
             b_ih, b_hh = (rest[0], rest[1]) if has_biases else (None, None)
             w_hr = rest[-1] if projected else None
-            gi = linear(x, w_ih, b_ih)  # (T, B, G)
+            gi = linear(x, w_ih, b_ih)  # (T, B, G): every step's input projection in one product
             h, c = h0[index], (c0[index] if c0 is not None else None)
-            steps = range(x.shape[0] - 1, -1, -1) if direction == 1 else range(x.shape[0])
-            out = np.empty((x.shape[0], x.shape[1], h.shape[-1]), dtype=x.dtype)
-            for t in steps:
-                h, c = step(gi[t], h, c, w_hh, b_hh, w_hr)
-                out[t] = h
+            if mode == "lstm":
+                out, h, c = _lstm_direction(gi, h, c, w_hh, b_hh, w_hr, direction == 1)
+            else:
+                w_hh_t = np.ascontiguousarray(w_hh.T)
+                steps = range(x.shape[0] - 1, -1, -1) if direction == 1 else range(x.shape[0])
+                out = np.empty((x.shape[0], x.shape[1], h.shape[-1]), dtype=x.dtype)
+                for t in steps:
+                    h, c = step(gi[t], h, c, w_hh_t, b_hh, w_hr)
+                    out[t] = h
             outputs.append(out)
             final_h.append(h)
             final_c.append(c)

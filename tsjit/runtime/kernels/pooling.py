@@ -337,7 +337,7 @@ def fractional_max_pooling(n: int) -> Kernel:
         x, unbatched = batched(self, n, op)
         kernel_size = expand_param(kernel_size, n, "kernel_size")
         output_size = expand_param(output_size, n, "output_size")
-        samples = random_samples.reshape(x.shape[0], x.shape[1], n) if unbatched else random_samples
+        samples = random_samples[: x.shape[0]] if random_samples.ndim == 3 else random_samples
         if samples.shape != (x.shape[0], x.shape[1], n):
             raise TorchScriptError(f"{op}: expected random_samples of shape {shape_str([x.shape[0], x.shape[1], n])}, "
                                    f"got {shape_str(random_samples.shape)}")  # fmt: skip

@@ -346,11 +346,6 @@ class MultiheadAttention(Module):
     batch_first: bool
     head_dim: int
     add_zero_attn: bool
-    in_proj_weight: Tensor | None
-    in_proj_bias: Tensor | None
-    q_proj_weight: Tensor | None
-    k_proj_weight: Tensor | None
-    v_proj_weight: Tensor | None
     bias_k: Tensor | None
     bias_v: Tensor | None
 

@@ -19,11 +19,6 @@ class _NormBase(Module):
     momentum: float | None
     affine: bool
     track_running_stats: bool
-    weight: Tensor | None
-    bias: Tensor | None
-    running_mean: Tensor | None
-    running_var: Tensor | None
-    num_batches_tracked: Tensor | None
 
     def __init__(self, num_features: int, eps: float = 1e-5, momentum: float | None = 0.1, affine: bool = True,
                  track_running_stats: bool = True, device=None, dtype=None, *, bias: bool = True):  # fmt: skip

@@ -273,8 +273,6 @@ class RNNCellBase(Module):
     bias: bool
     weight_ih: Tensor
     weight_hh: Tensor
-    bias_ih: Tensor | None
-    bias_hh: Tensor | None
 
     def __init__(self, input_size: int, hidden_size: int, bias: bool, num_chunks: int, device=None, dtype=None):
         super().__init__()
