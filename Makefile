@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: test demo lit pytest bench opinfo clean
+.PHONY: test demo lit pytest bench opinfo modules clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -26,6 +26,10 @@ pytest: $(STAMP)
 # Every OpInfo sample in every mode (make test runs the graph mode in full, a sample of the rest).
 opinfo: $(STAMP)
 	TSJIT_OPINFO=full $(BIN)/pytest test/unit/runtime/test_opinfo.py
+
+# Every module_db sample on both backends (make test runs the first of each entry).
+modules: $(STAMP)
+	TSJIT_MODULES=full $(BIN)/pytest test/unit/frontend/test_module_db.py test/unit/frontend/test_library_methods.py
 
 demo: $(STAMP)
 	$(BIN)/python examples/demo.py

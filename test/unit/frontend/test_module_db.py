@@ -6,8 +6,11 @@ layers scripted by TorchScript returned.
 arguments, the parameters and buffers, the forward arguments and the scripted module's
 result (`test/data/modules/`). Here each sample builds the layer from tsjit's own
 `torch.nn` (the shim: no PyTorch), loads the recorded state, scripts it with
-`tsjit.script` and runs it on the interpreter (every sample) and on the llvm backend
-(the first sample of each entry; all of them with `TSJIT_MODULES=full`). A result
+`tsjit.script` and runs it on the interpreter and on the llvm backend. `make modules`
+(`TSJIT_MODULES=full`) runs every sample, on the interpreter through the profiling
+executor as users call a scripted module; `make test` runs the first sample of each
+entry on the interpreter without the executor's optimizations, and on the llvm backend
+the first sample of the entries in `LLVM_IN_MAKE_TEST`. A result
 passes with the recorded structure, dtypes, shapes and values (float32: rtol 1e-4,
 atol 1e-5); a random result (`"random"`) is checked for structure, dtypes and shapes.
 Known failures are listed with a reason in `module_db_expected_failures.txt`, marked
@@ -39,6 +42,9 @@ EXPECTED_FAILURES = Path(__file__).with_name("module_db_expected_failures.txt")
 MODES = ("interp", "llvm", "interop")
 TOLERANCE = {"float32": (1e-4, 1e-5), "float64": (1e-7, 1e-7)}
 FULL = os.environ.get("TSJIT_MODULES") == "full"
+LLVM_IN_MAKE_TEST = frozenset({"Conv2d", "BatchNorm2d", "Linear", "GELU", "LayerNorm", "LSTM",
+                               "TransformerEncoderLayer", "CrossEntropyLoss"})  # fmt: skip
+"""The entries `make test` also runs on the llvm backend (all of them: `make modules`)."""
 
 RESULTS: dict[str, Counter[str]] = {}
 """mode -> entry outcomes ("passed", "failed"), for the figures."""
@@ -124,6 +130,8 @@ def cases() -> Iterator[Any]:
             continue
         for mode in MODES:
             name = entry_name(entry)
+            if mode == "llvm" and not FULL and name not in LLVM_IN_MAKE_TEST:
+                continue
             marks = [pytest.mark.interop] if mode == "interop" else []
             if (reason := expected_failure(name, mode)) is not None:
                 marks.append(pytest.mark.xfail(strict=True, reason=reason))
@@ -170,8 +178,11 @@ def run_sample(mode: str, entry: dict[str, Any], sample: dict[str, Any]) -> str 
         if mode == "llvm":
             run = tsjit.compile(scripted.module, scripted.name, backend="llvm")
             result = run(*scripted.executor_arguments(scripted.bind(tuple(args), kwargs)))
-        else:
-            result = scripted(*args, **kwargs)
+        elif FULL or mode == "interop":
+            result = scripted(*args, **kwargs)  # the profiling executor, as users call it
+        else:  # the interpreter on the scripted graph, without the executor's optimizations
+            run = tsjit.compile(scripted.module, scripted.name, pipeline=())
+            result = run(*scripted.executor_arguments(scripted.bind(tuple(args), kwargs)))
     except TorchScriptError as error:
         return f"raised {str(error).splitlines()[0]}"
     except Exception as error:  # noqa: BLE001 -- a compile error or crash fails the sample
@@ -234,7 +245,7 @@ def test_module(index: int, mode: str):
     if mode == "interop":
         pytest.importorskip("torch")
     entry = dataset()[0][index]
-    samples = entry["samples"] if mode != "llvm" or FULL else entry["samples"][:1]
+    samples = entry["samples"] if FULL or mode == "interop" else entry["samples"][:1]
     failures = []
     for number, sample in enumerate(samples):
         problem = run_sample(mode, entry, sample)
@@ -255,9 +266,9 @@ class _Figures:
             if counts:
                 run = counts["passed"] + counts["failed"]
                 parts.append(f"{mode} {counts['passed']}/{run}")
-        terminalreporter.write_line(
-            f"module_db entries passing ({scripted} of {len(dataset()[0])} script in PyTorch): {', '.join(parts)}"
-        )
+        scope = "every sample" if FULL else "the first sample of each entry"
+        terminalreporter.write_line(f"module_db entries passing ({scripted} of {len(dataset()[0])} script in "
+                                    f"PyTorch; {scope}): {', '.join(parts)}")  # fmt: skip
 
 
 @pytest.fixture(scope="module", autouse=True)

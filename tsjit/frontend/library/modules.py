@@ -69,6 +69,14 @@ TORCH_QUALNAMES: dict[str, str] = {
 
 BY_NAME: dict[str, type[Module]] = {cls.__name__: cls for cls in LAYERS}
 
+COMPOSITE = frozenset({
+    "Sequential", "ModuleList", "ModuleDict", "MultiheadAttention", "TransformerEncoderLayer",
+    "TransformerDecoderLayer", "TransformerEncoder", "TransformerDecoder", "Transformer",
+    "TripletMarginWithDistanceLoss",
+})  # fmt: skip
+"""Layers holding submodules or Python functions: their methods are compiled for an
+instance only, never for the class alone (`tsjit.frontend.library_methods`)."""
+
 
 def __getattr__(name: str) -> type[Module]:
     if name in BY_NAME:

@@ -264,6 +264,8 @@ class Softshrink(Module):
 class PReLU(Module):
     __constants__ = ["num_parameters"]
     num_parameters: int
+    init: float
+    weight: Tensor
 
     def __init__(self, num_parameters: int = 1, init: float = 0.25, device=None, dtype=None):
         self.num_parameters = num_parameters

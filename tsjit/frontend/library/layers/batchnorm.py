@@ -62,17 +62,19 @@ class _BatchNorm(_NormBase):
         self._check_input_dim(input)
         # exponential_average_factor is set to self.momentum (when it is available) only so that it gets updated in
         # ONNX graph when this node is exported to ONNX.
-        if self.momentum is None:
+        momentum = self.momentum
+        if momentum is None:
             exponential_average_factor = 0.0
         else:
-            exponential_average_factor = self.momentum
+            exponential_average_factor = momentum
         if self.training and self.track_running_stats:
-            if self.num_batches_tracked is not None:
-                self.num_batches_tracked.add_(1)
-                if self.momentum is None:  # use cumulative moving average
-                    exponential_average_factor = 1.0 / float(self.num_batches_tracked)
+            num_batches_tracked = self.num_batches_tracked  # a local: TorchScript refines locals, not attributes
+            if num_batches_tracked is not None:
+                num_batches_tracked.add_(1)
+                if momentum is None:  # use cumulative moving average
+                    exponential_average_factor = 1.0 / float(num_batches_tracked)
                 else:  # use exponential moving average
-                    exponential_average_factor = self.momentum
+                    exponential_average_factor = momentum
         # Mini-batch stats are used in training mode, and in eval mode when buffers are None.
         if self.training:
             bn_training = True

@@ -88,7 +88,7 @@ class _ConvNd(Module):
 
 
 class Conv1d(_ConvNd):
-    def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0, dilation=1,
+    def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=(1,), padding=(0,), dilation=(1,),
                  groups: int = 1, bias: bool = True, padding_mode: str = "zeros", device=None, dtype=None):  # fmt: skip
         padding_ = padding if isinstance(padding, str) else _single(padding)
         super().__init__(in_channels, out_channels, _single(kernel_size), _single(stride), padding_,
@@ -105,7 +105,7 @@ class Conv1d(_ConvNd):
 
 
 class Conv2d(_ConvNd):
-    def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0, dilation=1,
+    def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=(1, 1), padding=(0, 0), dilation=(1, 1),
                  groups: int = 1, bias: bool = True, padding_mode: str = "zeros", device=None, dtype=None):  # fmt: skip
         padding_ = padding if isinstance(padding, str) else _pair(padding)
         super().__init__(in_channels, out_channels, _pair(kernel_size), _pair(stride), padding_, _pair(dilation),
@@ -122,7 +122,7 @@ class Conv2d(_ConvNd):
 
 
 class Conv3d(_ConvNd):
-    def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0, dilation=1,
+    def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=(1, 1, 1), padding=(0, 0, 0), dilation=(1, 1, 1),
                  groups: int = 1, bias: bool = True, padding_mode: str = "zeros", device=None, dtype=None):  # fmt: skip
         padding_ = padding if isinstance(padding, str) else _triple(padding)
         super().__init__(in_channels, out_channels, _triple(kernel_size), _triple(stride), padding_,
@@ -197,8 +197,8 @@ class _ConvTransposeNd(_ConvNd):
 
 
 class ConvTranspose1d(_ConvTransposeNd):
-    def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0, output_padding=0,
-                 groups: int = 1, bias: bool = True, dilation=1, padding_mode: str = "zeros", device=None,
+    def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=(1,), padding=(0,),
+                 output_padding=(0,), groups: int = 1, bias: bool = True, dilation=(1,), padding_mode: str = "zeros", device=None,
                  dtype=None):  # fmt: skip
         super().__init__(in_channels, out_channels, _single(kernel_size), _single(stride), _single(padding),
                          _single(dilation), True, _single(output_padding), groups, bias, padding_mode, device,
@@ -215,8 +215,8 @@ class ConvTranspose1d(_ConvTransposeNd):
 
 
 class ConvTranspose2d(_ConvTransposeNd):
-    def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0, output_padding=0,
-                 groups: int = 1, bias: bool = True, dilation=1, padding_mode: str = "zeros", device=None,
+    def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=(1, 1), padding=(0, 0),
+                 output_padding=(0, 0), groups: int = 1, bias: bool = True, dilation=(1, 1), padding_mode: str = "zeros", device=None,
                  dtype=None):  # fmt: skip
         super().__init__(in_channels, out_channels, _pair(kernel_size), _pair(stride), _pair(padding), _pair(dilation),
                          True, _pair(output_padding), groups, bias, padding_mode, device, dtype)  # fmt: skip
@@ -232,8 +232,8 @@ class ConvTranspose2d(_ConvTransposeNd):
 
 
 class ConvTranspose3d(_ConvTransposeNd):
-    def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0, output_padding=0,
-                 groups: int = 1, bias: bool = True, dilation=1, padding_mode: str = "zeros", device=None,
+    def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=(1, 1, 1), padding=(0, 0, 0),
+                 output_padding=(0, 0, 0), groups: int = 1, bias: bool = True, dilation=(1, 1, 1), padding_mode: str = "zeros", device=None,
                  dtype=None):  # fmt: skip
         super().__init__(in_channels, out_channels, _triple(kernel_size), _triple(stride), _triple(padding),
                          _triple(dilation), True, _triple(output_padding), groups, bias, padding_mode, device,

@@ -15,7 +15,7 @@ class Fold(Module):
     padding: list[int]
     stride: list[int]
 
-    def __init__(self, output_size, kernel_size, dilation=1, padding=0, stride=1):
+    def __init__(self, output_size, kernel_size, dilation=(1, 1), padding=(0, 0), stride=(1, 1)):
         super().__init__()
         self.output_size = output_size
         self.kernel_size = kernel_size
@@ -34,7 +34,7 @@ class Unfold(Module):
     padding: list[int]
     stride: list[int]
 
-    def __init__(self, kernel_size, dilation=1, padding=0, stride=1):
+    def __init__(self, kernel_size, dilation=(1, 1), padding=(0, 0), stride=(1, 1)):
         super().__init__()
         self.kernel_size = kernel_size
         self.dilation = dilation

@@ -22,6 +22,7 @@ class _InstanceNorm(_NormBase):
         return self._apply_instance_norm(input.unsqueeze(0)).squeeze(0)
 
     def _apply_instance_norm(self, input: Tensor) -> Tensor:
+        momentum = self.momentum  # a local: TorchScript refines locals, not attributes
         return F.instance_norm(
             input,
             self.running_mean,
@@ -29,7 +30,7 @@ class _InstanceNorm(_NormBase):
             self.weight,
             self.bias,
             self.training or not self.track_running_stats,
-            self.momentum if self.momentum is not None else 0.0,
+            momentum if momentum is not None else 0.0,
             self.eps,
         )
 

@@ -31,6 +31,10 @@ class MaxPool1d(_MaxPoolNd):
     padding: list[int]
     dilation: list[int]
 
+    def __init__(self, kernel_size, stride=None, padding=(0,), dilation=(1,), return_indices: bool = False,
+                 ceil_mode: bool = False):  # fmt: skip
+        super().__init__(kernel_size, stride, padding, dilation, return_indices, ceil_mode)
+
     def forward(self, input: Tensor):
         return F.max_pool1d(input, self.kernel_size, self.stride, self.padding, self.dilation,
                             ceil_mode=self.ceil_mode, return_indices=self.return_indices)  # fmt: skip
@@ -41,6 +45,10 @@ class MaxPool2d(_MaxPoolNd):
     stride: list[int]
     padding: list[int]
     dilation: list[int]
+
+    def __init__(self, kernel_size, stride=None, padding=(0, 0), dilation=(1, 1), return_indices: bool = False,
+                 ceil_mode: bool = False):  # fmt: skip
+        super().__init__(kernel_size, stride, padding, dilation, return_indices, ceil_mode)
 
     def forward(self, input: Tensor):
         return F.max_pool2d(input, self.kernel_size, self.stride, self.padding, self.dilation,
@@ -53,6 +61,10 @@ class MaxPool3d(_MaxPoolNd):
     padding: list[int]
     dilation: list[int]
 
+    def __init__(self, kernel_size, stride=None, padding=(0, 0, 0), dilation=(1, 1, 1), return_indices: bool = False,
+                 ceil_mode: bool = False):  # fmt: skip
+        super().__init__(kernel_size, stride, padding, dilation, return_indices, ceil_mode)
+
     def forward(self, input: Tensor):
         return F.max_pool3d(input, self.kernel_size, self.stride, self.padding, self.dilation,
                             ceil_mode=self.ceil_mode, return_indices=self.return_indices)  # fmt: skip
@@ -63,7 +75,7 @@ class MaxUnpool1d(Module):
     stride: list[int]
     padding: list[int]
 
-    def __init__(self, kernel_size, stride=None, padding=0):
+    def __init__(self, kernel_size, stride=None, padding=(0,)):
         super().__init__()
         self.kernel_size = _single(kernel_size)
         self.stride = _single(stride if stride is not None else kernel_size)
@@ -78,7 +90,7 @@ class MaxUnpool2d(Module):
     stride: list[int]
     padding: list[int]
 
-    def __init__(self, kernel_size, stride=None, padding=0):
+    def __init__(self, kernel_size, stride=None, padding=(0, 0)):
         super().__init__()
         self.kernel_size = _pair(kernel_size)
         self.stride = _pair(stride if stride is not None else kernel_size)
@@ -93,7 +105,7 @@ class MaxUnpool3d(Module):
     stride: list[int]
     padding: list[int]
 
-    def __init__(self, kernel_size, stride=None, padding=0):
+    def __init__(self, kernel_size, stride=None, padding=(0, 0, 0)):
         super().__init__()
         self.kernel_size = _triple(kernel_size)
         self.stride = _triple(stride if stride is not None else kernel_size)
@@ -114,7 +126,8 @@ class AvgPool1d(_AvgPoolNd):
     ceil_mode: bool
     count_include_pad: bool
 
-    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode: bool = False, count_include_pad: bool = True):
+    def __init__(self, kernel_size, stride=None, padding=(0,), ceil_mode: bool = False,
+                 count_include_pad: bool = True):  # fmt: skip
         super().__init__()
         self.kernel_size = _single(kernel_size)
         self.stride = _single(stride if stride is not None else kernel_size)
@@ -136,7 +149,7 @@ class AvgPool2d(_AvgPoolNd):
     count_include_pad: bool
     divisor_override: int | None
 
-    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode: bool = False, count_include_pad: bool = True,
+    def __init__(self, kernel_size, stride=None, padding=(0, 0), ceil_mode: bool = False, count_include_pad: bool = True,
                  divisor_override: int | None = None):  # fmt: skip
         super().__init__()
         self.kernel_size = kernel_size
@@ -160,7 +173,7 @@ class AvgPool3d(_AvgPoolNd):
     count_include_pad: bool
     divisor_override: int | None
 
-    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode: bool = False, count_include_pad: bool = True,
+    def __init__(self, kernel_size, stride=None, padding=(0, 0, 0), ceil_mode: bool = False, count_include_pad: bool = True,
                  divisor_override: int | None = None):  # fmt: skip
         super().__init__()
         self.kernel_size = kernel_size
