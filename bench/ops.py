@@ -58,7 +58,9 @@ def small_cnn(t: Any) -> Any:
 
 
 def encoder_layer(t: Any) -> Any:
-    return t.nn.TransformerEncoderLayer(d_model=64, nhead=4, dim_feedforward=128, dropout=0.0, batch_first=True)
+    return t.nn.TransformerEncoderLayer(
+        d_model=64, nhead=4, dim_feedforward=128, dropout=0.0, batch_first=True
+    )
 
 
 def lstm_layer(t: Any) -> Any:
@@ -101,7 +103,9 @@ def numpy_cnn(state: dict[str, np.ndarray], x: np.ndarray) -> np.ndarray:
 def numpy_layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray) -> np.ndarray:
     mean = x.mean(-1, keepdims=True)
     centered = x - mean
-    return centered / np.sqrt((centered * centered).mean(-1, keepdims=True) + np.float32(1e-5)) * weight + bias
+    return (
+        centered / np.sqrt((centered * centered).mean(-1, keepdims=True) + np.float32(1e-5)) * weight + bias
+    )
 
 
 def numpy_encoder(state: dict[str, np.ndarray], x: np.ndarray) -> np.ndarray:
@@ -185,7 +189,9 @@ def bench(name: str, build: Callable[[Any], Any], shape: tuple[int, ...], torch:
             with torch.no_grad():
                 return reference(tx)
 
-        assert np.allclose(first_array(eager()), expected, rtol=1e-3, atol=1e-4), f"{name}: PyTorch and numpy disagree"
+        assert np.allclose(first_array(eager()), expected, rtol=1e-3, atol=1e-4), (
+            f"{name}: PyTorch and numpy disagree"
+        )
         calls["torch"] = eager
     return best_times(calls)
 
@@ -194,7 +200,9 @@ def main() -> None:
     torch = pytorch()
     print(f"torch.nn models on one thread, best of {REPEATS} runs (thread CPU time, ms); goal: tsjit <= {GOAL}x "
           f"PyTorch eager" + ("" if torch is not None else " (PyTorch not importable: numpy only)"))  # fmt: skip
-    header = f"  {'model':<38} {'tsjit':>8} {'numpy':>8}" + (f" {'torch':>8} {'tsjit/torch':>12}" if torch else "")
+    header = f"  {'model':<38} {'tsjit':>8} {'numpy':>8}" + (
+        f" {'torch':>8} {'tsjit/torch':>12}" if torch else ""
+    )
     print(header + f" {'tsjit/numpy':>12}")
     for name, (build, shape) in MODELS.items():
         times = bench(name, build, shape, torch)

@@ -9,7 +9,9 @@
 4. loops: `convert-aten-to-loops` turns the group into a shape-generic loop nest;
 5. llvm: `convert-to-llvm`, then LLVM at O3 for this CPU: the vectorized kernel;
 6. both backends run the cell; they must agree, and the llvm one is timed against the
-   interpreter and numpy.
+   interpreter and numpy;
+7. two everyday torch.nn models of `examples/models.py` (a small CNN, an LSTM model),
+   scripted and run on both backends (`examples/models.py` adds a transformer layer).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from pathlib import Path
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
+import models  # examples/models.py, beside this file
 from tsjit.context import make_context
 from tsjit.formats.torchscript_export import export_graph_text
 from tsjit.frontend import script_source
@@ -151,6 +154,10 @@ def main() -> None:
     ]
     stage(6, "run: both backends, against numpy", "\n".join(lines))
     if not ok:
+        sys.exit(1)
+
+    stage(7, "torch.nn models: scripted, on both backends", "")
+    if models.main(("small CNN", "LSTM model")) != 0:
         sys.exit(1)
 
 

@@ -60,7 +60,9 @@ class SmallCNN(nn.Module):
 class Encoder(nn.Module):
     def __init__(self):
         super().__init__()
-        self.layer = nn.TransformerEncoderLayer(d_model=16, nhead=4, dim_feedforward=32, dropout=0.0, batch_first=True)
+        self.layer = nn.TransformerEncoderLayer(
+            d_model=16, nhead=4, dim_feedforward=32, dropout=0.0, batch_first=True
+        )
 
     def forward(self, x):
         return self.layer(x)
@@ -124,7 +126,9 @@ def main(names: tuple[str, ...] = tuple(MODELS)) -> int:
     for name in names:
         difference, interpreted, native = run(name)
         worst = max(worst, difference)
-        print(f"  {name:<26} interp {interpreted:7.2f} ms   llvm {native:7.2f} ms   max |difference| {difference:.1e}")
+        print(
+            f"  {name:<26} interp {interpreted:7.2f} ms   llvm {native:7.2f} ms   max |difference| {difference:.1e}"
+        )
     ok = worst < 1e-4
     print("  all agree" if ok else "  DISAGREE")
     return 0 if ok else 1

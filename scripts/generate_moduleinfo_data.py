@@ -126,7 +126,11 @@ class Arrays:
 
     def encode(self, value: Any, shapes_only: bool = False) -> dict[str, Any]:
         if isinstance(value, torch.Tensor):
-            if value.layout != torch.strided or value.is_complex() or value.dtype in (torch.float16, torch.bfloat16):
+            if (
+                value.layout != torch.strided
+                or value.is_complex()
+                or value.dtype in (torch.float16, torch.bfloat16)
+            ):
                 raise Unsupported(f"a {value.layout} {value.dtype} tensor")
             if shapes_only:
                 return {"tensor_spec": [str(value.dtype).removeprefix("torch."), list(value.shape)]}
@@ -154,8 +158,18 @@ class Arrays:
             if call is None:
                 raise Unsupported(f"a {type(value).__name__} module built outside torch.nn")
             name, args, kwargs = call
-            return {"module": [name, [self.encode(a) for a in args], {k: self.encode(v) for k, v in kwargs.items()}]}
-        if callable(value) and getattr(value, "__module__", None) in ("torch.nn.functional", "torch", "torch._C._nn"):
+            return {
+                "module": [
+                    name,
+                    [self.encode(a) for a in args],
+                    {k: self.encode(v) for k, v in kwargs.items()},
+                ]
+            }
+        if callable(value) and getattr(value, "__module__", None) in (
+            "torch.nn.functional",
+            "torch",
+            "torch._C._nn",
+        ):
             module = "torch.nn.functional" if hasattr(torch.nn.functional, value.__name__) else "torch"
             return {"function": f"{module}.{value.__name__}"}
         raise Unsupported(f"a {type(value).__name__} value")
@@ -219,7 +233,9 @@ def record_entry(info: Any, arrays: Arrays) -> dict[str, Any]:
         return entry
     torch.manual_seed(0)
     try:
-        inputs = info.module_inputs_func(info, device="cpu", dtype=torch.float32, requires_grad=False, training=False)
+        inputs = info.module_inputs_func(
+            info, device="cpu", dtype=torch.float32, requires_grad=False, training=False
+        )
     except Exception as error:  # noqa: BLE001
         entry["skipped"] = f"module_inputs_func: {first_line(error)}"
         return entry

@@ -61,7 +61,9 @@ class Recorder:
         output.mkdir(parents=True, exist_ok=True)
         (output / "nn_kernels.json").write_text(json.dumps({"torch": torch.__version__, "cases": self.cases},
                                                            separators=(",", ":")) + "\n", encoding="utf-8")  # fmt: skip
-        np.savez_compressed(output / "nn_kernels.npz", **{k: np.concatenate(v) for k, v in self.chunks.items()})
+        np.savez_compressed(
+            output / "nn_kernels.npz", **{k: np.concatenate(v) for k, v in self.chunks.items()}
+        )
 
 
 def record(r: Recorder) -> None:
@@ -87,7 +89,13 @@ def record(r: Recorder) -> None:
                            interpolation, padding, align)  # fmt: skip
         theta = randn(2, dims, dims + 1)
         for align in (False, True):
-            r.case(f"affine grid {dims}d {align}", "affine_grid_generator", theta, [2, 3, *(4, 5, 3)[:dims]], align)
+            r.case(
+                f"affine grid {dims}d {align}",
+                "affine_grid_generator",
+                theta,
+                [2, 3, *(4, 5, 3)[:dims]],
+                align,
+            )
     for dims in (1, 2, 3):
         inp = randn(2, 4, *(5,) * dims)
         weight = randn(4, 3, *(3,) * dims)
@@ -98,7 +106,12 @@ def record(r: Recorder) -> None:
                [2] * dims, False, [0] * dims, 2)  # fmt: skip
     embed, heads = 8, 2
     q = randn(2, 5, embed)
-    qkv_w, qkv_b, proj_w, proj_b = randn(3 * embed, embed), randn(3 * embed), randn(embed, embed), randn(embed)
+    qkv_w, qkv_b, proj_w, proj_b = (
+        randn(3 * embed, embed),
+        randn(3 * embed),
+        randn(embed, embed),
+        randn(embed),
+    )
     padding = torch.tensor([[False, False, False, True, True], [False, False, False, False, False]])
     for need, average in ((False, True), (True, True), (True, False)):
         r.case(f"native mha {need} {average}", "_native_multi_head_attention", q, q, q, embed, heads, qkv_w, qkv_b,
@@ -112,12 +125,21 @@ def record(r: Recorder) -> None:
                proj_w, proj_b, gelu, first, 1e-5, *norms, *ffn, None, None, tolerance=1e-4)  # fmt: skip
     scores = randn(2, 2, 4, 4)
     r.case("masked softmax", "_masked_softmax", scores, torch.rand(2, 2, 4, 4, generator=g) > 0.6, -1, None)
-    r.case("masked softmax padding", "_masked_softmax", scores, torch.tensor([[False, False, True, True]] * 2), -1, 1)
+    r.case(
+        "masked softmax padding",
+        "_masked_softmax",
+        scores,
+        torch.tensor([[False, False, True, True]] * 2),
+        -1,
+        1,
+    )
     weight = randn(10, 3)
     indices = torch.tensor([1, 2, 4, 5, 4, 3, 2, 9])
     offsets = torch.tensor([0, 2, 2, 5])
     for mode in (0, 1, 2):
-        result = aten._embedding_bag_forward_only(weight, indices, offsets, False, mode, False, None, False, -1)
+        result = aten._embedding_bag_forward_only(
+            weight, indices, offsets, False, mode, False, None, False, -1
+        )
         r.cases.append({"name": f"embedding bag {mode}", "overload": "aten::embedding_bag.padding_idx",
                         "args": [r.encode(v) for v in (weight, indices, offsets, False, mode, False, None, False, None)],
                         "result": {"tensor_first": r.encode(result[0])}, "tolerance": 1e-5})  # fmt: skip
@@ -134,17 +156,28 @@ def record(r: Recorder) -> None:
         r.case(f"ctc {reduction}", "ctc_loss.Tensor", log_probs, targets, input_lengths, target_lengths, 0, reduction,
                False)  # fmt: skip
     concatenated = torch.cat([targets[0, :4], targets[1, :2], targets[2, :3]])
-    r.case("ctc concatenated", "ctc_loss.IntList", log_probs, concatenated, [12, 10, 8], [4, 2, 3], 0, 0, False)
+    r.case(
+        "ctc concatenated", "ctc_loss.IntList", log_probs, concatenated, [12, 10, 8], [4, 2, 3], 0, 0, False
+    )
     r.case("ctc impossible, zero_infinity", "ctc_loss.Tensor", log_probs, targets, torch.tensor([2, 10, 8]),
            target_lengths, 0, 0, True)  # fmt: skip
-    for name, overload, gates in (("lstm", "lstm.input", 4), ("gru", "gru.input", 3), ("rnn", "rnn_tanh.input", 1)):
+    for name, overload, gates in (
+        ("lstm", "lstm.input", 4),
+        ("gru", "gru.input", 3),
+        ("rnn", "rnn_tanh.input", 1),
+    ):
         for layers, bidirectional, batch_first in ((2, True, True), (1, False, False)):
             directions = 2 if bidirectional else 1
             params = []
             for layer in range(layers):
                 for _ in range(directions):
                     size = 3 if layer == 0 else 4 * directions
-                    params += [randn(gates * 4, size) * 0.3, randn(gates * 4, 4) * 0.3, randn(gates * 4), randn(gates * 4)]
+                    params += [
+                        randn(gates * 4, size) * 0.3,
+                        randn(gates * 4, 4) * 0.3,
+                        randn(gates * 4),
+                        randn(gates * 4),
+                    ]
             inp = randn(2, 5, 3) if batch_first else randn(5, 2, 3)
             h0 = randn(layers * directions, 2, 4)
             hx = [h0, randn(layers * directions, 2, 4)] if name == "lstm" else h0
@@ -156,7 +189,9 @@ def record(r: Recorder) -> None:
         r.case(f"pdist {p}", "pdist", randn(5, 3), p)
     pool_input = randn(1, 2, 6, 6)
     pool_input[0, 0, 1, 1] = float("nan")
-    r.case("max pool indices nan", "max_pool2d_with_indices", pool_input, [3, 3], [2, 2], [1, 1], [1, 1], True)
+    r.case(
+        "max pool indices nan", "max_pool2d_with_indices", pool_input, [3, 3], [2, 2], [1, 1], [1, 1], True
+    )
     r.case("adaptive max indices", "adaptive_max_pool2d", randn(1, 2, 7, 5), [3, 2])
     r.case("fractional samples", "fractional_max_pool2d", randn(2, 3, 9, 9), [2, 2], [4, 5],
            torch.rand(2, 3, 2, generator=g))  # fmt: skip

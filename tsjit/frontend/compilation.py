@@ -190,7 +190,9 @@ class CompilationUnit:
     def overload_signature(self, declaration: types.FunctionType, node: ast.AST | None) -> Signature:
         """The signature one `_overload` declaration gives its implementation."""
         source, definition = self.definition_of(declaration, node)
-        signature, _ = self.parse_signature(source, definition, Scope.of_function(declaration), declaration, False)
+        signature, _ = self.parse_signature(
+            source, definition, Scope.of_function(declaration), declaration, False
+        )
         return Signature(definition.name, tuple(signature.params), ())
 
     def compile_overload(self, declaration: types.FunctionType, implementation: types.FunctionType, name: str,

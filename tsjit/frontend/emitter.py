@@ -1231,8 +1231,10 @@ class FunctionEmitter:
             if isinstance(expr, ast.Tuple):
                 for e in expr.elts:
                     gather(e)
-            elif isinstance(expr, ast.Name) and expr.id in _CONTAINER_KINDS and self.spec.scope.lookup_expr(expr) in (
-                list, tuple, dict, MISSING
+            elif (
+                isinstance(expr, ast.Name)
+                and expr.id in _CONTAINER_KINDS
+                and self.spec.scope.lookup_expr(expr) in (list, tuple, dict, MISSING)
             ):
                 kinds.append(_CONTAINER_KINDS[expr.id])
             else:
@@ -1253,7 +1255,12 @@ class FunctionEmitter:
         gather(classinfo)
         value = self.emit_expr(obj)
         refinements = Refinements()
-        if len(types) == 1 and not kinds and is_subtype_of(types[0], value.type) and isinstance(obj, ast.Name):
+        if (
+            len(types) == 1
+            and not kinds
+            and is_subtype_of(types[0], value.type)
+            and isinstance(obj, ast.Name)
+        ):
             refinements = Refinements(((obj.id, types[0]),), ())
         if is_instance(value.type):
             return CondValue(self.constant(True, BoolType(), obj), refinements, True)

@@ -377,7 +377,8 @@ class Matcher:
             elif allow_conversions and self._takes_tensor_elements(value_type, target):
                 assert isinstance(target, ListType)
                 converters = [
-                    functools.partial(self._convert_value, target.element_type, True) for _ in value_type.types
+                    functools.partial(self._convert_value, target.element_type, True)
+                    for _ in value_type.types
                 ]
                 plan = TupleElementsToList(target, plan.cost + 1, plan, converters)
             elif (
@@ -405,7 +406,9 @@ class Matcher:
             getattr(self.builder, "tensor_elements_as_numbers", False)
             and isinstance(target, ListType)
             and isinstance(target.element_type, (IntType, FloatType))
-            and all(is_subtype_of(e, target.element_type) or isinstance(e, TensorType) for e in value_type.types)
+            and all(
+                is_subtype_of(e, target.element_type) or isinstance(e, TensorType) for e in value_type.types
+            )
         )
 
     def _convert_value(self, concrete: Attribute, allow_conversions: bool, value: SSAValue) -> Plan:

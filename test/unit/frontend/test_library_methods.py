@@ -126,7 +126,13 @@ def test_the_class_view_types_unannotated_state_optional():
     assert attribute_reads(compiled.module) == {"weight": TensorType(), "bias": OptionalType(TensorType())}
     batch_norm = compile_method(f"{NN}.batchnorm.BatchNorm2d", "forward")
     assert batch_norm is not None
-    assert batch_norm.optional_state == {"weight", "bias", "running_mean", "running_var", "num_batches_tracked"}
+    assert batch_norm.optional_state == {
+        "weight",
+        "bias",
+        "running_mean",
+        "running_var",
+        "num_batches_tracked",
+    }
 
 
 def test_no_class_view_for_other_classes_missing_methods_and_containers():

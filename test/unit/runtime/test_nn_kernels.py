@@ -55,7 +55,9 @@ def assert_matches(actual: Any, expected: Any, tolerance: float, where: str = "r
     assert actual.dtype == expected.dtype and actual.shape == expected.shape, (
         f"{where}: {actual.dtype}{list(actual.shape)} != {expected.dtype}{list(expected.shape)}"
     )
-    np.testing.assert_allclose(actual, expected, rtol=tolerance, atol=tolerance, equal_nan=True, err_msg=where)
+    np.testing.assert_allclose(
+        actual, expected, rtol=tolerance, atol=tolerance, equal_nan=True, err_msg=where
+    )
 
 
 @pytest.mark.parametrize("index", range(len(dataset()[0])), ids=lambda i: dataset()[0][i]["name"])

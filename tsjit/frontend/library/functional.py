@@ -291,12 +291,18 @@ max_pool3d = boolean_dispatch(
 
 
 def _unpool_output_size(
-    input: Tensor, kernel_size: list[int], stride: list[int], padding: list[int], output_size: list[int] | None
+    input: Tensor,
+    kernel_size: list[int],
+    stride: list[int],
+    padding: list[int],
+    output_size: list[int] | None,
 ) -> list[int]:
     input_size = input.size()
     default_size = torch.jit.annotate(list[int], [])
     for d in range(len(kernel_size)):
-        default_size.append((input_size[-len(kernel_size) + d] - 1) * stride[d] + kernel_size[d] - 2 * padding[d])
+        default_size.append(
+            (input_size[-len(kernel_size) + d] - 1) * stride[d] + kernel_size[d] - 2 * padding[d]
+        )
     if output_size is None:
         ret = default_size
     else:
@@ -441,7 +447,9 @@ def adaptive_max_pool1d_with_indices(
     return torch.adaptive_max_pool1d(input, output_size)
 
 
-def _adaptive_max_pool1d(input: Tensor, output_size: BroadcastingList1[int], return_indices: bool = False) -> Tensor:
+def _adaptive_max_pool1d(
+    input: Tensor, output_size: BroadcastingList1[int], return_indices: bool = False
+) -> Tensor:
     return adaptive_max_pool1d_with_indices(input, output_size)[0]
 
 
@@ -458,7 +466,9 @@ def adaptive_max_pool2d_with_indices(
     return torch._C._nn.adaptive_max_pool2d(input, output_size)
 
 
-def _adaptive_max_pool2d(input: Tensor, output_size: BroadcastingList2[int], return_indices: bool = False) -> Tensor:
+def _adaptive_max_pool2d(
+    input: Tensor, output_size: BroadcastingList2[int], return_indices: bool = False
+) -> Tensor:
     return adaptive_max_pool2d_with_indices(input, output_size)[0]
 
 
@@ -475,7 +485,9 @@ def adaptive_max_pool3d_with_indices(
     return torch._C._nn.adaptive_max_pool3d(input, output_size)
 
 
-def _adaptive_max_pool3d(input: Tensor, output_size: BroadcastingList3[int], return_indices: bool = False) -> Tensor:
+def _adaptive_max_pool3d(
+    input: Tensor, output_size: BroadcastingList3[int], return_indices: bool = False
+) -> Tensor:
     return adaptive_max_pool3d_with_indices(input, output_size)[0]
 
 
@@ -526,7 +538,9 @@ def dropout1d(input: Tensor, p: float = 0.5, training: bool = True, inplace: boo
     is_batched = inp_dim == 3
     if not is_batched:
         input = input.unsqueeze_(0) if inplace else input.unsqueeze(0)
-    result = torch.feature_dropout_(input, p, training) if inplace else torch.feature_dropout(input, p, training)
+    result = (
+        torch.feature_dropout_(input, p, training) if inplace else torch.feature_dropout(input, p, training)
+    )
     if not is_batched:
         result = result.squeeze_(0) if inplace else result.squeeze(0)
     return result
@@ -553,7 +567,9 @@ def dropout2d(input: Tensor, p: float = 0.5, training: bool = True, inplace: boo
             "input as one without a batch dimension, i.e. shape (C, H, W). To maintain the 1D "
             "channel-wise dropout behavior, please switch to using dropout1d instead."
         )
-    result = torch.feature_dropout_(input, p, training) if inplace else torch.feature_dropout(input, p, training)
+    result = (
+        torch.feature_dropout_(input, p, training) if inplace else torch.feature_dropout(input, p, training)
+    )
     return result
 
 
@@ -573,13 +589,17 @@ def dropout3d(input: Tensor, p: float = 0.5, training: bool = True, inplace: boo
     is_batched = inp_dim == 5
     if not is_batched:
         input = input.unsqueeze_(0) if inplace else input.unsqueeze(0)
-    result = torch.feature_dropout_(input, p, training) if inplace else torch.feature_dropout(input, p, training)
+    result = (
+        torch.feature_dropout_(input, p, training) if inplace else torch.feature_dropout(input, p, training)
+    )
     if not is_batched:
         result = result.squeeze_(0) if inplace else result.squeeze(0)
     return result
 
 
-def feature_alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False, inplace: bool = False) -> Tensor:
+def feature_alpha_dropout(
+    input: Tensor, p: float = 0.5, training: bool = False, inplace: bool = False
+) -> Tensor:
     if p < 0.0 or p > 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
     if inplace:
@@ -668,7 +688,11 @@ def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = Fals
 
 
 def rrelu(
-    input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False, inplace: bool = False
+    input: Tensor,
+    lower: float = 1.0 / 8,
+    upper: float = 1.0 / 3,
+    training: bool = False,
+    inplace: bool = False,
 ) -> Tensor:
     if inplace:
         result = torch.rrelu_(input, lower, upper, training)
@@ -750,7 +774,9 @@ def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype: 
     return ret
 
 
-def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype: int | None = None) -> Tensor:
+def log_softmax(
+    input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype: int | None = None
+) -> Tensor:
     if dim is None:
         dim = _get_softmax_dim("log_softmax", input.dim(), _stacklevel)
     if dtype is None:
@@ -760,7 +786,9 @@ def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dty
     return ret
 
 
-def gumbel_softmax(logits: Tensor, tau: float = 1, hard: bool = False, eps: float = 1e-10, dim: int = -1) -> Tensor:
+def gumbel_softmax(
+    logits: Tensor, tau: float = 1, hard: bool = False, eps: float = 1e-10, dim: int = -1
+) -> Tensor:
     if eps != 1e-10:
         warnings.warn("`eps` parameter is deprecated and has no effect.")
     gumbels = -torch.empty_like(logits).exponential_().log()
@@ -933,7 +961,9 @@ def instance_norm(
 ) -> Tensor:
     if use_input_stats:
         _verify_spatial_size(input.size())
-    return torch.instance_norm(input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps, False)
+    return torch.instance_norm(
+        input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps, False
+    )
 
 
 def layer_norm(
@@ -953,7 +983,11 @@ def rms_norm(
 
 
 def group_norm(
-    input: Tensor, num_groups: int, weight: Tensor | None = None, bias: Tensor | None = None, eps: float = 1e-5
+    input: Tensor,
+    num_groups: int,
+    weight: Tensor | None = None,
+    bias: Tensor | None = None,
+    eps: float = 1e-5,
 ) -> Tensor:
     if input.dim() < 2:
         raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received {input.dim()}")
@@ -961,10 +995,14 @@ def group_norm(
     return torch.group_norm(input, num_groups, weight, bias, eps, False)
 
 
-def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1.0) -> Tensor:
+def local_response_norm(
+    input: Tensor, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1.0
+) -> Tensor:
     dim = input.dim()
     if dim < 3:
-        raise ValueError(f"Expected 3D or higher dimensionality                          input (got {dim} dimensions)")
+        raise ValueError(
+            f"Expected 3D or higher dimensionality                          input (got {dim} dimensions)"
+        )
     if input.numel() == 0:
         return input
     div = input.mul(input)
@@ -982,7 +1020,9 @@ def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4, beta: flo
     return input / div
 
 
-def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12, out: Tensor | None = None) -> Tensor:
+def normalize(
+    input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12, out: Tensor | None = None
+) -> Tensor:
     if out is None:
         denom = input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
         return input / denom
@@ -1213,7 +1253,9 @@ def huber_loss(
     else:
         if weight.size() != input.size():
             raise ValueError("Weights and input must have the same size.")
-        unweighted_loss = torch._C._nn.huber_loss(expanded_input, expanded_target, _reduction_enum("none"), delta)
+        unweighted_loss = torch._C._nn.huber_loss(
+            expanded_input, expanded_target, _reduction_enum("none"), delta
+        )
         return _weighted_reduction(unweighted_loss * weight, reduction, None)
 
 
@@ -1821,7 +1863,9 @@ def fold(
 # --------------------------------------------------------------------------------------
 
 
-def _in_projection_packed(q: Tensor, k: Tensor, v: Tensor, w: Tensor, b: Tensor | None = None) -> list[Tensor]:
+def _in_projection_packed(
+    q: Tensor, k: Tensor, v: Tensor, w: Tensor, b: Tensor | None = None
+) -> list[Tensor]:
     E = q.size(-1)
     if k is v:
         if q is k:
@@ -1846,7 +1890,11 @@ def _in_projection_packed(q: Tensor, k: Tensor, v: Tensor, w: Tensor, b: Tensor 
             b_q = b_k = b_v = None
         else:
             b_q, b_k, b_v = b.chunk(3)
-        return [torch._C._nn.linear(q, w_q, b_q), torch._C._nn.linear(k, w_k, b_k), torch._C._nn.linear(v, w_v, b_v)]
+        return [
+            torch._C._nn.linear(q, w_q, b_q),
+            torch._C._nn.linear(k, w_k, b_k),
+            torch._C._nn.linear(v, w_v, b_v),
+        ]
 
 
 def _in_projection(
@@ -1867,7 +1915,11 @@ def _in_projection(
     assert b_q is None or b_q.shape == [Eq], f"expecting query bias shape of {(Eq,)}"
     assert b_k is None or b_k.shape == [Eq], f"expecting key bias shape of {(Eq,)}"
     assert b_v is None or b_v.shape == [Eq], f"expecting value bias shape of {(Eq,)}"
-    return torch._C._nn.linear(q, w_q, b_q), torch._C._nn.linear(k, w_k, b_k), torch._C._nn.linear(v, w_v, b_v)
+    return (
+        torch._C._nn.linear(q, w_q, b_q),
+        torch._C._nn.linear(k, w_k, b_k),
+        torch._C._nn.linear(v, w_v, b_v),
+    )
 
 
 def _mha_shape_check(
@@ -2044,7 +2096,9 @@ def multi_head_attention_forward(
             b_q = b_k = b_v = None
         else:
             b_q, b_k, b_v = in_proj_bias.chunk(3)
-        q, k, v = _in_projection(query, key, value, q_proj_weight, k_proj_weight, v_proj_weight, b_q, b_k, b_v)
+        q, k, v = _in_projection(
+            query, key, value, q_proj_weight, k_proj_weight, v_proj_weight, b_q, b_k, b_v
+        )
     # prep attention mask
     if attn_mask is not None:
         # ensure attn_mask's dim is 3
@@ -2084,7 +2138,9 @@ def multi_head_attention_forward(
         assert static_k.size(0) == bsz * num_heads, (
             f"expecting static_k.size(0) of {bsz * num_heads}, but got {static_k.size(0)}"
         )
-        assert static_k.size(2) == head_dim, f"expecting static_k.size(2) of {head_dim}, but got {static_k.size(2)}"
+        assert static_k.size(2) == head_dim, (
+            f"expecting static_k.size(2) of {head_dim}, but got {static_k.size(2)}"
+        )
         k = static_k
     if static_v is None:
         v = v.view(v.shape[0], bsz * num_heads, head_dim).transpose(0, 1)
@@ -2092,7 +2148,9 @@ def multi_head_attention_forward(
         assert static_v.size(0) == bsz * num_heads, (
             f"expecting static_v.size(0) of {bsz * num_heads}, but got {static_v.size(0)}"
         )
-        assert static_v.size(2) == head_dim, f"expecting static_v.size(2) of {head_dim}, but got {static_v.size(2)}"
+        assert static_v.size(2) == head_dim, (
+            f"expecting static_v.size(2) of {head_dim}, but got {static_v.size(2)}"
+        )
         v = static_v
     # add zero attention along batch dimension (now first)
     if add_zero_attn:
@@ -2108,7 +2166,9 @@ def multi_head_attention_forward(
     # merge key padding and attention masks
     if key_padding_mask is not None:
         key_padding_mask = (
-            key_padding_mask.view(bsz, 1, 1, src_len).expand(-1, num_heads, -1, -1).reshape(bsz * num_heads, 1, src_len)
+            key_padding_mask.view(bsz, 1, 1, src_len)
+            .expand(-1, num_heads, -1, -1)
+            .reshape(bsz * num_heads, 1, src_len)
         )
         if attn_mask is None:
             attn_mask = key_padding_mask

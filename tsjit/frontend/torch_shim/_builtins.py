@@ -148,7 +148,13 @@ BOOLEAN_DISPATCHED: dict[Any, dict[str, Any]] = {}
 
 
 def boolean_dispatch(
-    arg_name: str, arg_index: int, default: bool, if_true: Any, if_false: Any, module_name: str, func_name: str
+    arg_name: str,
+    arg_index: int,
+    default: bool,
+    if_true: Any,
+    if_false: Any,
+    module_name: str,
+    func_name: str,
 ) -> Any:
     """A function that calls `if_true` or `if_false` depending on one bool argument
     (`F.max_pool2d(..., return_indices=True)`); scripting picks one at compile time, so

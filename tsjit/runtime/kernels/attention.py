@@ -47,7 +47,9 @@ def _attention_bias(
     bias = None
     if is_causal:
         if attn_mask is not None:
-            raise TorchScriptError("_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True")
+            raise TorchScriptError(
+                "_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True"
+            )
         bias = np.where(np.tril(np.ones((length, source), dtype=bool)), dtype.type(0), dtype.type(-np.inf))
     if attn_mask is not None:
         if attn_mask.dtype == np.bool_:
@@ -81,7 +83,9 @@ def _attention(
             f"key.dtype: {key.dtype.name} and value.dtype: {value.dtype.name} instead."
         )
     if query.ndim < 2 or key.ndim < 2 or value.ndim < 2:
-        raise TorchScriptError("scaled_dot_product_attention: expected query, key and value of at least 2 dimensions")
+        raise TorchScriptError(
+            "scaled_dot_product_attention: expected query, key and value of at least 2 dimensions"
+        )
     if enable_gqa and query.ndim >= 3 and key.shape[-3] != query.shape[-3]:
         groups = query.shape[-3] // key.shape[-3]
         key = np.repeat(key, groups, axis=-3)
@@ -134,7 +138,9 @@ def scaled_dot_product_attention(
     scale: float | None = None,
     enable_gqa: bool = False,
 ) -> ndarray:
-    return _attention(query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa, need_weights=False)[0]
+    return _attention(
+        query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa, need_weights=False
+    )[0]
 
 
 @kernel("aten::_scaled_dot_product_attention_math")
@@ -150,7 +156,9 @@ def scaled_dot_product_attention_math(
     enable_gqa: bool = False,
 ) -> tuple[ndarray, ndarray]:
     if dropout_mask is not None and dropout_p > 0:
-        raise TorchScriptError("_scaled_dot_product_attention_math: an explicit dropout_mask is not supported")
+        raise TorchScriptError(
+            "_scaled_dot_product_attention_math: an explicit dropout_mask is not supported"
+        )
     return _attention(query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa)
 
 
@@ -165,7 +173,9 @@ def scaled_dot_product_flash_attention_for_cpu(
     scale: float | None = None,
 ) -> tuple[ndarray, ndarray]:
     """(output, logsumexp of the scaled scores per query), inputs (B, H, L, E)."""
-    output, _ = _attention(query, key, value, attn_mask, dropout_p, is_causal, scale, False, need_weights=False)
+    output, _ = _attention(
+        query, key, value, attn_mask, dropout_p, is_causal, scale, False, need_weights=False
+    )
     t = query.dtype.type
     factor = t(1 / math.sqrt(query.shape[-1]) if scale is None else scale)
     scores = np.matmul(query, np.swapaxes(key, -1, -2)) * factor
@@ -203,7 +213,9 @@ def _masked_scores(scores: ndarray, mask: ndarray, mask_type: int | None) -> nda
 
 
 @kernel("aten::_masked_softmax")
-def masked_softmax(self: ndarray, mask: ndarray, dim: int | None = None, mask_type: int | None = None) -> ndarray:
+def masked_softmax(
+    self: ndarray, mask: ndarray, dim: int | None = None, mask_type: int | None = None
+) -> ndarray:
     if self.dtype.kind != "f":
         raise TorchScriptError(f"_masked_softmax: expected a floating tensor, got {self.dtype.name}")
     axis = wrap_dim(-1 if dim is None else dim, self.ndim)

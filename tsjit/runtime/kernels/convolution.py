@@ -49,7 +49,9 @@ def batched(x: ndarray, n: int, op: str) -> tuple[ndarray, bool]:
     )
 
 
-def windows(x: ndarray, kernel_size: Sequence[int], stride: Sequence[int], dilation: Sequence[int]) -> ndarray:
+def windows(
+    x: ndarray, kernel_size: Sequence[int], stride: Sequence[int], dilation: Sequence[int]
+) -> ndarray:
     """(N, C, *out, *kernel) view of x's spatial windows (no padding)."""
     n = len(kernel_size)
     spans = [(k - 1) * d + 1 for k, d in zip(kernel_size, dilation)]
@@ -59,9 +61,7 @@ def windows(x: ndarray, kernel_size: Sequence[int], stride: Sequence[int], dilat
     return view[index]
 
 
-def add_windows(
-    out: ndarray, columns: ndarray, stride: Sequence[int], dilation: Sequence[int]
-) -> ndarray:
+def add_windows(out: ndarray, columns: ndarray, stride: Sequence[int], dilation: Sequence[int]) -> ndarray:
     """col2im's core: adds `columns` (N, C, *kernel, *positions) into `out` (N, C, *spatial),
     tap by tap: position p of kernel offset k lands at `p * stride + k * dilation`."""
     n = len(stride)
@@ -89,7 +89,11 @@ def _check_dtypes(x: ndarray, weight: ndarray, bias: ndarray | None) -> None:
 
 
 def _padding_pairs(
-    padding: Sequence[int] | str, n: int, kernel_size: Sequence[int], stride: Sequence[int], dilation: Sequence[int]
+    padding: Sequence[int] | str,
+    n: int,
+    kernel_size: Sequence[int],
+    stride: Sequence[int],
+    dilation: Sequence[int],
 ) -> list[tuple[int, int]]:
     """(before, after) padding per dimension; 'same' puts an odd total's extra on the right."""
     if type(padding) is not str:
@@ -150,7 +154,9 @@ def convolve(
     if groups == 1 and batch == 1:
         # (O, C * prod(k)) @ (C * prod(k), positions): the common case, one BLAS call.
         columns = patches[0].transpose((0, *range(1 + n, 1 + 2 * n), *range(1, 1 + n))).reshape(-1, positions)
-        out = np.matmul(weight.reshape(out_channels, -1), columns).reshape((1, out_channels) + tuple(out_shape))
+        out = np.matmul(weight.reshape(out_channels, -1), columns).reshape(
+            (1, out_channels) + tuple(out_shape)
+        )
     else:
         # im2col as (G, C/G * prod(k), N * positions): the copy walks the input along its rows,
         # and (G, O/G, C/G * prod(k)) @ columns is one BLAS call per group.
@@ -221,7 +227,9 @@ def convolve_transposed(
     columns = columns.reshape((out_channels, *kernel_size, batch, *in_shape))
     columns = columns.transpose((1 + n, 0, *range(1, 1 + n), *range(2 + n, 2 + 2 * n)))  # (N, O, *k, *in)
     full = [p + size for p, size in zip(padding, out_shape)]
-    reach = [(size - 1) * s + (k - 1) * d + 1 for size, s, k, d in zip(in_shape, stride, kernel_size, dilation)]
+    reach = [
+        (size - 1) * s + (k - 1) * d + 1 for size, s, k, d in zip(in_shape, stride, kernel_size, dilation)
+    ]
     out = np.zeros((batch, out_channels, *(max(f, r) for f, r in zip(full, reach))), dtype=columns.dtype)
     add_windows(out, columns, stride, dilation)
     out = out[(slice(None), slice(None)) + tuple(slice(p, p + size) for p, size in zip(padding, out_shape))]
@@ -376,7 +384,9 @@ def im2col(
     patches = windows(x, kernel_size, stride, dilation)  # (N, C, oh, ow, kh, kw)
     batch, channels = x.shape[:2]
     columns = channels * math.prod(kernel_size)
-    out = np.ascontiguousarray(patches.transpose(0, 1, 4, 5, 2, 3)).reshape(batch, columns, math.prod(patches.shape[2:4]))
+    out = np.ascontiguousarray(patches.transpose(0, 1, 4, 5, 2, 3)).reshape(
+        batch, columns, math.prod(patches.shape[2:4])
+    )
     return out[0] if unbatched else out
 
 
@@ -420,7 +430,11 @@ def col2im(
         )
     batch, channels = cols.shape[0], cols.shape[1] // taps
     columns = cols.reshape(batch, channels, *kernel_size, *blocks)
-    out = np.zeros((batch, channels, *(size + 2 * p for size, p in zip(output_size, padding))), dtype=cols.dtype)
+    out = np.zeros(
+        (batch, channels, *(size + 2 * p for size, p in zip(output_size, padding))), dtype=cols.dtype
+    )
     add_windows(out, columns, stride, dilation)
-    out = np.ascontiguousarray(out[(slice(None), slice(None)) + tuple(slice(p, p + s) for p, s in zip(padding, output_size))])
+    out = np.ascontiguousarray(
+        out[(slice(None), slice(None)) + tuple(slice(p, p + s) for p, s in zip(padding, output_size))]
+    )
     return out[0] if unbatched else out

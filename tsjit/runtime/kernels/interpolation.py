@@ -47,12 +47,16 @@ def _output_size(
         if scale_factors is not None:
             raise TorchScriptError("Must specify exactly one of output_size and scale_factors")
         if len(output_size) != n:
-            raise TorchScriptError(f"It is expected output_size equals to {n}, but got size {len(output_size)}")
+            raise TorchScriptError(
+                f"It is expected output_size equals to {n}, but got size {len(output_size)}"
+            )
         return list(output_size), [None] * n
     if scale_factors is None:
         raise TorchScriptError("Must specify exactly one of output_size and scale_factors")
     if len(scale_factors) != n:
-        raise TorchScriptError(f"It is expected scale_factors equals to {n}, but got size {len(scale_factors)}")
+        raise TorchScriptError(
+            f"It is expected scale_factors equals to {n}, but got size {len(scale_factors)}"
+        )
     return [int(math.floor(size * s)) for size, s in zip(x.shape[2:], scale_factors)], list(scale_factors)
 
 
@@ -98,7 +102,9 @@ def _nearest_index(size: int, out: int, scale: float | None, exact: bool) -> nda
     return np.minimum(src, size - 1)
 
 
-def upsample_nearest(x: ndarray, out_sizes: Sequence[int], scales: Sequence[float | None], exact: bool) -> ndarray:
+def upsample_nearest(
+    x: ndarray, out_sizes: Sequence[int], scales: Sequence[float | None], exact: bool
+) -> ndarray:
     n = len(out_sizes)
     for axis in range(n - 1, -1, -1):
         index = _nearest_index(x.shape[2 + axis], out_sizes[axis], scales[axis], exact)
@@ -157,10 +163,14 @@ def _nearest_kernels(n: int, exact: bool) -> tuple[Kernel, Kernel]:
     def explicit(self: ndarray, output_size: Sequence[int], *scales: float | None) -> ndarray:
         _check(self, n, op, uint8=True)
         if len(output_size) != n:
-            raise TorchScriptError(f"It is expected output_size equals to {n}, but got size {len(output_size)}")
+            raise TorchScriptError(
+                f"It is expected output_size equals to {n}, but got size {len(output_size)}"
+            )
         return upsample_nearest(self, output_size, list(scales) + [None] * (n - len(scales)), exact)
 
-    def vec(input: ndarray, output_size: Sequence[int] | None, scale_factors: Sequence[float] | None) -> ndarray:
+    def vec(
+        input: ndarray, output_size: Sequence[int] | None, scale_factors: Sequence[float] | None
+    ) -> ndarray:
         _check(input, n, op, uint8=True)
         sizes, scales = _output_size(input, n, output_size, scale_factors)
         return upsample_nearest(input, sizes, scales, exact)
@@ -169,14 +179,23 @@ def _nearest_kernels(n: int, exact: bool) -> tuple[Kernel, Kernel]:
 
 
 def _interpolating_kernels(n: int, op: str, taps) -> tuple[Kernel, Kernel]:
-    def explicit(self: ndarray, output_size: Sequence[int], align_corners: bool, *scales: float | None) -> ndarray:
+    def explicit(
+        self: ndarray, output_size: Sequence[int], align_corners: bool, *scales: float | None
+    ) -> ndarray:
         _check(self, n, op)
         if len(output_size) != n:
-            raise TorchScriptError(f"It is expected output_size equals to {n}, but got size {len(output_size)}")
-        return upsample_interpolated(self, output_size, align_corners, list(scales) + [None] * (n - len(scales)), taps)
+            raise TorchScriptError(
+                f"It is expected output_size equals to {n}, but got size {len(output_size)}"
+            )
+        return upsample_interpolated(
+            self, output_size, align_corners, list(scales) + [None] * (n - len(scales)), taps
+        )
 
     def vec(
-        input: ndarray, output_size: Sequence[int] | None, align_corners: bool, scale_factors: Sequence[float] | None
+        input: ndarray,
+        output_size: Sequence[int] | None,
+        align_corners: bool,
+        scale_factors: Sequence[float] | None,
     ) -> ndarray:
         _check(input, n, op)
         sizes, scales = _output_size(input, n, output_size, scale_factors)
@@ -186,7 +205,10 @@ def _interpolating_kernels(n: int, op: str, taps) -> tuple[Kernel, Kernel]:
 
 
 for _n in (1, 2, 3):
-    for _exact, _name in ((False, f"aten::upsample_nearest{_n}d"), (True, f"aten::_upsample_nearest_exact{_n}d")):
+    for _exact, _name in (
+        (False, f"aten::upsample_nearest{_n}d"),
+        (True, f"aten::_upsample_nearest_exact{_n}d"),
+    ):
         _explicit, _vec = _nearest_kernels(_n, _exact)
         register_kernel(_name, _explicit)
         register_kernel(f"{_name}.vec", _vec)
@@ -227,7 +249,9 @@ _AA_FILTERS = {"bilinear": (_triangle, 2), "bicubic": (_keys_cubic, 4), "lanczos
 """filter and its support in input samples (PyTorch's `interp_size`) per antialiased mode."""
 
 
-def _antialias_matrix(dtype: np.dtype, size: int, out: int, align_corners: bool, scale: float | None, mode: str):
+def _antialias_matrix(
+    dtype: np.dtype, size: int, out: int, align_corners: bool, scale: float | None, mode: str
+):
     """(out, size) weights of PyTorch's `_compute_indices_min_size_weights_aa`: the filter,
     widened by the downscaling factor, centred on each output sample and normalized."""
     t = dtype.type
@@ -249,7 +273,9 @@ def upsample_antialiased(
     x: ndarray, out_sizes: Sequence[int], align_corners: bool, scales: Sequence[float | None], mode: str
 ) -> ndarray:
     for axis in range(len(out_sizes) - 1, -1, -1):
-        matrix = _antialias_matrix(x.dtype, x.shape[2 + axis], out_sizes[axis], align_corners, scales[axis], mode)
+        matrix = _antialias_matrix(
+            x.dtype, x.shape[2 + axis], out_sizes[axis], align_corners, scales[axis], mode
+        )
         x = np.moveaxis(np.matmul(np.moveaxis(x, 2 + axis, -1), matrix.T), -1, 2 + axis)
     return np.ascontiguousarray(x)
 
@@ -265,7 +291,10 @@ def _antialiased_kernels(mode: str) -> tuple[Kernel, Kernel]:
         return upsample_antialiased(self, output_size, align_corners, [scales_h, scales_w], mode)
 
     def vec(
-        input: ndarray, output_size: Sequence[int] | None, align_corners: bool, scale_factors: Sequence[float] | None
+        input: ndarray,
+        output_size: Sequence[int] | None,
+        align_corners: bool,
+        scale_factors: Sequence[float] | None,
     ) -> ndarray:
         _check(input, 2, op)
         sizes, scales = _output_size(input, 2, output_size, scale_factors)
@@ -334,7 +363,9 @@ def _gather(x: ndarray, points: Sequence[ndarray]) -> ndarray:
     return values * np.expand_dims(inside, 1).astype(x.dtype)
 
 
-def grid_sample(input: ndarray, grid: ndarray, interpolation_mode: int, padding_mode: int, align_corners: bool) -> ndarray:
+def grid_sample(
+    input: ndarray, grid: ndarray, interpolation_mode: int, padding_mode: int, align_corners: bool
+) -> ndarray:
     n = input.ndim - 2
     if input.dtype.kind != "f" or grid.dtype != input.dtype:
         raise TorchScriptError(
@@ -348,7 +379,11 @@ def grid_sample(input: ndarray, grid: ndarray, interpolation_mode: int, padding_
         )
     if interpolation_mode == BICUBIC and n != 2:
         raise TorchScriptError("grid_sampler(): bicubic interpolation only supports 4D input")
-    if interpolation_mode not in (BILINEAR, NEAREST, BICUBIC) or padding_mode not in (ZEROS, BORDER, REFLECTION):
+    if interpolation_mode not in (BILINEAR, NEAREST, BICUBIC) or padding_mode not in (
+        ZEROS,
+        BORDER,
+        REFLECTION,
+    ):
         raise TorchScriptError(
             f"grid_sampler(): unknown interpolation mode {interpolation_mode} or padding mode {padding_mode}"
         )
@@ -377,7 +412,9 @@ def grid_sample(input: ndarray, grid: ndarray, interpolation_mode: int, padding_
     return np.ascontiguousarray(out)
 
 
-def _grid_bicubic(input: ndarray, coords: Sequence[ndarray], padding_mode: int, align_corners: bool) -> ndarray:
+def _grid_bicubic(
+    input: ndarray, coords: Sequence[ndarray], padding_mode: int, align_corners: bool
+) -> ndarray:
     t = input.dtype.type
     a = t(CUBIC_A)
 
@@ -406,7 +443,9 @@ def _grid_bicubic(input: ndarray, coords: Sequence[ndarray], padding_mode: int, 
 
 
 @kernel("aten::grid_sampler", "aten::_grid_sampler_2d_cpu_fallback")
-def grid_sampler(input: ndarray, grid: ndarray, interpolation_mode: int, padding_mode: int, align_corners: bool) -> ndarray:
+def grid_sampler(
+    input: ndarray, grid: ndarray, interpolation_mode: int, padding_mode: int, align_corners: bool
+) -> ndarray:
     if input.ndim not in (4, 5):
         raise TorchScriptError(
             f"grid_sampler(): expected 4D or 5D input and grid with same number of dimensions, but got input with "
@@ -454,7 +493,9 @@ def affine_grid_generator(theta: ndarray, size: Sequence[int], align_corners: bo
     spatial = list(size[2:])
     axes = [_base_coordinates(s, align_corners, theta.dtype) for s in spatial]
     mesh = np.meshgrid(*axes, indexing="ij")  # per spatial dimension (D, H, W order)
-    base = np.stack([*reversed(mesh), np.ones(spatial, theta.dtype)], axis=-1)  # (*spatial, n + 1): x, y[, z], 1
+    base = np.stack(
+        [*reversed(mesh), np.ones(spatial, theta.dtype)], axis=-1
+    )  # (*spatial, n + 1): x, y[, z], 1
     flat = base.reshape(1, -1, n + 1)
     grid = np.matmul(flat, theta.transpose(0, 2, 1))  # (N, prod(spatial), n)
     return np.ascontiguousarray(grid.reshape([size[0], *spatial, n]))

@@ -116,7 +116,9 @@ def _nll(
     if safe.size and (safe.min() < 0 or safe.max() >= classes):
         bad = int(safe[(safe < 0) | (safe >= classes)].flat[0])
         raise TorchScriptError(f"Target {bad} is out of bounds.")
-    picked = np.take_along_axis(log_probs, np.expand_dims(safe, class_axis), axis=class_axis).squeeze(class_axis)
+    picked = np.take_along_axis(log_probs, np.expand_dims(safe, class_axis), axis=class_axis).squeeze(
+        class_axis
+    )
     w = np.where(ignored, 0, _class_weights(weight, classes, log_probs.dtype)[safe]).astype(log_probs.dtype)
     return -picked * w, w
 
@@ -129,7 +131,11 @@ def _weighted_mean(losses: ndarray, weights: ndarray, reduction: int) -> ndarray
 
 @kernel("aten::nll_loss", "aten::nll_loss_nd", "aten::nll_loss2d")
 def nll_loss(
-    self: ndarray, target: ndarray, weight: ndarray | None = None, reduction: int = MEAN, ignore_index: int = -100
+    self: ndarray,
+    target: ndarray,
+    weight: ndarray | None = None,
+    reduction: int = MEAN,
+    ignore_index: int = -100,
 ) -> ndarray:
     losses, weights = _nll(self, target, weight, ignore_index)
     return _weighted_mean(losses, weights, reduction)
@@ -157,7 +163,9 @@ def cross_entropy_loss(
     class_axis = 1 if self.ndim > 1 else 0
     log_probs = log_softmax(self, class_axis)
     classes = self.shape[class_axis]
-    w = _class_weights(weight, classes, log_probs.dtype).reshape((classes,) + (1,) * (self.ndim - class_axis - 1))
+    w = _class_weights(weight, classes, log_probs.dtype).reshape(
+        (classes,) + (1,) * (self.ndim - class_axis - 1)
+    )
     if target.dtype.kind == "f":  # class probabilities
         if target.shape != self.shape:
             raise TorchScriptError(
@@ -175,10 +183,14 @@ def cross_entropy_loss(
         return nll
     smooth = -np.sum(log_probs * w, axis=class_axis) * (target != ignore_index)
     if reduction == MEAN:
-        smooth_total = np.sum(smooth) / (np.sum(weights) if weight is not None else np.sum(target != ignore_index))
+        smooth_total = np.sum(smooth) / (
+            np.sum(weights) if weight is not None else np.sum(target != ignore_index)
+        )
     else:
         smooth_total = reduce(smooth, reduction)
-    return as_tensor(((1 - label_smoothing) * nll + (label_smoothing / classes) * smooth_total).astype(self.dtype))
+    return as_tensor(
+        ((1 - label_smoothing) * nll + (label_smoothing / classes) * smooth_total).astype(self.dtype)
+    )
 
 
 @kernel("aten::binary_cross_entropy")
@@ -268,7 +280,9 @@ def margin_ranking_loss(
 
 
 @kernel("aten::hinge_embedding_loss")
-def hinge_embedding_loss(self: ndarray, target: ndarray, margin: float = 1.0, reduction: int = MEAN) -> ndarray:
+def hinge_embedding_loss(
+    self: ndarray, target: ndarray, margin: float = 1.0, reduction: int = MEAN
+) -> ndarray:
     dtype = np.result_type(self, target)
     clamped = np.maximum(margin - self, 0)
     loss = _where(target != 1, clamped, dtype) + _where(target != -1, self, dtype)
@@ -294,7 +308,9 @@ def cosine_embedding_loss(
     axis = input1.ndim - 1
     epsilon = dtype.type(1e-12)
     dot = np.sum(input1 * input2, axis=axis)
-    denominator = np.sqrt((np.sum(input1 * input1, axis=axis) + epsilon) * (np.sum(input2 * input2, axis=axis) + epsilon))
+    denominator = np.sqrt(
+        (np.sum(input1 * input1, axis=axis) + epsilon) * (np.sum(input2 * input2, axis=axis) + epsilon)
+    )
     cos = (dot / denominator).astype(dot.dtype)
     dtype = cos.dtype
     loss = _where(target == 1, 1 - cos, dtype) + _where(target == -1, np.maximum(cos - margin, 0), dtype)
@@ -325,7 +341,9 @@ def multi_margin_loss(
     batch, classes = x.shape
     y = target.reshape(-1)
     if y.size != batch:
-        raise TorchScriptError(f"inconsistent target size, expected {batch} but got {shape_str(target.shape)}")
+        raise TorchScriptError(
+            f"inconsistent target size, expected {batch} but got {shape_str(target.shape)}"
+        )
     if y.size and (y.min() < 0 or y.max() >= classes):
         raise TorchScriptError("target out of range")
     t = x.dtype.type
@@ -347,7 +365,9 @@ def multilabel_margin_loss(self: ndarray, target: ndarray, reduction: int = MEAN
     """Each row's targets are its leading non-negative entries: sum over target entries j
     (a repeated class counts again) and non-target classes i of max(0, 1 - (x[j] - x[i])),
     over the classes."""
-    x = _classes_and_batch(floating(self, "multilabel_margin_loss_forward_out_frame"), target, "multilabel_margin_loss")
+    x = _classes_and_batch(
+        floating(self, "multilabel_margin_loss_forward_out_frame"), target, "multilabel_margin_loss"
+    )
     batch, classes = x.shape
     if target.shape != self.shape:
         raise TorchScriptError(f"inconsistent target size: {shape_str(target.shape)} for input of size: "
@@ -416,7 +436,9 @@ def _ctc_negative_log_likelihood(
     skip = np.zeros((batch, states), dtype=bool)
     skip[:, 2:] = (extended[:, 2:] != blank) & (extended[:, 2:] != extended[:, :-2])
     neg_inf = log_probs.dtype.type(-np.inf)
-    emit = np.take_along_axis(log_probs, np.broadcast_to(extended[None], (steps, batch, states)), axis=2)  # (T, N, S')
+    emit = np.take_along_axis(
+        log_probs, np.broadcast_to(extended[None], (steps, batch, states)), axis=2
+    )  # (T, N, S')
     alpha = np.full((batch, states), neg_inf, dtype=log_probs.dtype)
     alpha[:, 0] = emit[0, :, 0]
     if states > 1:
@@ -430,7 +452,9 @@ def _ctc_negative_log_likelihood(
         top = np.maximum(np.maximum(stay, step), jump)
         safe_top = np.where(np.isneginf(top), 0, top)
         with np.errstate(divide="ignore"):
-            total = np.log(np.exp(stay - safe_top) + np.exp(step - safe_top) + np.exp(jump - safe_top)) + safe_top
+            total = (
+                np.log(np.exp(stay - safe_top) + np.exp(step - safe_top) + np.exp(jump - safe_top)) + safe_top
+            )
         updated = np.where(valid, total + emit[t], neg_inf)
         alpha = np.where((t < input_lengths)[:, None], updated, alpha)
     last = 2 * target_lengths
@@ -479,15 +503,23 @@ def ctc_loss(
         starts = np.concatenate([[0], np.cumsum(target_lengths)[:-1]])
         width = int(target_lengths.max()) if batch else 0
         index = starts[:, None] + np.arange(width)[None, :]
-        padded = targets[np.minimum(index, max(targets.size - 1, 0))] if targets.size else np.zeros((batch, width), np.int64)
+        padded = (
+            targets[np.minimum(index, max(targets.size - 1, 0))]
+            if targets.size
+            else np.zeros((batch, width), np.int64)
+        )
     else:
         padded = targets
-    losses = _ctc_negative_log_likelihood(probs, padded.astype(np.int64), input_lengths, target_lengths, blank)
+    losses = _ctc_negative_log_likelihood(
+        probs, padded.astype(np.int64), input_lengths, target_lengths, blank
+    )
     if zero_infinity:
         losses = np.where(np.isinf(losses), 0, losses)
     losses = losses.astype(log_probs.dtype)
     if reduction == MEAN:
-        return as_tensor(np.mean(losses / np.maximum(target_lengths, 1).astype(losses.dtype)).astype(losses.dtype))
+        return as_tensor(
+            np.mean(losses / np.maximum(target_lengths, 1).astype(losses.dtype)).astype(losses.dtype)
+        )
     if unbatched and reduction == NONE:
         return as_tensor(losses.reshape(()))
     return reduce(losses, reduction)

@@ -338,7 +338,14 @@ def group_norm(
 
 @kernel("aten::native_group_norm")
 def native_group_norm(
-    input: ndarray, weight: ndarray | None, bias: ndarray | None, N: int, C: int, HxW: int, group: int, eps: float
+    input: ndarray,
+    weight: ndarray | None,
+    bias: ndarray | None,
+    N: int,
+    C: int,
+    HxW: int,
+    group: int,
+    eps: float,
 ) -> tuple[ndarray, ndarray, ndarray]:
     if input.size != N * C * HxW:
         raise TorchScriptError(f"Expected input to have {N * C * HxW} elements, but got {input.size}")
@@ -518,7 +525,9 @@ def embedding_bag(
     if indices.dtype.kind not in "iu" or offsets.dtype.kind not in "iu":
         raise TorchScriptError("embedding_bag: expected indices and offsets to be integer tensors")
     if indices.ndim != 1:
-        raise TorchScriptError(f"input has to be a 1D or 2D Tensor, but got Tensor of dimension {indices.ndim}")
+        raise TorchScriptError(
+            f"input has to be a 1D or 2D Tensor, but got Tensor of dimension {indices.ndim}"
+        )
     if mode not in (0, 1, 2):
         raise TorchScriptError(f"embedding_bag: unknown mode {mode}")
     if per_sample_weights is not None:
@@ -542,7 +551,9 @@ def embedding_bag(
     dim = weight.shape[1]
     vectors = weight[indices[used]]
     if mode == 2:
-        out = np.full((bags, dim), -np.inf if weight.dtype.kind == "f" else np.iinfo(weight.dtype).min, weight.dtype)
+        out = np.full(
+            (bags, dim), -np.inf if weight.dtype.kind == "f" else np.iinfo(weight.dtype).min, weight.dtype
+        )
         np.maximum.at(out, bag[used], vectors)
         out[sizes == 0] = 0
         # the first row reaching each maximum
@@ -550,7 +561,9 @@ def embedding_bag(
         first = np.full((bags, dim), indices.size, np.int64)
         positions = np.broadcast_to(np.flatnonzero(used)[:, None], hits.shape)
         np.minimum.at(first, bag[used], np.where(hits, positions, indices.size))
-        argmax = np.where(first < indices.size, indices[np.minimum(first, indices.size - 1)] if indices.size else 0, 0)
+        argmax = np.where(
+            first < indices.size, indices[np.minimum(first, indices.size - 1)] if indices.size else 0, 0
+        )
         return out, bag.astype(np.int64), sizes, argmax.astype(np.int64)
     if per_sample_weights is not None:
         vectors = vectors * per_sample_weights[used][:, None].astype(weight.dtype)
@@ -615,13 +628,17 @@ def pixel_unshuffle(self: ndarray, downscale_factor: int) -> ndarray:
 @kernel("aten::channel_shuffle", "aten::native_channel_shuffle")
 def channel_shuffle(self: ndarray, groups: int) -> ndarray:
     if groups <= 0:
-        raise TorchScriptError(f"Number of groups to divide channels in must be positive. Value of groups:{groups}")
+        raise TorchScriptError(
+            f"Number of groups to divide channels in must be positive. Value of groups:{groups}"
+        )
     if self.ndim < 3:
         raise TorchScriptError(f"channel_shuffle expects input to have at least 3 dimensions, but got input with "
                                f"{self.ndim} dimension(s)")  # fmt: skip
     n, c = self.shape[:2]
     if c % groups:
-        raise TorchScriptError(f"Number of channels must be divisible by groups. Got {c} channels and {groups} groups.")
+        raise TorchScriptError(
+            f"Number of channels must be divisible by groups. Got {c} channels and {groups} groups."
+        )
     x = self.reshape(n, groups, c // groups, *self.shape[2:]).swapaxes(1, 2)
     return np.ascontiguousarray(x).reshape(self.shape)
 
@@ -697,7 +714,13 @@ for _mode, _update in _RECURRENT_UPDATES.items():
 
 
 def _lstm_direction(
-    gi: ndarray, h: ndarray, c: ndarray, w_hh: ndarray, b_hh: ndarray | None, w_hr: ndarray | None, reverse: bool
+    gi: ndarray,
+    h: ndarray,
+    c: ndarray,
+    w_hh: ndarray,
+    b_hh: ndarray | None,
+    w_hr: ndarray | None,
+    reverse: bool,
 ) -> tuple[ndarray, ndarray, ndarray]:
     """One LSTM direction over all steps: (outputs (T, B, H'), final h, final c). `gi` holds
     each step's input gates (bias included). sigmoid(x) = tanh(x / 2) / 2 + 1 / 2, so one
@@ -718,7 +741,12 @@ def _lstm_direction(
         np.tanh(gates, out=gates)
         gates *= halve
         gates += offset
-        i, f, g, o = gates[:, :hidden], gates[:, hidden : 2 * hidden], gates[:, 2 * hidden : 3 * hidden], gates[:, 3 * hidden :]
+        i, f, g, o = (
+            gates[:, :hidden],
+            gates[:, hidden : 2 * hidden],
+            gates[:, 2 * hidden : 3 * hidden],
+            gates[:, 3 * hidden :],
+        )
         c = f * c
         c += i * g
         if w_hr is None:
@@ -870,7 +898,9 @@ def _norm_last(diff: ndarray, p: float, keepdim: bool) -> ndarray:
 
 
 @kernel("aten::pairwise_distance")
-def pairwise_distance(x1: ndarray, x2: ndarray, p: float = 2.0, eps: float = 1e-6, keepdim: bool = False) -> ndarray:
+def pairwise_distance(
+    x1: ndarray, x2: ndarray, p: float = 2.0, eps: float = 1e-6, keepdim: bool = False
+) -> ndarray:
     """norm(x1 - x2 + eps) over the last dimension; integer inputs give float32 (the eps promotes)."""
     difference = x1 - x2
     if difference.dtype.kind != "f":
@@ -903,12 +933,16 @@ def bilinear(input1: ndarray, input2: ndarray, weight: ndarray, bias: ndarray | 
             f"bilinear(): input sizes {input1.shape[-1]} and {input2.shape[-1]} do not match the weight of size "
             f"{shape_str(weight.shape)}"
         )
-    left = np.matmul(input1.reshape(-1, input1.shape[-1]), weight.transpose(1, 0, 2).reshape(weight.shape[1], -1))
+    left = np.matmul(
+        input1.reshape(-1, input1.shape[-1]), weight.transpose(1, 0, 2).reshape(weight.shape[1], -1)
+    )
     left = left.reshape(-1, weight.shape[0], weight.shape[2])
     out = np.einsum("noj,nj->no", left, input2.reshape(-1, input2.shape[-1]))
     if bias is not None:
         out = out + bias
-    return as_tensor(out.reshape(input1.shape[:-1] + (weight.shape[0],)).astype(np.result_type(input1, weight)))
+    return as_tensor(
+        out.reshape(input1.shape[:-1] + (weight.shape[0],)).astype(np.result_type(input1, weight))
+    )
 
 
 @kernel("aten::_trilinear")
@@ -929,7 +963,9 @@ def trilinear(
     specs = []
     for x, expand in ((i1, expand1), (i2, expand2), (i3, expand3)):
         if x.ndim + len(expand) != total:
-            raise TorchScriptError("_trilinear: the inputs and their expanded dimensions do not agree in rank")
+            raise TorchScriptError(
+                "_trilinear: the inputs and their expanded dimensions do not agree in rank"
+            )
         specs.append("".join(letters[d] for d in range(total) if d not in set(expand)))
     kept = [d for d in range(total) if d not in set(sumdim)]
     present = set("".join(specs))

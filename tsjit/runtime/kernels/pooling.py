@@ -83,7 +83,8 @@ def _padded(x: ndarray, padding, out_sizes, kernel_size, stride, dilation, fill)
 def _tap(offsets, dilation, out_sizes, stride) -> tuple:
     """The strided slice of the padded input that kernel offset `offsets` reads."""
     return (slice(None), slice(None)) + tuple(
-        slice(o * d, o * d + (count - 1) * s + 1, s) for o, d, count, s in zip(offsets, dilation, out_sizes, stride)
+        slice(o * d, o * d + (count - 1) * s + 1, s)
+        for o, d, count, s in zip(offsets, dilation, out_sizes, stride)
     )
 
 
@@ -252,7 +253,9 @@ def adaptive_avg_pooling(n: int) -> Kernel:
     return adaptive_avg_pool
 
 
-def _window_max(gathered: ndarray, coords: Sequence[ndarray], plane: Sequence[int]) -> tuple[ndarray, ndarray]:
+def _window_max(
+    gathered: ndarray, coords: Sequence[ndarray], plane: Sequence[int]
+) -> tuple[ndarray, ndarray]:
     """Max and flat in-plane index over the window axis of `gathered` (..., K), where
     `coords[j]` (broadcastable to it) is the input coordinate along spatial dimension j of each
     element. First maximum wins, a NaN over anything (the last NaN), as in PyTorch."""
@@ -266,7 +269,9 @@ def _window_max(gathered: ndarray, coords: Sequence[ndarray], plane: Sequence[in
     values = np.take_along_axis(gathered, choice, axis=-1)[..., 0]
     flat = np.zeros((), np.int64)
     for coord, size in zip(coords, plane):
-        flat = flat * size + np.take_along_axis(np.broadcast_to(coord, gathered.shape), choice, axis=-1)[..., 0]
+        flat = (
+            flat * size + np.take_along_axis(np.broadcast_to(coord, gathered.shape), choice, axis=-1)[..., 0]
+        )
     return values, np.ascontiguousarray(np.broadcast_to(flat, values.shape)).astype(np.int64)
 
 
@@ -290,7 +295,9 @@ def _gather_windows(x: ndarray, starts: Sequence[ndarray], lengths: Sequence[nda
     coords = [c if c.ndim == 2 + 2 * n else c.reshape((1, 1) + c.shape) for c in coords]
     gathered = x[batch_index + tuple(coords)]  # (N, C, *out, *width)
     lead = gathered.shape[: 2 + n]
-    return gathered.reshape(lead + (-1,)), [np.broadcast_to(c, gathered.shape).reshape(lead + (-1,)) for c in coords]
+    return gathered.reshape(lead + (-1,)), [
+        np.broadcast_to(c, gathered.shape).reshape(lead + (-1,)) for c in coords
+    ]
 
 
 def adaptive_max_pooling(n: int) -> Kernel:
@@ -303,7 +310,9 @@ def adaptive_max_pooling(n: int) -> Kernel:
         sizes = expand_param(output_size, n, "output_size")
         _check_output_size(x, sizes, op)
         bins = [_adaptive_bins(size, out) for size, out in zip(x.shape[2:], sizes)]
-        gathered, coords = _gather_windows(x, [start for start, _ in bins], [end - start for start, end in bins])
+        gathered, coords = _gather_windows(
+            x, [start for start, _ in bins], [end - start for start, end in bins]
+        )
         values, indices = _window_max(gathered, coords, x.shape[2:])
         return (values[0], indices[0]) if unbatched else (values, indices)
 
@@ -364,7 +373,9 @@ def fractional_max_pooling(n: int) -> Kernel:
 def _unpool(self: ndarray, indices: ndarray, output_size: Sequence[int], n: int) -> ndarray:
     op = f"max_unpooling{n}d"
     if indices.dtype != np.int64:
-        raise TorchScriptError(f"elements in indices should be type int64 but got: {dtype_name(indices.dtype)}")
+        raise TorchScriptError(
+            f"elements in indices should be type int64 but got: {dtype_name(indices.dtype)}"
+        )
     if self.shape != indices.shape:
         raise TorchScriptError(f"Expected shape of indices to be same as that of the input tensor "
                                f"({shape_str(self.shape)}) but got indices tensor with shape: "

@@ -68,7 +68,9 @@ class _BatchNorm(_NormBase):
         else:
             exponential_average_factor = momentum
         if self.training and self.track_running_stats:
-            num_batches_tracked = self.num_batches_tracked  # a local: TorchScript refines locals, not attributes
+            num_batches_tracked = (
+                self.num_batches_tracked
+            )  # a local: TorchScript refines locals, not attributes
             if num_batches_tracked is not None:
                 num_batches_tracked.add_(1)
                 if momentum is None:  # use cumulative moving average

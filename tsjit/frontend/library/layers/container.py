@@ -108,5 +108,5 @@ class ModuleDict(Module):
         return self._modules.values()
 
     def update(self, modules) -> None:
-        for key, module in (modules.items() if hasattr(modules, "items") else modules):
+        for key, module in modules.items() if hasattr(modules, "items") else modules:
             self.add_module(key, module)

@@ -27,7 +27,9 @@ class Unflatten(Module):
 
     def __init__(self, dim: int, unflattened_size):
         super().__init__()
-        if not isinstance(unflattened_size, (tuple, list)) or not all(isinstance(e, int) for e in unflattened_size):
+        if not isinstance(unflattened_size, (tuple, list)) or not all(
+            isinstance(e, int) for e in unflattened_size
+        ):
             raise TypeError(f"unflattened_size must be a tuple of ints, but found {unflattened_size!r}")
         self.dim = dim
         self.unflattened_size = unflattened_size

@@ -205,7 +205,9 @@ class FractionalMaxPool2d(Module):
         self.output_size = _pair(output_size) if output_size is not None else None
         self.output_ratio = _pair(output_ratio) if output_ratio is not None else None
         if output_size is None and output_ratio is None:
-            raise ValueError("FractionalMaxPool2d requires specifying either an output size, or a pooling ratio")
+            raise ValueError(
+                "FractionalMaxPool2d requires specifying either an output size, or a pooling ratio"
+            )
         if output_size is not None and output_ratio is not None:
             raise ValueError("only one of output_size and output_ratio may be specified")
         if self.output_ratio is not None:
@@ -238,11 +240,15 @@ class FractionalMaxPool3d(Module):
         self.output_size = _triple(output_size) if output_size is not None else None
         self.output_ratio = _triple(output_ratio) if output_ratio is not None else None
         if output_size is None and output_ratio is None:
-            raise ValueError("FractionalMaxPool3d requires specifying either an output size, or a pooling ratio")
+            raise ValueError(
+                "FractionalMaxPool3d requires specifying either an output size, or a pooling ratio"
+            )
         if output_size is not None and output_ratio is not None:
             raise ValueError("only one of output_size and output_ratio may be specified")
         if self.output_ratio is not None:
-            if not (0 < self.output_ratio[0] < 1 and 0 < self.output_ratio[1] < 1 and 0 < self.output_ratio[2] < 1):
+            if not (
+                0 < self.output_ratio[0] < 1 and 0 < self.output_ratio[1] < 1 and 0 < self.output_ratio[2] < 1
+            ):
                 raise ValueError(f"output_ratio must be between 0 and 1 (got {output_ratio})")
 
     def forward(self, input: Tensor):

@@ -134,18 +134,24 @@ class _OneStateRNN(RNNBase):
 
     def forward(self, input: Tensor, hx: Tensor | None = None) -> tuple[Tensor, Tensor]:
         if input.dim() not in (2, 3):
-            raise ValueError(f"{self._name()}: Expected input to be 2D or 3D, got {input.dim()}D tensor instead")
+            raise ValueError(
+                f"{self._name()}: Expected input to be 2D or 3D, got {input.dim()}D tensor instead"
+            )
         is_batched = input.dim() == 3
         batch_dim = 0 if self.batch_first else 1
         if not is_batched:
             input = input.unsqueeze(batch_dim)
             if hx is not None:
                 if hx.dim() != 2:
-                    raise RuntimeError(f"For unbatched 2-D input, hx should also be 2-D but got {hx.dim()}-D tensor")
+                    raise RuntimeError(
+                        f"For unbatched 2-D input, hx should also be 2-D but got {hx.dim()}-D tensor"
+                    )
                 hx = hx.unsqueeze(1)
         else:
             if hx is not None and hx.dim() != 3:
-                raise RuntimeError(f"For batched 3-D input, hx should also be 3-D but got {hx.dim()}-D tensor")
+                raise RuntimeError(
+                    f"For batched 3-D input, hx should also be 3-D but got {hx.dim()}-D tensor"
+                )
         max_batch_size = input.size(0) if self.batch_first else input.size(1)
         if hx is None:
             num_directions = 2 if self.bidirectional else 1
@@ -219,7 +225,9 @@ class LSTM(RNNBase):
         num_directions = 2 if self.bidirectional else 1
         return [self.num_layers * num_directions, mini_batch, self.hidden_size]
 
-    def check_forward_args(self, input: Tensor, hidden: tuple[Tensor, Tensor], batch_sizes: Tensor | None) -> None:
+    def check_forward_args(
+        self, input: Tensor, hidden: tuple[Tensor, Tensor], batch_sizes: Tensor | None
+    ) -> None:
         self.check_input(input, batch_sizes)
         self.check_hidden_size(hidden[0], self.get_expected_hidden_size(input, batch_sizes),
                                "Expected hidden[0] size {}, got {}")  # fmt: skip
@@ -274,7 +282,9 @@ class RNNCellBase(Module):
     weight_ih: Tensor
     weight_hh: Tensor
 
-    def __init__(self, input_size: int, hidden_size: int, bias: bool, num_chunks: int, device=None, dtype=None):
+    def __init__(
+        self, input_size: int, hidden_size: int, bias: bool, num_chunks: int, device=None, dtype=None
+    ):
         super().__init__()
         self.input_size = input_size
         self.hidden_size = hidden_size
@@ -335,7 +345,9 @@ class LSTMCell(RNNCellBase):
         if hx is not None:
             for idx, value in enumerate(hx):
                 if value.dim() not in (1, 2):
-                    raise ValueError(f"LSTMCell: Expected hx[{idx}] to be 1D or 2D, got {value.dim()}D instead")
+                    raise ValueError(
+                        f"LSTMCell: Expected hx[{idx}] to be 1D or 2D, got {value.dim()}D instead"
+                    )
         is_batched = input.dim() == 2
         if not is_batched:
             input = input.unsqueeze(0)

@@ -19,7 +19,9 @@ from tsjit.frontend.torch_shim.nn import init
 from tsjit.frontend.torch_shim.nn.module import Module
 
 
-def _generate_square_subsequent_mask(sz: int, device: torch.device | None = None, dtype: int | None = None) -> Tensor:
+def _generate_square_subsequent_mask(
+    sz: int, device: torch.device | None = None, dtype: int | None = None
+) -> Tensor:
     """A square causal mask: -inf above the diagonal, 0 elsewhere."""
     return torch.triu(torch.full((sz, sz), float("-inf"), dtype=dtype, device=device), diagonal=1)
 
@@ -47,7 +49,9 @@ def _get_seq_len(src: Tensor, batch_first: bool) -> int | None:
         return src_size[seq_len_pos]
 
 
-def _detect_is_causal_mask(mask: Tensor | None, is_causal: bool | None = None, size: int | None = None) -> bool:
+def _detect_is_causal_mask(
+    mask: Tensor | None, is_causal: bool | None = None, size: int | None = None
+) -> bool:
     """Whether `mask` is causal: the hint `is_causal` when given, else a comparison."""
     # Prevent type refinement
     make_causal = is_causal is True
@@ -157,11 +161,15 @@ class TransformerDecoderLayer(Module):
         x = tgt
         if self.norm_first:
             x = x + self._sa_block(self.norm1(x), tgt_mask, tgt_key_padding_mask, tgt_is_causal)
-            x = x + self._mha_block(self.norm2(x), memory, memory_mask, memory_key_padding_mask, memory_is_causal)
+            x = x + self._mha_block(
+                self.norm2(x), memory, memory_mask, memory_key_padding_mask, memory_is_causal
+            )
             x = x + self._ff_block(self.norm3(x))
         else:
             x = self.norm1(x + self._sa_block(x, tgt_mask, tgt_key_padding_mask, tgt_is_causal))
-            x = self.norm2(x + self._mha_block(x, memory, memory_mask, memory_key_padding_mask, memory_is_causal))
+            x = self.norm2(
+                x + self._mha_block(x, memory, memory_mask, memory_key_padding_mask, memory_is_causal)
+            )
             x = self.norm3(x + self._ff_block(x))
         return x
 
@@ -210,7 +218,12 @@ class TransformerEncoder(Module):
             target_type=src.dtype,
         )
         mask = F._canonical_mask(
-            mask=mask, mask_name="mask", other_type=None, other_name="", target_type=src.dtype, check_other=False
+            mask=mask,
+            mask_name="mask",
+            other_type=None,
+            other_name="",
+            target_type=src.dtype,
+            check_other=False,
         )
         output = src
         first_layer = self.layers[0]
@@ -218,7 +231,9 @@ class TransformerEncoder(Module):
         seq_len = _get_seq_len(src, batch_first)
         is_causal = _detect_is_causal_mask(mask, is_causal, seq_len)
         for mod in self.layers:
-            output = mod(output, src_mask=mask, is_causal=is_causal, src_key_padding_mask=src_key_padding_mask)
+            output = mod(
+                output, src_mask=mask, is_causal=is_causal, src_key_padding_mask=src_key_padding_mask
+            )
         if self.norm is not None:
             output = self.norm(output)
         return output
@@ -292,7 +307,9 @@ class Transformer(Module):
             raise RuntimeError("the batch number of src and tgt must be equal")
         if src.size(-1) != self.d_model or tgt.size(-1) != self.d_model:
             raise RuntimeError("the feature number of src and tgt must be equal to d_model")
-        memory = self.encoder(src, mask=src_mask, src_key_padding_mask=src_key_padding_mask, is_causal=src_is_causal)
+        memory = self.encoder(
+            src, mask=src_mask, src_key_padding_mask=src_key_padding_mask, is_causal=src_is_causal
+        )
         output = self.decoder(tgt, memory, tgt_mask=tgt_mask, memory_mask=memory_mask,
                               tgt_key_padding_mask=tgt_key_padding_mask,
                               memory_key_padding_mask=memory_key_padding_mask, tgt_is_causal=tgt_is_causal,
