@@ -25,10 +25,10 @@ import sys
 import time
 from pathlib import Path
 
+import models  # examples/models.py, beside this file
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
-import models  # examples/models.py, beside this file
 from tsjit.context import make_context
 from tsjit.formats.torchscript_export import export_graph_text
 from tsjit.frontend import script_source

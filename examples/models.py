@@ -75,7 +75,7 @@ class Recurrent(nn.Module):
         self.head = nn.Linear(16, 4)
 
     def forward(self, x):
-        out, (h, c) = self.lstm(x)
+        out, (h, _c) = self.lstm(x)
         return self.head(out[:, -1]), h
 
 

@@ -31,7 +31,7 @@ import math
 import sys
 import warnings
 from pathlib import Path
-from typing import Any, Optional, Tuple
+from typing import Any, Optional, Tuple  # noqa: UP035 - annotations torch.jit.script reads
 
 import numpy as np
 import torch
@@ -78,7 +78,11 @@ class CallLSTM(torch.nn.Module):
         super().__init__()
         self.inner = inner
 
-    def forward(self, input: torch.Tensor, hx: Optional[Tuple[torch.Tensor, torch.Tensor]] = None):
+    def forward(
+        self,
+        input: torch.Tensor,
+        hx: Optional[Tuple[torch.Tensor, torch.Tensor]] = None,  # noqa: UP006, UP045
+    ):
         return self.inner(input, hx)
 
 
@@ -89,7 +93,7 @@ class CallRNN(torch.nn.Module):
         super().__init__()
         self.inner = inner
 
-    def forward(self, input: torch.Tensor, hx: Optional[torch.Tensor] = None):
+    def forward(self, input: torch.Tensor, hx: Optional[torch.Tensor] = None):  # noqa: UP045
         return self.inner(input, hx)
 
 

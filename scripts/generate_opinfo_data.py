@@ -312,9 +312,9 @@ OTHER_SEEDS = (1, 2, 3, 4)
 
 DRAWING_OPERATORS = frozenset({
     "aten::rand", "aten::rand_like", "aten::randn", "aten::randn_like", "aten::randint", "aten::randint_like",
-    "aten::randperm", "aten::bernoulli", "aten::bernoulli_", "aten::uniform_", "aten::normal", "aten::normal_",
-    "aten::exponential_", "aten::geometric_", "aten::cauchy_", "aten::log_normal_", "aten::multinomial",
-    "aten::poisson",
+    "aten::randperm", "aten::bernoulli", "aten::bernoulli_", "aten::uniform_", "aten::normal",
+    "aten::normal_", "aten::exponential_", "aten::geometric_", "aten::cauchy_", "aten::log_normal_",
+    "aten::multinomial", "aten::poisson",
 })  # fmt: skip
 """Operators that always draw random numbers: a graph calling one is random even when its
 result happens not to depend on the draw for every seed tried (fractional max pooling whose

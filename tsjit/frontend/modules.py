@@ -82,7 +82,8 @@ def library_class(cls: type) -> type:
 
     if cls.__module__.startswith("torch.nn.modules."):
         candidate = library.BY_NAME.get(cls.__name__)
-        if candidate is not None and library.TORCH_QUALNAMES[cls.__name__] == f"{cls.__module__}.{cls.__name__}":
+        qualname = f"{cls.__module__}.{cls.__name__}"
+        if candidate is not None and library.TORCH_QUALNAMES[cls.__name__] == qualname:
             return candidate
     return cls
 
@@ -284,8 +285,8 @@ def _state(instance: object) -> Iterator[tuple[str, object]]:
 def _module_internals(cls: type) -> frozenset[str]:
     """The attributes a bare `nn.Module` of `cls`'s framework (PyTorch or the shim) has:
     hooks, tables and flags that are not the module's own state."""
-    base = next((k for k in cls.__mro__ if k.__name__ == "Module" and k.__module__.endswith(("nn.module",
-                                                                                             "modules.module"))), None)  # fmt: skip
+    homes = ("nn.module", "modules.module")
+    base = next((k for k in cls.__mro__ if k.__name__ == "Module" and k.__module__.endswith(homes)), None)
     if base is None:
         return frozenset({"training"})
     return frozenset(vars(base()))
@@ -294,7 +295,9 @@ def _module_internals(cls: type) -> frozenset[str]:
 def _is_function(value: object) -> bool:
     """A Python function stored on a module (`self.activation = F.relu`): scripted code
     calls it as the function it is, as PyTorch does."""
-    return isinstance(value, (types.FunctionType, types.BuiltinFunctionType)) or type(value).__name__ == "TorchBuiltin"
+    if isinstance(value, (types.FunctionType, types.BuiltinFunctionType)):
+        return True
+    return type(value).__name__ == "TorchBuiltin"
 
 
 def _constant_names(cls: type) -> set[str]:

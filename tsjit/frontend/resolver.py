@@ -21,14 +21,14 @@ from tsjit.dialects.types import FloatType, IntType
 from tsjit.frontend import builtins
 from tsjit.frontend.annotations import MISSING
 from tsjit.frontend.sugared_values import (
+    BooleanDispatchValue,
     BuiltinFunction,
     CastValue,
     ContextManagerClass,
     ExceptionValue,
-    BooleanDispatchValue,
     FunctionValue,
-    OverloadedFunctionValue,
     MagicMethod,
+    OverloadedFunctionValue,
     PrintValue,
     PythonModuleValue,
     SimpleValue,

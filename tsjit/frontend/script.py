@@ -31,7 +31,6 @@ from tsjit.frontend.schema_matching import NO_DEFAULT
 from tsjit.frontend.source import SourceFile
 from tsjit.frontend.torch_shim._state import ACTIVE
 
-
 EXECUTOR = "profiling"
 """The executor scripted functions run through (`make_executor`'s `executor`)."""
 
@@ -90,8 +89,8 @@ class ScriptFunction:
         if not kwargs and len(args) == len(params):
             return args
         if len(args) > len(params):
-            raise TypeError(f"{self.name}() expected at most {len(params)} argument(s) but received {len(args)} "
-                            "argument(s)")  # fmt: skip
+            raise TypeError(f"{self.name}() expected at most {len(params)} argument(s) "
+                            f"but received {len(args)} argument(s)")  # fmt: skip
         values = list(args)
         remaining = dict(kwargs)
         for param in params[len(args) :]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from typing import Callable
+from typing import Callable  # noqa: UP035 - the annotation scripted code reads
 
 from tsjit.frontend import torch_shim as torch
 from tsjit.frontend.library.utils import _list_with_default, _pair, _single, _triple

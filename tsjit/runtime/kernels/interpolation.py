@@ -57,7 +57,7 @@ def _output_size(
         raise TorchScriptError(
             f"It is expected scale_factors equals to {n}, but got size {len(scale_factors)}"
         )
-    return [int(math.floor(size * s)) for size, s in zip(x.shape[2:], scale_factors)], list(scale_factors)
+    return [math.floor(size * s) for size, s in zip(x.shape[2:], scale_factors)], list(scale_factors)
 
 
 def _scale(t: type, size: int, out: int, align_corners: bool, scale: float | None) -> np.floating:

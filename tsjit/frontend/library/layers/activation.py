@@ -11,7 +11,7 @@ from tsjit.frontend.torch_shim.nn.module import Module, Parameter
 
 
 class Threshold(Module):
-    __constants__ = ["threshold", "value", "inplace"]
+    __constants__ = ("threshold", "value", "inplace")
     threshold: float
     value: float
     inplace: bool
@@ -27,7 +27,7 @@ class Threshold(Module):
 
 
 class ReLU(Module):
-    __constants__ = ["inplace"]
+    __constants__ = ("inplace",)
     inplace: bool
 
     def __init__(self, inplace: bool = False):
@@ -39,7 +39,7 @@ class ReLU(Module):
 
 
 class RReLU(Module):
-    __constants__ = ["lower", "upper", "inplace"]
+    __constants__ = ("lower", "upper", "inplace")
     lower: float
     upper: float
     inplace: bool
@@ -55,7 +55,7 @@ class RReLU(Module):
 
 
 class Hardtanh(Module):
-    __constants__ = ["min_val", "max_val", "inplace"]
+    __constants__ = ("min_val", "max_val", "inplace")
     min_val: float
     max_val: float
     inplace: bool
@@ -88,7 +88,7 @@ class Sigmoid(Module):
 
 
 class Hardsigmoid(Module):
-    __constants__ = ["inplace"]
+    __constants__ = ("inplace",)
     inplace: bool
 
     def __init__(self, inplace: bool = False):
@@ -105,7 +105,7 @@ class Tanh(Module):
 
 
 class SiLU(Module):
-    __constants__ = ["inplace"]
+    __constants__ = ("inplace",)
     inplace: bool
 
     def __init__(self, inplace: bool = False):
@@ -117,7 +117,7 @@ class SiLU(Module):
 
 
 class Mish(Module):
-    __constants__ = ["inplace"]
+    __constants__ = ("inplace",)
     inplace: bool
 
     def __init__(self, inplace: bool = False):
@@ -129,7 +129,7 @@ class Mish(Module):
 
 
 class Hardswish(Module):
-    __constants__ = ["inplace"]
+    __constants__ = ("inplace",)
     inplace: bool
 
     def __init__(self, inplace: bool = False):
@@ -141,7 +141,7 @@ class Hardswish(Module):
 
 
 class ELU(Module):
-    __constants__ = ["alpha", "inplace"]
+    __constants__ = ("alpha", "inplace")
     alpha: float
     inplace: bool
 
@@ -155,7 +155,7 @@ class ELU(Module):
 
 
 class CELU(Module):
-    __constants__ = ["alpha", "inplace"]
+    __constants__ = ("alpha", "inplace")
     alpha: float
     inplace: bool
 
@@ -169,7 +169,7 @@ class CELU(Module):
 
 
 class SELU(Module):
-    __constants__ = ["inplace"]
+    __constants__ = ("inplace",)
     inplace: bool
 
     def __init__(self, inplace: bool = False):
@@ -181,7 +181,7 @@ class SELU(Module):
 
 
 class GLU(Module):
-    __constants__ = ["dim"]
+    __constants__ = ("dim",)
     dim: int
 
     def __init__(self, dim: int = -1):
@@ -193,7 +193,7 @@ class GLU(Module):
 
 
 class GELU(Module):
-    __constants__ = ["approximate"]
+    __constants__ = ("approximate",)
     approximate: str
 
     def __init__(self, approximate: str = "none"):
@@ -205,7 +205,7 @@ class GELU(Module):
 
 
 class Hardshrink(Module):
-    __constants__ = ["lambd"]
+    __constants__ = ("lambd",)
     lambd: float
 
     def __init__(self, lambd: float = 0.5):
@@ -217,7 +217,7 @@ class Hardshrink(Module):
 
 
 class LeakyReLU(Module):
-    __constants__ = ["inplace", "negative_slope"]
+    __constants__ = ("inplace", "negative_slope")
     inplace: bool
     negative_slope: float
 
@@ -236,7 +236,7 @@ class LogSigmoid(Module):
 
 
 class Softplus(Module):
-    __constants__ = ["beta", "threshold"]
+    __constants__ = ("beta", "threshold")
     beta: float
     threshold: float
 
@@ -250,7 +250,7 @@ class Softplus(Module):
 
 
 class Softshrink(Module):
-    __constants__ = ["lambd"]
+    __constants__ = ("lambd",)
     lambd: float
 
     def __init__(self, lambd: float = 0.5):
@@ -262,7 +262,7 @@ class Softshrink(Module):
 
 
 class PReLU(Module):
-    __constants__ = ["num_parameters"]
+    __constants__ = ("num_parameters",)
     num_parameters: int
     init: float
     weight: Tensor
@@ -292,7 +292,7 @@ class Tanhshrink(Module):
 
 
 class Softmin(Module):
-    __constants__ = ["dim"]
+    __constants__ = ("dim",)
     dim: int | None
 
     def __init__(self, dim: int | None = None):
@@ -304,7 +304,7 @@ class Softmin(Module):
 
 
 class Softmax(Module):
-    __constants__ = ["dim"]
+    __constants__ = ("dim",)
     dim: int | None
 
     def __init__(self, dim: int | None = None):
@@ -323,7 +323,7 @@ class Softmax2d(Module):
 
 
 class LogSoftmax(Module):
-    __constants__ = ["dim"]
+    __constants__ = ("dim",)
     dim: int | None
 
     def __init__(self, dim: int | None = None):
@@ -338,7 +338,7 @@ class MultiheadAttention(Module):
     """PyTorch's multi-head attention; `forward` is its general path (the inference fast
     path `_native_multi_head_attention` computes the same values)."""
 
-    __constants__ = ["batch_first"]
+    __constants__ = ("batch_first",)
     embed_dim: int
     kdim: int
     vdim: int

@@ -13,7 +13,7 @@ from tsjit.frontend.torch_shim.nn.module import Module, Parameter
 class _NormBase(Module):
     """Common state of batch and instance normalization."""
 
-    __constants__ = ["track_running_stats", "momentum", "eps", "num_features", "affine"]
+    __constants__ = ("track_running_stats", "momentum", "eps", "num_features", "affine")
     num_features: int
     eps: float
     momentum: float | None

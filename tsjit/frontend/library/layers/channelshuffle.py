@@ -8,7 +8,7 @@ from tsjit.frontend.torch_shim.nn.module import Module
 
 
 class ChannelShuffle(Module):
-    __constants__ = ["groups"]
+    __constants__ = ("groups",)
     groups: int
 
     def __init__(self, groups: int):

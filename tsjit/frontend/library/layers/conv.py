@@ -16,8 +16,8 @@ _PADDING_MODES = ("zeros", "reflect", "replicate", "circular")
 
 
 class _ConvNd(Module):
-    __constants__ = ["stride", "padding", "dilation", "groups", "padding_mode", "output_padding", "in_channels",
-                     "out_channels", "kernel_size"]  # fmt: skip
+    __constants__ = ("stride", "padding", "dilation", "groups", "padding_mode", "output_padding",
+                     "in_channels", "out_channels", "kernel_size")  # fmt: skip
     in_channels: int
     _reversed_padding_repeated_twice: list[int]
     out_channels: int

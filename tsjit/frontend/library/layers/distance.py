@@ -8,7 +8,7 @@ from tsjit.frontend.torch_shim.nn.module import Module
 
 
 class PairwiseDistance(Module):
-    __constants__ = ["norm", "eps", "keepdim"]
+    __constants__ = ("norm", "eps", "keepdim")
     norm: float
     eps: float
     keepdim: bool
@@ -24,7 +24,7 @@ class PairwiseDistance(Module):
 
 
 class CosineSimilarity(Module):
-    __constants__ = ["dim", "eps"]
+    __constants__ = ("dim", "eps")
     dim: int
     eps: float
 

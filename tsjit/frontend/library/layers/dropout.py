@@ -8,7 +8,7 @@ from tsjit.frontend.torch_shim.nn.module import Module
 
 
 class _DropoutNd(Module):
-    __constants__ = ["p", "inplace"]
+    __constants__ = ("p", "inplace")
     p: float
     inplace: bool
 

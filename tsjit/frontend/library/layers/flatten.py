@@ -7,7 +7,7 @@ from tsjit.frontend.torch_shim.nn.module import Module
 
 
 class Flatten(Module):
-    __constants__ = ["start_dim", "end_dim"]
+    __constants__ = ("start_dim", "end_dim")
     start_dim: int
     end_dim: int
 
@@ -21,7 +21,7 @@ class Flatten(Module):
 
 
 class Unflatten(Module):
-    __constants__ = ["dim", "unflattened_size"]
+    __constants__ = ("dim", "unflattened_size")
     dim: int
     unflattened_size: list[int]
 

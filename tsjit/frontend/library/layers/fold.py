@@ -8,7 +8,7 @@ from tsjit.frontend.torch_shim.nn.module import Module
 
 
 class Fold(Module):
-    __constants__ = ["output_size", "kernel_size", "dilation", "padding", "stride"]
+    __constants__ = ("output_size", "kernel_size", "dilation", "padding", "stride")
     output_size: list[int]
     kernel_size: list[int]
     dilation: list[int]
@@ -28,7 +28,7 @@ class Fold(Module):
 
 
 class Unfold(Module):
-    __constants__ = ["kernel_size", "dilation", "padding", "stride"]
+    __constants__ = ("kernel_size", "dilation", "padding", "stride")
     kernel_size: list[int]
     dilation: list[int]
     padding: list[int]

@@ -20,7 +20,7 @@ class Identity(Module):
 
 
 class Linear(Module):
-    __constants__ = ["in_features", "out_features"]
+    __constants__ = ("in_features", "out_features")
     in_features: int
     out_features: int
     weight: Tensor
@@ -50,7 +50,7 @@ class NonDynamicallyQuantizableLinear(Linear):
 
 
 class Bilinear(Module):
-    __constants__ = ["in1_features", "in2_features", "out_features"]
+    __constants__ = ("in1_features", "in2_features", "out_features")
     in1_features: int
     in2_features: int
     out_features: int

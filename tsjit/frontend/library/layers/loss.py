@@ -29,14 +29,14 @@ class _WeightedLoss(_Loss):
 
 
 class L1Loss(_Loss):
-    __constants__ = ["reduction"]
+    __constants__ = ("reduction",)
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.l1_loss(input, target, reduction=self.reduction)
 
 
 class NLLLoss(_WeightedLoss):
-    __constants__ = ["ignore_index", "reduction"]
+    __constants__ = ("ignore_index", "reduction")
     ignore_index: int
 
     def __init__(self, weight: Tensor | None = None, size_average=None, ignore_index: int = -100, reduce=None,
@@ -55,7 +55,7 @@ class NLLLoss2d(NLLLoss):
 
 
 class PoissonNLLLoss(_Loss):
-    __constants__ = ["log_input", "full", "eps", "reduction"]
+    __constants__ = ("log_input", "full", "eps", "reduction")
     log_input: bool
     full: bool
     eps: float
@@ -73,7 +73,7 @@ class PoissonNLLLoss(_Loss):
 
 
 class GaussianNLLLoss(_Loss):
-    __constants__ = ["full", "eps", "reduction"]
+    __constants__ = ("full", "eps", "reduction")
     full: bool
     eps: float
 
@@ -87,7 +87,7 @@ class GaussianNLLLoss(_Loss):
 
 
 class KLDivLoss(_Loss):
-    __constants__ = ["reduction"]
+    __constants__ = ("reduction",)
     log_target: bool
 
     def __init__(self, size_average=None, reduce=None, reduction: str = "mean", log_target: bool = False):
@@ -99,14 +99,14 @@ class KLDivLoss(_Loss):
 
 
 class MSELoss(_Loss):
-    __constants__ = ["reduction"]
+    __constants__ = ("reduction",)
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.mse_loss(input, target, reduction=self.reduction)
 
 
 class BCELoss(_WeightedLoss):
-    __constants__ = ["reduction"]
+    __constants__ = ("reduction",)
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.binary_cross_entropy(input, target, weight=self.weight, reduction=self.reduction)
@@ -128,7 +128,7 @@ class BCEWithLogitsLoss(_Loss):
 
 
 class HingeEmbeddingLoss(_Loss):
-    __constants__ = ["margin", "reduction"]
+    __constants__ = ("margin", "reduction")
     margin: float
 
     def __init__(self, margin: float = 1.0, size_average=None, reduce=None, reduction: str = "mean"):
@@ -140,14 +140,14 @@ class HingeEmbeddingLoss(_Loss):
 
 
 class MultiLabelMarginLoss(_Loss):
-    __constants__ = ["reduction"]
+    __constants__ = ("reduction",)
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.multilabel_margin_loss(input, target, reduction=self.reduction)
 
 
 class SmoothL1Loss(_Loss):
-    __constants__ = ["reduction"]
+    __constants__ = ("reduction",)
     beta: float
 
     def __init__(self, size_average=None, reduce=None, reduction: str = "mean", beta: float = 1.0):
@@ -159,7 +159,7 @@ class SmoothL1Loss(_Loss):
 
 
 class HuberLoss(_Loss):
-    __constants__ = ["reduction", "delta"]
+    __constants__ = ("reduction", "delta")
     delta: float
 
     def __init__(self, reduction: str = "mean", delta: float = 1.0):
@@ -173,14 +173,14 @@ class HuberLoss(_Loss):
 
 
 class SoftMarginLoss(_Loss):
-    __constants__ = ["reduction"]
+    __constants__ = ("reduction",)
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.soft_margin_loss(input, target, reduction=self.reduction)
 
 
 class CrossEntropyLoss(_WeightedLoss):
-    __constants__ = ["ignore_index", "reduction", "label_smoothing"]
+    __constants__ = ("ignore_index", "reduction", "label_smoothing")
     ignore_index: int
     label_smoothing: float
 
@@ -196,14 +196,14 @@ class CrossEntropyLoss(_WeightedLoss):
 
 
 class MultiLabelSoftMarginLoss(_WeightedLoss):
-    __constants__ = ["reduction"]
+    __constants__ = ("reduction",)
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.multilabel_soft_margin_loss(input, target, weight=self.weight, reduction=self.reduction)
 
 
 class CosineEmbeddingLoss(_Loss):
-    __constants__ = ["margin", "reduction"]
+    __constants__ = ("margin", "reduction")
     margin: float
 
     def __init__(self, margin: float = 0.0, size_average=None, reduce=None, reduction: str = "mean"):
@@ -215,7 +215,7 @@ class CosineEmbeddingLoss(_Loss):
 
 
 class MarginRankingLoss(_Loss):
-    __constants__ = ["margin", "reduction"]
+    __constants__ = ("margin", "reduction")
     margin: float
 
     def __init__(self, margin: float = 0.0, size_average=None, reduce=None, reduction: str = "mean"):
@@ -227,7 +227,7 @@ class MarginRankingLoss(_Loss):
 
 
 class MultiMarginLoss(_WeightedLoss):
-    __constants__ = ["p", "margin", "reduction"]
+    __constants__ = ("p", "margin", "reduction")
     margin: float
     p: int
 
@@ -249,7 +249,7 @@ class MultiMarginLoss(_WeightedLoss):
 
 
 class TripletMarginLoss(_Loss):
-    __constants__ = ["margin", "p", "eps", "swap", "reduction"]
+    __constants__ = ("margin", "p", "eps", "swap", "reduction")
     margin: float
     p: float
     eps: float
@@ -273,7 +273,7 @@ class TripletMarginLoss(_Loss):
 class TripletMarginWithDistanceLoss(_Loss):
     """Eager only: its distance function is a Python callable TorchScript cannot take."""
 
-    __constants__ = ["margin", "swap", "reduction"]
+    __constants__ = ("margin", "swap", "reduction")
     margin: float
     swap: bool
 
@@ -296,7 +296,7 @@ class TripletMarginWithDistanceLoss(_Loss):
 
 
 class CTCLoss(_Loss):
-    __constants__ = ["blank", "reduction"]
+    __constants__ = ("blank", "reduction")
     blank: int
     zero_infinity: bool
 

@@ -10,7 +10,7 @@ from tsjit.frontend.torch_shim.nn.module import Module, Parameter
 
 
 class LocalResponseNorm(Module):
-    __constants__ = ["size", "alpha", "beta", "k"]
+    __constants__ = ("size", "alpha", "beta", "k")
     size: int
     alpha: float
     beta: float
@@ -28,7 +28,7 @@ class LocalResponseNorm(Module):
 
 
 class LayerNorm(Module):
-    __constants__ = ["normalized_shape", "eps", "elementwise_affine"]
+    __constants__ = ("normalized_shape", "eps", "elementwise_affine")
     normalized_shape: list[int]
     eps: float
     elementwise_affine: bool
@@ -63,7 +63,7 @@ class LayerNorm(Module):
 
 
 class GroupNorm(Module):
-    __constants__ = ["num_groups", "num_channels", "eps", "affine"]
+    __constants__ = ("num_groups", "num_channels", "eps", "affine")
     num_groups: int
     num_channels: int
     eps: float
@@ -100,7 +100,7 @@ class GroupNorm(Module):
 
 
 class RMSNorm(Module):
-    __constants__ = ["normalized_shape", "eps", "elementwise_affine"]
+    __constants__ = ("normalized_shape", "eps", "elementwise_affine")
     normalized_shape: list[int]
     eps: float | None
     elementwise_affine: bool

@@ -12,7 +12,7 @@ _sextuple = _ntuple(6, "_sextuple")
 
 
 class _CircularPadNd(Module):
-    __constants__ = ["padding"]
+    __constants__ = ("padding",)
     padding: list[int]
 
     def _check_input_dim(self, input: Tensor) -> None:
@@ -54,7 +54,7 @@ class CircularPad3d(_CircularPadNd):
 
 
 class _ConstantPadNd(Module):
-    __constants__ = ["padding", "value"]
+    __constants__ = ("padding", "value")
     value: float
     padding: list[int]
 
@@ -85,7 +85,7 @@ class ConstantPad3d(_ConstantPadNd):
 
 
 class _ReflectionPadNd(Module):
-    __constants__ = ["padding"]
+    __constants__ = ("padding",)
     padding: list[int]
 
     def forward(self, input: Tensor) -> Tensor:
@@ -111,7 +111,7 @@ class ReflectionPad3d(_ReflectionPadNd):
 
 
 class _ReplicationPadNd(Module):
-    __constants__ = ["padding"]
+    __constants__ = ("padding",)
     padding: list[int]
 
     def forward(self, input: Tensor) -> Tensor:

@@ -8,7 +8,7 @@ from tsjit.frontend.torch_shim.nn.module import Module
 
 
 class PixelShuffle(Module):
-    __constants__ = ["upscale_factor"]
+    __constants__ = ("upscale_factor",)
     upscale_factor: int
 
     def __init__(self, upscale_factor: int):
@@ -20,7 +20,7 @@ class PixelShuffle(Module):
 
 
 class PixelUnshuffle(Module):
-    __constants__ = ["downscale_factor"]
+    __constants__ = ("downscale_factor",)
     downscale_factor: int
 
     def __init__(self, downscale_factor: int):

@@ -10,7 +10,7 @@ from tsjit.frontend.torch_shim.nn.module import Module
 
 
 class _MaxPoolNd(Module):
-    __constants__ = ["kernel_size", "stride", "padding", "dilation", "return_indices", "ceil_mode"]
+    __constants__ = ("kernel_size", "stride", "padding", "dilation", "return_indices", "ceil_mode")
     return_indices: bool
     ceil_mode: bool
 
@@ -116,7 +116,7 @@ class MaxUnpool3d(Module):
 
 
 class _AvgPoolNd(Module):
-    __constants__ = ["kernel_size", "stride", "padding", "ceil_mode", "count_include_pad"]
+    __constants__ = ("kernel_size", "stride", "padding", "ceil_mode", "count_include_pad")
 
 
 class AvgPool1d(_AvgPoolNd):
@@ -141,7 +141,7 @@ class AvgPool1d(_AvgPoolNd):
 
 
 class AvgPool2d(_AvgPoolNd):
-    __constants__ = ["kernel_size", "stride", "padding", "ceil_mode", "count_include_pad", "divisor_override"]
+    __constants__ = ("kernel_size", "stride", "padding", "ceil_mode", "count_include_pad", "divisor_override")
     kernel_size: list[int]
     stride: list[int]
     padding: list[int]
@@ -165,7 +165,7 @@ class AvgPool2d(_AvgPoolNd):
 
 
 class AvgPool3d(_AvgPoolNd):
-    __constants__ = ["kernel_size", "stride", "padding", "ceil_mode", "count_include_pad", "divisor_override"]
+    __constants__ = ("kernel_size", "stride", "padding", "ceil_mode", "count_include_pad", "divisor_override")
     kernel_size: list[int]
     stride: list[int]
     padding: list[int]
@@ -189,7 +189,7 @@ class AvgPool3d(_AvgPoolNd):
 
 
 class FractionalMaxPool2d(Module):
-    __constants__ = ["kernel_size", "return_indices", "output_size", "output_ratio"]
+    __constants__ = ("kernel_size", "return_indices", "output_size", "output_ratio")
     kernel_size: list[int]
     return_indices: bool
     output_size: list[int] | None
@@ -220,7 +220,7 @@ class FractionalMaxPool2d(Module):
 
 
 class FractionalMaxPool3d(Module):
-    __constants__ = ["kernel_size", "return_indices", "output_size", "output_ratio"]
+    __constants__ = ("kernel_size", "return_indices", "output_size", "output_ratio")
     kernel_size: list[int]
     return_indices: bool
     output_size: list[int] | None
@@ -257,7 +257,7 @@ class FractionalMaxPool3d(Module):
 
 
 class _LPPoolNd(Module):
-    __constants__ = ["norm_type", "kernel_size", "stride", "ceil_mode"]
+    __constants__ = ("norm_type", "kernel_size", "stride", "ceil_mode")
     norm_type: float
     ceil_mode: bool
 
@@ -294,7 +294,7 @@ class LPPool3d(_LPPoolNd):
 
 
 class _AdaptiveMaxPoolNd(Module):
-    __constants__ = ["output_size", "return_indices"]
+    __constants__ = ("output_size", "return_indices")
     return_indices: bool
 
     def __init__(self, output_size, return_indices: bool = False):
@@ -325,7 +325,7 @@ class AdaptiveMaxPool3d(_AdaptiveMaxPoolNd):
 
 
 class _AdaptiveAvgPoolNd(Module):
-    __constants__ = ["output_size"]
+    __constants__ = ("output_size",)
 
     def __init__(self, output_size):
         super().__init__()

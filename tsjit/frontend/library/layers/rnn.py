@@ -18,8 +18,8 @@ _GATES = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
 
 
 class RNNBase(Module):
-    __constants__ = ["mode", "input_size", "hidden_size", "num_layers", "bias", "batch_first", "dropout",
-                     "bidirectional", "proj_size"]  # fmt: skip
+    __constants__ = ("mode", "input_size", "hidden_size", "num_layers", "bias", "batch_first", "dropout",
+                     "bidirectional", "proj_size")  # fmt: skip
     mode: str
     input_size: int
     hidden_size: int
@@ -275,7 +275,7 @@ class LSTM(RNNBase):
 
 
 class RNNCellBase(Module):
-    __constants__ = ["input_size", "hidden_size", "bias"]
+    __constants__ = ("input_size", "hidden_size", "bias")
     input_size: int
     hidden_size: int
     bias: bool
@@ -303,7 +303,7 @@ class RNNCellBase(Module):
 
 
 class RNNCell(RNNCellBase):
-    __constants__ = ["input_size", "hidden_size", "bias", "nonlinearity"]
+    __constants__ = ("input_size", "hidden_size", "bias", "nonlinearity")
     nonlinearity: str
 
     def __init__(self, input_size: int, hidden_size: int, bias: bool = True, nonlinearity: str = "tanh", device=None,

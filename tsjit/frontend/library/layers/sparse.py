@@ -22,8 +22,8 @@ def _checked_padding_idx(padding_idx: int | None, num_embeddings: int) -> int | 
 
 
 class Embedding(Module):
-    __constants__ = ["num_embeddings", "embedding_dim", "padding_idx", "max_norm", "norm_type", "scale_grad_by_freq",
-                     "sparse"]  # fmt: skip
+    __constants__ = ("num_embeddings", "embedding_dim", "padding_idx", "max_norm", "norm_type",
+                     "scale_grad_by_freq", "sparse")  # fmt: skip
     num_embeddings: int
     embedding_dim: int
     padding_idx: int | None
@@ -74,8 +74,8 @@ class Embedding(Module):
 
 
 class EmbeddingBag(Module):
-    __constants__ = ["num_embeddings", "embedding_dim", "max_norm", "norm_type", "scale_grad_by_freq", "mode",
-                     "sparse", "include_last_offset", "padding_idx"]  # fmt: skip
+    __constants__ = ("num_embeddings", "embedding_dim", "max_norm", "norm_type", "scale_grad_by_freq", "mode",
+                     "sparse", "include_last_offset", "padding_idx")  # fmt: skip
     num_embeddings: int
     embedding_dim: int
     max_norm: float | None

@@ -67,7 +67,7 @@ def _detect_is_causal_mask(
 
 
 class TransformerEncoderLayer(Module):
-    __constants__ = ["norm_first"]
+    __constants__ = ("norm_first",)
     norm_first: bool
     activation_relu_or_gelu: int
 
@@ -131,7 +131,7 @@ class TransformerEncoderLayer(Module):
 
 
 class TransformerDecoderLayer(Module):
-    __constants__ = ["norm_first"]
+    __constants__ = ("norm_first",)
     norm_first: bool
 
     def __init__(self, d_model: int, nhead: int, dim_feedforward: int = 2048, dropout: float = 0.1,
@@ -191,7 +191,7 @@ class TransformerDecoderLayer(Module):
 
 
 class TransformerEncoder(Module):
-    __constants__ = ["norm"]
+    __constants__ = ("norm",)
     num_layers: int
     enable_nested_tensor: bool
     use_nested_tensor: bool
@@ -240,7 +240,7 @@ class TransformerEncoder(Module):
 
 
 class TransformerDecoder(Module):
-    __constants__ = ["norm"]
+    __constants__ = ("norm",)
     num_layers: int
 
     def __init__(self, decoder_layer: TransformerDecoderLayer, num_layers: int, norm: Module | None = None):

@@ -8,7 +8,7 @@ from tsjit.frontend.torch_shim.nn.module import Module
 
 
 class Upsample(Module):
-    __constants__ = ["size", "scale_factor", "mode", "align_corners", "name", "recompute_scale_factor"]
+    __constants__ = ("size", "scale_factor", "mode", "align_corners", "name", "recompute_scale_factor")
     name: str
     size: list[int] | None
     scale_factor: list[float] | None

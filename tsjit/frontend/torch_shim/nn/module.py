@@ -50,7 +50,7 @@ class Module:
             self.__dict__.get("_modules"),
         )
         if params is None:
-            if isinstance(value, Parameter) or isinstance(value, Module) or _is_compiled_module(value):
+            if isinstance(value, (Parameter, Module)) or _is_compiled_module(value):
                 raise AttributeError("cannot assign parameters or submodules before Module.__init__() call")
             object.__setattr__(self, name, value)  # a plain attribute, as PyTorch allows
             return
