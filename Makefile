@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: test demo lit pytest bench opinfo modules clean
+.PHONY: test demo lit pytest bench opinfo modules archives clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -30,6 +30,12 @@ opinfo: $(STAMP)
 # Every module_db sample on both backends (make test runs the first of each entry).
 modules: $(STAMP)
 	TSJIT_MODULES=full $(BIN)/pytest test/unit/frontend/test_module_db.py test/unit/frontend/test_library_methods.py
+
+# Every TorchScript archive of test/data/archives on both backends, known failures
+# included (make test runs them all on the interpreter, a sample on llvm);
+# TSJIT_ARCHIVE_DATA=DIR checks the archives scripts/generate_archive_data.py wrote to DIR.
+archives: $(STAMP)
+	TSJIT_ARCHIVES=full $(BIN)/pytest test/unit/formats/archive
 
 demo: $(STAMP)
 	$(BIN)/python examples/demo.py

@@ -1,7 +1,7 @@
 """PyTorch's graph text in: a `graph(...)` becomes a `func.func` in a module.
 
     graph(%x.1 : Tensor):                             func.func @forward(%x.1 : !ts.tensor) -> ... {
-      %3 : int = prim::Constant[value=0]() # s.py:5:2   %0 = prim.Constant 0 : !ts.int  loc("s.py":5:2)
+      %3 : int = prim::Constant[value=0]() # s.py:5:2   %0 = prim.Constant 0 : !ts.int  loc("s.py":5:3)
       %y : Tensor = prim::If(%4)                        %y = prim.If %4 -> (!ts.tensor) {...} else {...}
       %f : Function = prim::Constant[name="helper"]()   (the callee, `func.func private @helper`)
       %r : Tensor = prim::CallFunction(%f, %y)          %r = func.call @helper(%y) : ...
@@ -12,7 +12,9 @@ schema ops, open-universe aten ops); its blocks become regions ending in `prim.Y
 the subgraph of a `prim::FusionGroup_0` node becomes the region of a `prim.FusionGroup`,
 node attributes become the op's properties of the same name and otherwise discardable
 attributes. Value names become name hints (numeric ones are renumbered by the printer),
-`# file:line:col` comments become op locations. Malformed text, unknown values and
+`# file:line:col` comments become op locations (their 0-based columns 1-based, as
+MLIR counts and as tsjit's diagnostics read them; a node without one is located at
+its own line of the text). Malformed text, unknown values and
 ops that fail verification are reported at their position in the text.
 """
 
@@ -33,6 +35,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     LocationAttr,
     ModuleOp,
+    NameLoc,
     NoneAttr,
     StringAttr,
     f64,
@@ -149,8 +152,11 @@ class GraphImporter:
             if op is None:
                 continue
             self.positions[op] = node.offset
-            if node.source is not None:
-                op.location = self.location(node.source)
+            if node.source is not None:  # PyTorch's columns are 0-based, MLIR's 1-based
+                file, line, col = node.source
+                op.location = self.location((file, line, col + 1))
+            else:
+                op.location = self.graph_location(node.kind, node.kind_offset)
             ops.append(op)
         return ops
 
@@ -426,6 +432,13 @@ class GraphImporter:
                 filename = self.filenames[source[0]] = StringAttr(source[0])
             known = self.locations[source] = FileLineColLoc(filename, IntAttr(source[1]), IntAttr(source[2]))
         return known
+
+    def graph_location(self, kind: str, offset: int) -> LocationAttr:
+        """Where a node without a source comment is: its line in the graph text, named
+        after its kind (`loc("aten::frob"("graph.txt":4:17))`), so that errors about it
+        point there while the exporter prints no source comment for it."""
+        where = self.source.location(offset)
+        return NameLoc(StringAttr(kind), self.location((where.file, where.line, where.col)))
 
     def verify(self, module: ModuleOp) -> None:
         """Verifies every op, reporting a failure at its node in the text."""

@@ -85,6 +85,8 @@ class TypeParser:
         obj = self.lookup(expr)
         if obj is MISSING:
             raise self.fail(expr, f"unknown type annotation '{ast.unparse(expr)}'")
+        if isinstance(obj, Attribute):  # a scope that names TorchScript types directly
+            return obj
         if (t := python_type(obj)) is not None:
             return t
         if isinstance(obj, type) and issubclass(obj, tuple) and hasattr(obj, "_fields"):

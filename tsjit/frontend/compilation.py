@@ -54,6 +54,17 @@ class FunctionSpec:
 
 
 @dataclass
+class MethodDefinition:
+    """Where a method's def is: its source, the def, the scope its names resolve in and
+    the Python function it came from (None for printed source)."""
+
+    source: SourceFile
+    definition: ast.FunctionDef
+    scope: Scope
+    function: types.FunctionType | None = None
+
+
+@dataclass
 class CompiledFunction:
     symbol: str
     op: func.FuncOp
@@ -220,21 +231,39 @@ class CompilationUnit:
         key = (info.qualname, name)
         if key in self.compiled:
             return self.compiled[key]
-        function = info.method_function(name)
-        if not isinstance(function, types.FunctionType):
+        definition = info.method_definition(name)
+        if definition is None:
             raise TsjitError(f"module '{info.python_name}' has no method '{name}'")
-        return self.compile_method_function(info, name, function, node, caller, entry)
+        return self.compile_method_definition(info, name, definition, node, caller, entry)
 
     def compile_method_function(self, info: ModuleInfo, name: str, function: types.FunctionType,
                                 node: ast.AST | None = None, caller: Any = None, entry: bool = True) -> CompiledFunction:  # fmt: skip
         """Compiles `function` as method `name` of `info`'s class."""
-        key = (info.qualname, name)
         source, definition = self.definition_of(function, node)
-        scope = Scope.of_function(function)
-        signature, nodes = self.parse_signature(source, definition, scope, function, is_method=True)
+        method = MethodDefinition(source, definition, Scope.of_function(function), function)
+        return self.compile_method_definition(info, name, method, node, caller, entry)
+
+    def compile_method_definition(self, info: ModuleInfo, name: str, method: MethodDefinition,
+                                  node: ast.AST | None = None, caller: Any = None, entry: bool = True) -> CompiledFunction:  # fmt: skip
+        """Compiles a def (of a Python class, or of printed source) as method `name` of
+        `info`'s class: the entry's symbol is `name`, other methods' `<class>.<name>`."""
+        key = (info.qualname, name)
+        source, definition, scope = method.source, method.definition, method.scope
+        signature, nodes = self.parse_signature(source, definition, scope, method.function, is_method=True)
         self_name = definition.args.args[0].arg if definition.args.args else "self"
         symbol = name if entry else f"{info.qualname}.{name}"
         spec = FunctionSpec(symbol, source, definition, scope, signature, nodes, info, self_name, entry)
+        return self.compile_spec(key, spec, node, caller)
+
+    def compile_definition(self, key: object, symbol: str, source: SourceFile, definition: ast.FunctionDef,
+                           scope: Scope, node: ast.AST | None = None, caller: Any = None) -> CompiledFunction:  # fmt: skip
+        """Compiles a function given by its def alone (printed source: no Python function
+        object, defaults read from the def's literals) under `symbol`, once per `key`."""
+        known = self.compiled.get(key)
+        if known is not None:
+            return known
+        signature, nodes = self.parse_signature(source, definition, scope, None, is_method=False)
+        spec = FunctionSpec(symbol, source, definition, scope, signature, nodes)
         return self.compile_spec(key, spec, node, caller)
 
     def compile_spec(

@@ -210,8 +210,8 @@ class FunctionEmitter:
     # IR helpers (also the `Builder` protocol of schema matching)
     # ==================================================================================
 
-    def error(self, node: ast.AST | None, message: str) -> Exception:
-        return self.source.error(node, message)
+    def error(self, node: ast.AST | None, message: str, notes: Sequence[str] = ()) -> Exception:
+        return self.source.error(node, message, notes)
 
     def insert(self, op: Operation, node: ast.AST | None = None) -> Operation:
         if node is not None:

@@ -43,7 +43,7 @@ from tsjit.frontend.annotations import MISSING, type_str
 from tsjit.frontend.sugared_values import MethodValue, ModuleValue, SimpleValue, SugaredValue
 
 if TYPE_CHECKING:
-    from tsjit.frontend.compilation import CompilationUnit
+    from tsjit.frontend.compilation import CompilationUnit, MethodDefinition
     from tsjit.frontend.emitter import FunctionEmitter
 
 CONTAINERS = frozenset({"Sequential", "ModuleList"})
@@ -67,12 +67,13 @@ def is_tensor(value: object) -> bool:
 
 
 def tensor_array(value: Any) -> Any:
-    """A tensor's data as a numpy array (shim tensors hold one; torch tensors convert)."""
-    import numpy as np
-
+    """A tensor's data as a numpy array sharing its memory (shim tensors hold one;
+    PyTorch's lend theirs, see `tsjit.runtime.interop`)."""
     if hasattr(value, "array"):
         return value.array
-    return np.ascontiguousarray(value.detach().cpu().numpy())
+    from tsjit.runtime.interop import torch_array
+
+    return torch_array(value)
 
 
 def library_class(cls: type) -> type:
@@ -89,12 +90,13 @@ def library_class(cls: type) -> type:
 
 
 def python_class_name(cls: type) -> str:
-    """TorchScript's qualified class name, without `__torch__.`."""
+    """TorchScript's qualified class name, without `__torch__.` (a class defined in a
+    function is `f._locals.C`, as PyTorch names it: the name must be a dotted path)."""
     from tsjit.frontend.library import modules as library
 
     if library.BY_NAME.get(cls.__name__) is cls:
         return library.TORCH_QUALNAMES[cls.__name__]
-    return f"{cls.__module__}.{cls.__qualname__}"
+    return f"{cls.__module__}.{cls.__qualname__}".replace("<locals>", "_locals")
 
 
 def value_type(value: object) -> Attribute | None:
@@ -156,6 +158,8 @@ class ModuleInfo:
     constants: dict[str, object] = field(default_factory=dict)
     submodules: dict[str, ModuleInfo] = field(default_factory=dict)
     children: list[str] = field(default_factory=list)
+    parameters: list[str] = field(default_factory=list)  # which tensor attributes are parameters
+    buffers: list[str] = field(default_factory=list)  # ... and buffers
 
     @property
     def class_type(self) -> ClassType:
@@ -218,6 +222,17 @@ class ModuleInfo:
 
     def method_function(self, name: str) -> Any:
         return _class_function(self.python_class, name)
+
+    def method_definition(self, name: str) -> MethodDefinition | None:
+        """The def of method `name` (None when the class has no such method)."""
+        from tsjit.frontend.compilation import MethodDefinition
+        from tsjit.frontend.resolver import Scope
+
+        function = self.method_function(name)
+        if not isinstance(function, types.FunctionType):
+            return None
+        source, definition = self.unit.definition_of(function, None)
+        return MethodDefinition(source, definition, Scope.of_function(function), function)
 
     # -- the runtime object -----------------------------------------------------------------
     def runtime_object(self) -> Any:
@@ -353,6 +368,10 @@ class ModuleRegistry:
             if _is_function(value):
                 info.constants[name] = value
                 continue
+            if name in instance._parameters:
+                info.parameters.append(name)
+            elif name in instance._buffers:
+                info.buffers.append(name)
             declared = hints.get(name)
             inferred = value_type(value)
             t = declared if declared is not None else inferred

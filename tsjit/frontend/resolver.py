@@ -166,6 +166,8 @@ class Resolver:
         from tsjit.frontend.torch_shim._builtins import TorchBuiltin
         from tsjit.frontend.torch_shim._tensor import dtype as shim_dtype
 
+        if isinstance(obj, SugaredValue):  # a scope of printed code holds its namespaces as such
+            return obj
         if isinstance(obj, types.ModuleType):
             return PythonModuleValue(self.module_name(obj), obj)
         if obj is None or isinstance(obj, (bool, int, float, str)):

@@ -81,7 +81,17 @@ class Signature:
     writes_out: bool = False  # an `out=` overload: listed last among candidates
 
     def __str__(self) -> str:
-        return self.text or self.name
+        if self.text:
+            return self.text
+        params = ", ".join(f"{_formal_str(p.type)} {p.name}" for p in self.params)
+        returns = ", ".join(_formal_str(r) for r in self.returns)
+        if not self.returns:  # a builtin written in TorchScript: its return type is inferred
+            return f"{self.name}({params})"
+        return f"{self.name}({params}) -> " + (returns if len(self.returns) == 1 else f"({returns})")
+
+
+def _formal_str(formal: Formal) -> str:
+    return type_str(formal) if isinstance(formal, Attribute) else str(formal)
 
 
 @functools.cache
@@ -682,6 +692,19 @@ def _choice_key(
         tuple(describe(a) for a in kwargs),
         None if self_arg is None else describe(self_arg),
     )
+
+
+def failure_report(what: str, failure: MatchFailure, arg_types: Sequence[Attribute]) -> tuple[str, list[str]]:
+    """A diagnostic's message and notes: with several candidates, the call's argument
+    types, then every candidate with why it refused them, one per line as PyTorch's
+    "The following variants are available" lists them (`out=` overloads last)."""
+    if len(failure.reasons) == 1:
+        return describe_failure(what, failure, arg_types), []
+    types = ", ".join(type_str(t) for t in arg_types)
+    notes = ["The following variants are available:"]
+    for signature, errors in sorted(failure.reasons, key=lambda r: r[0].writes_out):
+        notes += [f"  {signature}:", f"    {errors[-1] if errors else 'does not match'}"]
+    return f"arguments for call to {what} are not valid: ({types}) match no overload", notes
 
 
 def describe_failure(what: str, failure: MatchFailure, arg_types: Sequence[Attribute], limit: int = 4) -> str:

@@ -8,6 +8,7 @@ PyTorch's graph comments print 0-based columns, one less.
 from __future__ import annotations
 
 import ast
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -68,6 +69,6 @@ class SourceFile:
             return " " * self.indent + self.lines[index]
         return None
 
-    def error(self, node: ast.AST | None, message: str) -> TsjitError:
-        """The one-line error at `node`, with its source line for the caret."""
-        return TsjitError(message, self.source_location(node), self.line_text(node))
+    def error(self, node: ast.AST | None, message: str, notes: Sequence[str] = ()) -> TsjitError:
+        """The one-line error at `node`, with its source line for the caret, then notes."""
+        return TsjitError(message, self.source_location(node), self.line_text(node), notes)

@@ -35,7 +35,7 @@ from tsjit.frontend.schema_matching import (
     CallArg,
     MatchFailure,
     Signature,
-    describe_failure,
+    failure_report,
     match_signatures,
 )
 from tsjit.frontend.torch_shim._tensor import DTYPES_BY_NAME
@@ -695,4 +695,5 @@ def match_or_fail(em: FunctionEmitter, signatures: Sequence[Signature], node: as
         )
     except MatchFailure as failure:
         types = [a.type for a in ([self_arg] if self_arg is not None else []) + list(args)]
-        raise em.error(node, describe_failure(what, failure, types)) from None
+        message, notes = failure_report(what, failure, types)
+        raise em.error(node, message, notes) from None

@@ -26,6 +26,7 @@ the dispatch loop is `pc = steps[pc](registers)` — see `bench/interpreter.py`.
 from __future__ import annotations
 
 import functools
+import re
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -103,6 +104,17 @@ class Program:
         from tsjit.runtime.modules import builtin_method
 
         return builtin_method(class_name, method)
+
+
+_SAME_FRAME = frozenset({"profile.bailout"})
+"""Ops that run another version of their own graph: the frames of what fails there are
+the graph's own, with no call of theirs."""
+
+
+def _calls_fallback(op: Operation) -> bool:
+    """A lowered bailout: the `func.call` of its graph's fallback function
+    (`profile.fallback_name`: `<graph>.fallback<k>`)."""
+    return isinstance(op, func.CallOp) and re.search(r"\.fallback\d+$", op.callee.string_value()) is not None
 
 
 def _only_declared(name: str, location: SourceLocation | None) -> TsjitError:
@@ -184,16 +196,19 @@ class Code:
             raise error.at(self._location(pc)) from error.__cause__
         except Exception as error:  # a failing operator is TorchScript's RuntimeError
             message = str(error) or type(error).__name__
-            raise TorchScriptError(message, "RuntimeError", self._location(pc)) from error
+            raise TorchScriptError(message, "RuntimeError").at(self._location(pc)) from error
         results = self.results
         if len(results) == 1:
             return registers[results[0]]
         return tuple(registers[r] for r in results) if results else None
 
-    def _location(self, pc: int) -> str | None:
+    def _location(self, pc: int) -> list[SourceLocation]:
+        """The call stack of the instruction's op: its location, and the calls it was
+        inlined from."""
         op = self.instructions[pc].op
-        location = SourceLocation.of_op(op) if op is not None else None
-        return None if location is None else str(location)
+        if op is None or op.name in _SAME_FRAME or _calls_fallback(op):
+            return []
+        return SourceLocation.stack_of_op(op)
 
     def __str__(self) -> str:
         lines = [f"code {self.name}({self.arity} inputs, {len(self.template)} registers):"]

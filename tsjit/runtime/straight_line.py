@@ -143,7 +143,7 @@ class _Generator:
                 "        raise error.at(location(pc)) from error.__cause__",
                 "    except Exception as error:",
                 "        message = str(error) or type(error).__name__",
-                "        raise TorchScriptError(message, 'RuntimeError', location(pc)) from error",
+                "        raise TorchScriptError(message, 'RuntimeError').at(location(pc)) from error",
                 *(["    finally:", "        reset_errors(token)"] if float_state else []),
                 "",
             ]

@@ -24,6 +24,9 @@ from typing import Any
 
 import numpy as np
 
+from xdsl.ir import Attribute
+
+from tsjit.dialects import types as ts
 from tsjit.dialects.types import DTYPE_BY_CODE, DTYPE_BY_TORCH_NAME, DTYPES, DType
 from tsjit.runtime.errors import TorchScriptError
 
@@ -133,6 +136,43 @@ class ScriptObject:
 
     def __repr__(self) -> str:
         return f"<{self.qualified_name} object with {sorted(self.attributes)}>"
+
+
+def value_type(value: Value) -> Attribute:
+    """The TorchScript type of a run-time value, as far as the value shows it (`Any`
+    for the elements of a container that mixes types)."""
+    if value is None:
+        return ts.NoneType()
+    if isinstance(value, bool):
+        return ts.BoolType()
+    if isinstance(value, int):
+        return ts.IntType()
+    if isinstance(value, float):
+        return ts.FloatType()
+    if isinstance(value, str):
+        return ts.StrType()
+    if isinstance(value, np.ndarray):
+        return ts.TensorType()
+    if isinstance(value, Device):
+        return ts.DeviceType()
+    if isinstance(value, ScriptObject):
+        return ts.ClassType(value.qualified_name)
+    if isinstance(value, NamedTupleValue):
+        return ts.TupleType([value_type(v) for v in value], list(value.fields), value.qualified_name)  # pyright: ignore[reportArgumentType]
+    if isinstance(value, tuple):
+        return ts.TupleType([value_type(v) for v in value])  # pyright: ignore[reportArgumentType]
+    if isinstance(value, list):
+        return ts.ListType(_common([value_type(v) for v in value]))
+    if isinstance(value, dict):
+        return ts.DictType(_common([value_type(k) for k in value]), _common([value_type(v) for v in value.values()]))
+    return ts.AnyType()
+
+
+def _common(types: list[Attribute]) -> Attribute:
+    if not types:
+        return ts.AnyType()
+    first = types[0]
+    return first if all(t == first for t in types) else ts.AnyType()
 
 
 # --------------------------------------------------------------------------------------

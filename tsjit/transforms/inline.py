@@ -7,8 +7,10 @@
 A `func.call` is inlined when its callee is a `func.func` with a body (the text
 importer declares callees it has no body for: those calls stay); a `prim.CallMethod`
 when its receiver's class type names a method function `<class>.<method>` of the module,
-the convention the interpreter resolves methods by. Inlined ops keep the callee's
-locations, so errors still point at the callee's source. Calls into a recursive cycle
+the convention the interpreter resolves methods by. Inlined ops are located at
+`callsite(<their own location> at <the call's>)`, as MLIR's inliner does, so errors
+still point at the callee's source and a run-time error's traceback shows the call
+(PyTorch's inlined call stack). Calls into a recursive cycle
 stay calls: TorchScript has no recursion, and inlining one would not terminate.
 
 xDSL ships no inliner for `func` (its `inline-snrt` is specific to snitch), hence ours.
@@ -21,8 +23,8 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Block, SSAValue
+from xdsl.dialects.builtin import CallSiteLoc, FileLineColLoc, ModuleOp
+from xdsl.ir import Attribute, Block, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
 from tsjit.dialects.prim import CallMethodOp
@@ -40,7 +42,7 @@ class InlineFunctionCall(RewritePattern):
     def match_and_rewrite(self, op: func.CallOp, rewriter: PatternRewriter, /) -> None:
         callee = self.callees.get(op.callee.string_value())
         if callee is not None:
-            rewriter.replace(op, [], inline_body(callee.body.block, op.arguments, rewriter))
+            rewriter.replace(op, [], inline_body(callee.body.block, op.arguments, rewriter, op.location))
 
 
 @dataclass
@@ -57,16 +59,24 @@ class InlineMethodCall(RewritePattern):
             return
         callee = self.callees.get(f"{receiver.qualname.data}.{op.method_name.data}")
         if callee is not None:
-            rewriter.replace(op, [], inline_body(callee.body.block, op.operands, rewriter))
+            rewriter.replace(op, [], inline_body(callee.body.block, op.operands, rewriter, op.location))
 
 
-def inline_body(body: Block, arguments: Sequence[SSAValue], rewriter: PatternRewriter) -> list[SSAValue]:
+def inline_body(
+    body: Block, arguments: Sequence[SSAValue], rewriter: PatternRewriter, call_location: Attribute | None = None
+) -> list[SSAValue]:
     """Clones `body` before the matched op with its arguments bound to `arguments`;
-    returns the values its terminator returns."""
+    returns the values its terminator returns. With the call's location, every cloned
+    op is located at its call site."""
     mapping: dict[SSAValue, SSAValue] = dict(zip(body.args, arguments, strict=True))
     terminator = body.last_op
     assert terminator is not None
-    rewriter.insert([op.clone(mapping) for op in body.ops if op is not terminator])
+    clones = [op.clone(mapping) for op in body.ops if op is not terminator]
+    if isinstance(call_location, FileLineColLoc | CallSiteLoc):
+        for clone in clones:
+            for inner in clone.walk():
+                inner.location = CallSiteLoc(inner.location, call_location)
+    rewriter.insert(clones)
     return [mapping.get(v, v) for v in terminator.operands]
 
 
