@@ -153,7 +153,7 @@ def python_type(t: Attribute) -> str:
         return f"Dict[{python_type(t.key_type)}, {python_type(t.value_type)}]"
     if isinstance(t, ts.UnionType):
         return f"Union[{', '.join(python_type(e) for e in t.types)}]"
-    if isinstance(t, (ts.ClassType, ts.EnumType, ts.OpaqueType)):
+    if isinstance(t, (ts.ClassType, ts.EnumType, ts.InterfaceType, ts.OpaqueType)):
         return t.qualname.data
     raise TsjitError(f"type {t} has no Python spelling")
 
@@ -170,6 +170,8 @@ def python_literal(value: object, value_type: Attribute) -> str:
         return torchscript_float(float(value))  # pyright: ignore[reportArgumentType]
     if isinstance(value_type, ts.StrType):
         return json.dumps(value, ensure_ascii=False)
+    if isinstance(value_type, ts.EnumType):
+        return str(value)  # the member's qualified name: `__torch__.m.Color.RED`
     if isinstance(value_type, ts.DeviceType):
         return f"torch.device({json.dumps(value)})"
     if isinstance(value_type, ts.TensorType):
@@ -258,6 +260,11 @@ def _get_attr(printer: PythonPrinter, op: Operation, args: list[str]) -> str:
     return f"{args[0]}.{field}" if field.isidentifier() else f"getattr({args[0]}, {json.dumps(field)})"
 
 
+def _isinstance(printer: PythonPrinter, op: Operation, args: list[str]) -> str:
+    types = [python_type(t) for t in op.properties["types"]]  # pyright: ignore[reportGeneralTypeIssues]
+    return f"isinstance({args[0]}, {types[0] if len(types) == 1 else '(' + ', '.join(types) + ')'})"
+
+
 def _call(name: str) -> Expression:
     return lambda printer, op, args: f"{name}({_items(args)})"
 
@@ -280,6 +287,9 @@ EXPRESSIONS: dict[str, Expression] = {
     "prim.Uninitialized": lambda p, op, a: f"uninitialized({python_type(op.results[0].type)})",
     "prim.unchecked_cast": lambda p, op, a: f"unchecked_cast({python_type(op.results[0].type)}, {a[0]})",
     "prim.Print": _call("print"),
+    "prim.isinstance": _isinstance,
+    "prim.EnumName": lambda p, op, a: f"({a[0]}).name",
+    "prim.EnumValue": lambda p, op, a: f"({a[0]}).value",
     "aten.__getitem__": _subscript,
     "aten.str": _call("str"),
     "aten.Int": _call("int"),
@@ -415,6 +425,8 @@ class PythonPrinter:
         user = use.operation
         if value.name_hint is not None and user.name not in ("func.return", "prim.Yield"):
             return False  # a named value was a variable in the source
+        if user.name == "prim.fork":
+            return False  # a fork's inputs are evaluated before it, not in the forked code
         return not (user.name == "prim.Loop" and use.index >= 2)
 
     def scan_block(self, block: Block) -> None:
@@ -482,6 +494,8 @@ class PythonPrinter:
         elif name == "prim.SetAttr":
             obj, value = (self.use(v) for v in op.operands)
             self.line(f"{obj}.{_string_property(op, 'name')} = {value}")
+        elif name == "prim.fork":
+            self.fork(op)
         elif len(op.regions) == 1 and op.has_trait(IsolatedFromAbove):
             self.subgraph(op)
         else:
@@ -570,6 +584,21 @@ class PythonPrinter:
         block = op.regions[0].block
         self.define_function(name, block, [r.type for r in op.results])
         self.definition(op, f"{name}({self.uses(op.operands)})")
+
+    def fork(self, op: Operation) -> None:
+        """`prim.fork` as PyTorch prints it: a closure over the fork's inputs (its
+        subgraph's arguments are the enclosing names), then `fork(closure)`."""
+        block = op.regions[0].block
+        for argument, value in zip(block.args, op.operands):
+            self.idents[argument] = self.use(value)
+        name = self.fresh_name("__forked_function")
+        self.line(f"def {name}():")
+        self.level += 1
+        self.scan_block(block)
+        self.block(block, True)
+        self.line(f"return {self.uses(_yielded(block))}")
+        self.level -= 1
+        self.definition(op, f"fork({name})")
 
     def definition(self, op: Operation, rhs: str) -> None:
         if not op.results:

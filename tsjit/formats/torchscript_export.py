@@ -219,6 +219,8 @@ class GraphPrinter:
             value_type = value_type.element_type
         if isinstance(value_type, ts.BoolType) and isinstance(value, IntegerAttr):
             return "1" if value.value.data else "0"
+        if isinstance(value_type, ts.EnumType) and isinstance(value, StringAttr):
+            return value.data  # `__torch__.m.Color.RED`, unquoted
         if isinstance(value_type, ts.TensorType) and isinstance(value, DenseIntOrFPElementsAttr):
             return tensor_literal(value, value_type)
         if isinstance(value_type, (ts.ListType, ts.TupleType)) and isinstance(value, ArrayAttr):

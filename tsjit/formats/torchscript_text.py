@@ -119,9 +119,12 @@ class GraphImporter:
         self.locations: dict[tuple[str, int, int], LocationAttr] = {}
         self.filenames: dict[str, StringAttr] = {}
         self.op_classes: dict[str, type[Operation]] = {}
+        self.calls: list[func.CallOp] = []
 
     def module(self, graph: syntax.Graph, entry: str) -> ModuleOp:
         function = self.function(graph, entry)
+        for call in self.calls:  # calls of a callee with arguments of several types
+            cast_call_operands(call, self.declarations[call.callee.string_value()].function_type.inputs.data)
         module = ModuleOp([function, *self.declarations.values()])
         self.verify(module)
         return module
@@ -300,6 +303,8 @@ class GraphImporter:
             return self.dense(value, value_type, offset)
         if isinstance(value_type, ts.BoolType) and isinstance(value, int):
             return bool(value)
+        if isinstance(value_type, ts.EnumType) and isinstance(value, ts.ClassType):
+            return value.qualname.data  # `__torch__.m.Color.RED` reads as a dotted name
         if isinstance(value_type, ts.FloatType) and isinstance(value, int) and not isinstance(value, bool):
             return float(value)
         if isinstance(value_type, (ts.ListType, ts.TupleType)) and isinstance(value, (list, tuple)):
@@ -376,13 +381,17 @@ class GraphImporter:
             self.declarations[callee] = func.FuncOp.external(callee, *signature)
         else:
             earlier = (list(declared.function_type.inputs), list(declared.function_type.outputs))
-            if earlier != signature:
+            joined = _join_parameters(earlier[0], signature[0])
+            if joined is None or earlier[1] != signature[1]:
                 raise self.source.error(
                     f"call of '{callee}' with types {_signature(*signature)} "
                     f"but an earlier call used {_signature(*earlier)}",
                     node.kind_offset,
                 )
-        return func.CallOp(callee, operands, signature[1])
+            declared.function_type = func.FunctionType.from_lists(joined, earlier[1])
+        call = func.CallOp(callee, operands, signature[1])
+        self.calls.append(call)
+        return call
 
     # -- values -------------------------------------------------------------------------
 
@@ -453,6 +462,27 @@ class GraphImporter:
                 if offset is None:
                     raise TsjitError(message) from e
                 raise self.source.error(message, offset) from e
+
+
+def _join_parameters(a: Sequence[Attribute], b: Sequence[Attribute]) -> list[Attribute] | None:
+    """Parameter types that take the arguments of two calls: PyTorch passes a value of
+    a member type to a Union or Optional parameter as it is."""
+    if len(a) != len(b):
+        return None
+    return [x if x == y else (ts.unify(x, y) or ts.union_of([x, y])) for x, y in zip(a, b)]
+
+
+def cast_call_operands(call: func.CallOp, inputs: Sequence[Attribute]) -> None:
+    """Casts each operand of `call` whose type is a subtype of the callee's parameter
+    type to it (`func.call` operands have the callee's types exactly)."""
+    from tsjit.dialects.prim import UncheckedCastOp
+
+    for index, (operand, wanted) in enumerate(zip(call.operands, inputs)):
+        if operand.type != wanted and ts.is_subtype_of(operand.type, wanted):
+            cast = UncheckedCastOp(operand, wanted)
+            cast.location = call.location
+            call.parent_block().insert_op_before(cast, call)  # pyright: ignore[reportOptionalMemberAccess]
+            call.operands[index] = cast.result
 
 
 def _first_sentence(message: str) -> str:

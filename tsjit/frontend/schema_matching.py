@@ -117,7 +117,10 @@ _BLOCKED_OVERLOADS = frozenset({"aten::view.dtype"})
 """`x.view(1)` must not mean `x.view(torch.int8)`: ScalarType is an int to TorchScript."""
 
 
-def operator_signatures(name: str) -> tuple[Signature, ...]:
+def operator_signatures(name: str, overload: str | None = None) -> tuple[Signature, ...]:
+    """The overloads of `name` a call may select (only `overload` when it is given)."""
+    if overload is not None:
+        return tuple(operator_signature(s) for s in schemas_for(name) if s.overload_name == overload)
     return tuple(
         operator_signature(s) for s in schemas_for(name) if s.qualified_name not in _BLOCKED_OVERLOADS
     )

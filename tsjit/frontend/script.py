@@ -319,6 +319,8 @@ def script(obj: Any, entry: str = "forward") -> ScriptFunction:
         result = ScriptFunction(unit, unit.compile_function(obj, obj.__name__, None))
     elif isinstance(obj, ScriptFunction):
         return obj
+    elif isinstance(obj, type):
+        return obj  # `@torch.jit.script class C`: the class compiles where scripted code uses it
     else:
         raise TsjitError(
             f"tsjit.script expects a function, a module or source text, got {type(obj).__name__}"
@@ -480,7 +482,8 @@ def _shim_import(modules: dict[str, types.ModuleType]) -> Callable[..., Any]:
 def run_user_file(source: SourceFile) -> dict[str, Any]:
     """Executes the file as a module named after it (`source.py` is module `source`,
     so its classes are `__torch__.source.X`)."""
-    stem = os.path.splitext(os.path.basename(source.filename))[0] or "__main__"
+    stem = os.path.splitext(os.path.basename(source.filename))[0]
+    stem = stem if stem.isidentifier() else "__main__"  # `<string>` names no module
     file_builtins = dict(vars(python_builtins))
     file_builtins["__import__"] = _shim_import(shim_modules())
     namespace: dict[str, Any] = {"__name__": stem, "__file__": source.filename, "__builtins__": file_builtins}

@@ -22,9 +22,12 @@ Classes are declared when first named:
     class C:                              a TorchScript class: attributes and methods
     class P(NamedTuple):                  a NamedTuple: its fields (and defaults)
 
-Enum and interface classes need types the frontend does not have yet; naming one is a
-located error. Methods and functions compile on first use, once per class however many
-objects share it (`CompilationUnit.compile_method`).
+    class Color(Enum):                    an Enum: its members and their values
+    class I(Interface):                   an interface (`ModuleInterface` for modules):
+      def forward(self, x: Tensor) -> Tensor: ...   the signatures of its methods
+
+Methods and functions compile on first use, once per class however many objects share
+it (`CompilationUnit.compile_method`).
 """
 
 from __future__ import annotations
@@ -48,6 +51,7 @@ from tsjit.dialects.types import (
     TupleType,
 )
 from tsjit.frontend.annotations import MISSING
+from tsjit.frontend.classes import EnumInfo, InterfaceInfo, enum_members_info
 from tsjit.frontend.compilation import CompiledFunction, MethodDefinition
 from tsjit.frontend.modules import ModuleInfo
 from tsjit.frontend.resolver import Scope
@@ -55,7 +59,6 @@ from tsjit.frontend.schema_matching import NO_DEFAULT, Param, Signature
 from tsjit.frontend.source import SourceFile
 from tsjit.frontend.sugared_values import (
     BuiltinFunction,
-    ClassReference,
     NamedTupleConstructor,
     PythonModuleValue,
     SimpleValue,
@@ -269,8 +272,10 @@ class SourceImporter:
             return self.declare_named_tuple(qualname, source, node)
         if kind in ("Module", "class"):
             return self.declare_class(qualname, source, node, kind == "Module", where.methods)
-        what = "enum" if kind == "Enum" else "interface"
-        raise source.error(node, f"{qualname} is an {what} class: tsjit's frontend has no {what} types yet")
+        if kind == "Enum":
+            return self.declare_enum(qualname, source, node)
+        is_module = any(isinstance(b, ast.Name) and b.id == "ModuleInterface" for b in node.bases)
+        return self.declare_interface(qualname, source, node, is_module, where.methods)
 
     def type_of(self, qualname: str) -> Attribute | object:
         declared = self.declare(qualname)
@@ -278,13 +283,17 @@ class SourceImporter:
             return declared.class_type
         if isinstance(declared, TupleType):
             return declared
+        if isinstance(declared, EnumInfo):
+            return declared.enum_type
+        if isinstance(declared, InterfaceInfo):
+            return declared.interface_type
         return MISSING
 
     def value(self, em: FunctionEmitter, node: ast.AST, qualname: str) -> SugaredValue:
         """`__torch__.a.b.X` in an expression."""
         declared = self.declare(qualname)
-        if isinstance(declared, PrintedClass):
-            return ClassReference(declared)
+        if isinstance(declared, (PrintedClass, EnumInfo)):
+            return self.unit.class_value(declared)
         if isinstance(declared, TupleType):
             return self.named_tuple_constructor(qualname, declared)
         if isinstance(declared, Outline):
@@ -321,6 +330,37 @@ class SourceImporter:
                 raise source.error(
                     node, f"{qualname} lists '{name}' as a parameter or buffer but declares no such attribute"
                 )
+        return info
+
+    def declare_enum(self, qualname: str, source: SourceFile, node: ast.ClassDef) -> EnumInfo:
+        """`class Color(Enum): RED = 1 ...`: its members, with values of one type."""
+        members: list[tuple[str, object]] = []
+        for statement in node.body:
+            single = isinstance(statement, ast.Assign) and len(statement.targets) == 1
+            if single and isinstance(statement.targets[0], ast.Name):
+                members.append((statement.targets[0].id, printed_literal(source, statement.value)))
+            elif not (_is_docstring(statement) or isinstance(statement, ast.Pass)):
+                raise source.error(statement, f"unexpected statement in the body of enum {qualname}")
+        try:
+            info = enum_members_info(qualname, members)
+        except TsjitError as error:
+            raise source.error(node, f"enum {qualname}: {error.message}") from None
+        self.declared[qualname] = info
+        self.unit.declare_enum(info)
+        return info
+
+    def declare_interface(self, qualname: str, source: SourceFile, node: ast.ClassDef, is_module: bool,
+                          methods: Sequence[str]) -> InterfaceInfo:  # fmt: skip
+        """`class I(Interface)` / `(ModuleInterface)`: the signatures of its methods."""
+        info = InterfaceInfo(self.unit, None, qualname, is_module)
+        self.declared[qualname] = info  # first: a method may name the interface itself
+        self.unit.interfaces[qualname] = info
+        for name in methods:
+            definition = self.method_node(qualname, name)
+            signature, _ = self.unit.parse_signature(source, definition, self.scope, None, is_method=True)
+            if signature.return_type is None:
+                raise source.error(definition, f"interface method '{name}' of {qualname} needs a return type")
+            info.methods[name] = signature
         return info
 
     def class_assignment(

@@ -17,6 +17,7 @@ This module is the one place conversion happens; autograd state (requires_grad,
 
 from __future__ import annotations
 
+import enum
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -108,6 +109,10 @@ class _Conversion:
             return {self.value(k): self.value(v) for k, v in value.items()}
         if hasattr(value, "__dlpack__") and hasattr(value, "__dlpack_device__"):
             return np.from_dlpack(value)  # another array library's tensor
+        if isinstance(value, enum.Enum) or hasattr(value, "__dict__"):
+            from tsjit.frontend.modules import runtime_value  # Enum members, objects of user classes
+
+            return runtime_value(value)
         return value
 
 

@@ -35,12 +35,17 @@ TORCH_NAMESPACE = "__torch__.torch."
 
 
 def module_object(
-    spec: Mapping[str, Any] | str | Path, program: ModuleOp | None = None, missing: list[str] | None = None
+    spec: Mapping[str, Any] | str | Path,
+    program: ModuleOp | None = None,
+    missing: list[str] | None = None,
+    base: ScriptObject | None = None,
 ) -> ScriptObject:
     """The module object described by module.json (a mapping or a path): parameters,
     buffers and attributes at their dotted paths, submodules created along the way and
     wherever the graphs of `program` reach one (see `_complete`). With a `missing`
-    list, what the object lacks that `program` reads is added to it (`missing_state`)."""
+    list, what the object lacks that `program` reads is added to it (`missing_state`).
+    The values are set into `base` (the object scripting the module's source made)
+    when there is one."""
     if not isinstance(spec, Mapping):
         path = Path(spec)
         with path.open(encoding="utf-8") as file:
@@ -49,7 +54,7 @@ def module_object(
     else:
         where = "module"
     submodule_classes = _submodule_classes(program) if program is not None else {}
-    root = ScriptObject(spec["type"])
+    root = base if base is not None else ScriptObject(spec["type"])
     given: dict[int, set[str]] = {}  # per object: the tensors module.json gives it
     for section in ("parameters", "buffers", "attributes"):
         for dotted, encoded in spec.get(section, {}).items():

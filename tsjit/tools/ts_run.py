@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp, StringAttr
+from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr
 from xdsl.rewriter import Rewriter
 
 from tsjit.diagnostics import SourceLocation, TsjitError, tool_main
@@ -186,24 +186,31 @@ def load_program(path: Path) -> ModuleOp:
 
 
 def link_declared_functions(module: ModuleOp, directory: Path) -> None:
-    """Gives the bodiless functions of `module` the bodies of the same-named functions
-    (or of a unique `<qualifier>.<name>`, as `torch.nn.functional.softmax` for a call of
-    `softmax`) that scripting the calling source files defines; the scripted module's
-    other functions come along for the bodies to call."""
+    """Completes a graph with what PyTorch's graph text leaves out, from the Python
+    source its nodes point at (`# source.py:17:8`) when it lies beside the graph: the
+    bodies of the functions it declares (a call prints the callee by name only, and
+    the body of the same-named function, or of a unique `<qualifier>.<name>` such as
+    `torch.nn.functional.softmax` for `softmax`, is taken), the methods of the classes
+    it uses and the declarations of its Enum classes. The scripted source's other
+    functions come along for the bodies to call."""
     from tsjit.context import make_context
+    from tsjit.dialects.prim import EnumOp
     from tsjit.formats import read_program
+    from tsjit.formats.torchscript_text import cast_call_operands
 
     functions = {op.sym_name.data: op for op in module.ops if isinstance(op, func.FuncOp)}
     declared = {name for name, op in functions.items() if op.is_declaration}
+    enums = {op.qualified_name.data for op in module.ops if isinstance(op, EnumOp)}
+    if not declared and not _uses_undefined_classes(module, functions, enums):
+        return
     sources = {
         location.file
         for op in module.walk()
-        if isinstance(op, func.CallOp) and op.callee.root_reference.data in declared
         if (location := SourceLocation.of_op(op)) is not None and location.file.endswith(".py")
     }
     for file in sorted(sources):
         path = directory / file
-        if not declared or not path.is_file():
+        if not path.is_file():
             continue
         scripted = read_program(make_context(), path.read_text(encoding="utf-8"), str(path))
         definitions = {op.sym_name.data: op for op in scripted.ops if isinstance(op, func.FuncOp)}
@@ -217,10 +224,63 @@ def link_declared_functions(module: ModuleOp, directory: Path) -> None:
             Rewriter.replace_op(functions[name], body)
             functions[name] = body
             declared.discard(name)
+            for call in module.walk():
+                if isinstance(call, func.CallOp) and call.callee.string_value() == name:
+                    cast_call_operands(call, body.function_type.inputs.data)
         for name, definition in definitions.items():
             if name not in functions:
                 functions[name] = definition.clone()
                 module.body.block.add_op(functions[name])
+        for op in scripted.ops:
+            if isinstance(op, EnumOp) and op.qualified_name.data not in enums:
+                enums.add(op.qualified_name.data)
+                module.body.block.insert_op_before(op.clone(), module.body.block.first_op)  # pyright: ignore[reportArgumentType]
+
+
+def _uses_undefined_classes(module: ModuleOp, functions: dict[str, func.FuncOp], enums: set[str]) -> bool:
+    """Whether the graph calls methods of classes it has no functions for, or uses
+    Enum classes it does not declare."""
+    from tsjit.dialects.prim import CallMethodOp
+    from tsjit.dialects.types import EnumType
+    from tsjit.runtime.modules import builtin_method
+
+    for op in module.walk():
+        if isinstance(op, CallMethodOp):
+            receiver, method = op.obj.type, op.method_name.data
+            if not isinstance(receiver, ClassType):
+                return True  # an interface: the classes behind it are in the source
+            if f"{receiver.qualname.data}.{method}" not in functions and not builtin_method(receiver.qualname.data, method):
+                return True
+        if (needed := _methods_needed(op)) is not None and needed not in functions:
+            return True
+        for value in (*op.operands, *op.results):
+            if _mentions(value.type, EnumType, enums):
+                return True
+    return False
+
+
+def _methods_needed(op: Any) -> str | None:
+    """The method of a user class an op calls implicitly: `__enter__` and `__exit__`
+    for `prim.Enter`/`prim.Exit`, `__lt__` for sorting a list of objects."""
+    from tsjit.dialects.prim import EnterOp, ExitOp
+    from tsjit.runtime.modules import builtin_method
+
+    if isinstance(op, (EnterOp, ExitOp)) and isinstance(op.context.type, ClassType):
+        name = op.context.type.qualname.data
+        method = "__enter__" if isinstance(op, EnterOp) else "__exit__"
+    elif op.name in ("aten.sort", "aten.sorted") and isinstance(getattr(op.operands[0].type, "element_type", None), ClassType):
+        name, method = op.operands[0].type.element_type.qualname.data, "__lt__"
+    else:
+        return None
+    return None if builtin_method(name, method) is not None else f"{name}.{method}"
+
+
+def _mentions(t: Any, kind: type, known: set[str]) -> bool:
+    if isinstance(t, kind):
+        return t.qualname.data not in known
+    return any(_mentions(p, kind, known) for p in getattr(t, "parameters", ()) if hasattr(p, "parameters")) or any(
+        _mentions(e, kind, known) for p in getattr(t, "parameters", ()) if isinstance(p, ArrayAttr) for e in p
+    )
 
 
 def _read_json(path: str) -> Any:
@@ -307,11 +367,12 @@ def module_receiver(
     path = Path(module_json) if module_json else graph_path.parent / "module.json"
     missing: list[str] = []
     class_name = inputs[0].qualname.data
+    base = _scripted_module_state(module, graph_path.parent)
     if path.is_file():
-        receiver = module_object(path, module, missing)
+        receiver = module_object(path, module, missing, base)
         problem = f"{path} lacks what it reads"
     else:
-        receiver = module_object({"type": class_name}, module, missing)
+        receiver = module_object({"type": class_name}, module, missing, base)
         problem = f"{path} does not exist" + ("" if module_json else " (--module names a module.json)")
         problem += "; the module's state must give"
     if missing:
@@ -321,6 +382,25 @@ def module_receiver(
             notes=[f"  {line}" for line in missing],
         )
     return receiver
+
+
+def _scripted_module_state(module: ModuleOp, directory: Path) -> ScriptObject | None:
+    """The module object as scripting the Python source beside the graph builds it,
+    when the graph reads submodules through interfaces: their classes are not in the
+    graph (nor in module.json), only in the source."""
+    from tsjit.dialects.prim import GetAttrOp
+    from tsjit.dialects.types import InterfaceType
+    from tsjit.frontend.script import ScriptModule, script_file_text
+
+    if not any(isinstance(op, GetAttrOp) and isinstance(op.result.type, InterfaceType) for op in module.walk()):
+        return None
+    for file in sorted({loc.file for op in module.walk() if (loc := SourceLocation.of_op(op)) and loc.file.endswith(".py")}):
+        path = directory / file
+        if path.is_file():
+            scripted = script_file_text(path.read_text(encoding="utf-8"), str(path))
+            if isinstance(scripted, ScriptModule):
+                return scripted.state
+    return None
 
 
 # --------------------------------------------------------------------------------------

@@ -140,8 +140,8 @@ def test_bad_code_is_a_located_error(code: str, message: str):
 @pytest.mark.parametrize(
     ("code", "message"),
     [
-        ("class C(Enum):\n  A = 1\n", "code/__torch__/m.py:1:1: __torch__.m.C is an enum class: tsjit's frontend has no enum types yet"),
-        ("class C(Interface):\n  def f(self, x: int) -> int:\n    pass\n", "__torch__.m.C is an interface class"),
+        ("class C(Enum):\n  A = 1\n  B = \"b\"\n", "code/__torch__/m.py:1:1: enum __torch__.m.C: Could not unify type list"),
+        ("class C(Interface):\n  def f(self, x: int):\n    pass\n", "interface method 'f' of __torch__.m.C needs a return type"),
         ("class C(Module):\n  __parameters__ = []\n  __buffers__ = []\n  __forward_hooks__ = [\"hook\", ]\n",
          "code/__torch__/m.py:4:3: modules with forward hooks are not supported"),
         ("class C(Module):\n  __parameters__ = [\"w\", ]\n  __buffers__ = []\n",
@@ -152,6 +152,52 @@ def test_bad_code_is_a_located_error(code: str, message: str):
 def test_classes_printed_code_cannot_declare(code: str, message: str):
     with pytest.raises(TsjitError, match=message.replace("[", r"\[").replace("(", r"\(")):
         make_importer({"__torch__.m": code}).declare("__torch__.m.C")
+
+
+LANGUAGE = """
+class Color(Enum):
+  RED = 1
+  GREEN = 2
+class Scaler(Interface):
+  def total(self, k: int) -> Tensor:
+    pass
+class Pair:
+  b : Tensor
+  def __init__(self: __torch__.m.Pair,
+    b: Tensor) -> NoneType:
+    self.b = b
+    return None
+  def total(self: __torch__.m.Pair,
+    k: int) -> Tensor:
+    return torch.mul(self.b, k)
+def use(s: __torch__.m.Scaler, k: int) -> Tensor:
+  return (s).total(k, )
+def f(x: Tensor, c: __torch__.m.Color) -> Tensor:
+  p = __torch__.m.Pair.__new__(__torch__.m.Pair)
+  _0 = (p).__init__(x, )
+  def __forked_function():
+    return __torch__.m.use(p, (c).value, )
+  fut = fork(__forked_function)
+  if torch.eq(c, __torch__.m.Color.GREEN):
+    y = torch.wait(fut)
+  else:
+    y = torch.neg(torch.wait(fut))
+  return y
+"""
+
+
+def test_enums_interfaces_and_forks_of_printed_code():
+    from tsjit.dialects.constant_values import EnumMember
+    from tsjit.frontend.compilation import cleanup
+    from tsjit.frontend.script import ScriptFunction
+
+    importer = make_importer({"__torch__.m": LANGUAGE})
+    compiled = importer.compile_function("__torch__.m.f")
+    cleanup(importer.unit.module)
+    f = ScriptFunction(importer.unit, compiled)
+    x = np.array([1.0, 2.0], np.float32)
+    np.testing.assert_allclose(f(x, EnumMember("__torch__.m.Color.GREEN", 2)), x * 2)
+    np.testing.assert_allclose(f(x, EnumMember("__torch__.m.Color.RED", 1)), -x)
 
 
 def test_operators_whose_meaning_changed_are_refused_in_older_archives_only():
