@@ -104,7 +104,7 @@ def run(name: str) -> tuple[float, float, float]:
         expected = arrays(model(x))
     scripted = tsjit.script(model)
     native = tsjit.compile(scripted.module, scripted.name, backend="llvm")
-    native_args = scripted.executor_arguments(scripted.bind((x.numpy() if PYTORCH else x,), {}))
+    native_args = scripted.executor_arguments((x.numpy() if PYTORCH else x,))
     difference = 0.0
     timings = []
     for call in (lambda: scripted(x), lambda: native(*native_args)):

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import functools
 import json
-import math
 import sys
 import warnings
 from pathlib import Path
@@ -37,14 +36,15 @@ import numpy as np
 import torch
 from torch.testing._internal.common_modules import module_db
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from generate_opinfo_data import Arrays as OpInfoArrays  # the OpInfo corpus's encoding
+from generate_opinfo_data import Unsupported, same
+
+HALF_DTYPES = (torch.float16, torch.bfloat16)
 DEFAULT_OUTPUT = Path(__file__).resolve().parent.parent / "test" / "data" / "modules"
 MAX_SAMPLES = 6  # per entry, spread over its module inputs
 MAX_NUMEL = 4000  # elements of a sample's state and inputs together
 SEEDS = (0, 1, 2)  # a sample is random when the scripted module's result differs between them
-
-
-class Unsupported(Exception):
-    """A value the dataset cannot encode."""
 
 
 # --------------------------------------------------------------------------------------
@@ -102,59 +102,13 @@ class CallRNN(torch.nn.Module):
 # --------------------------------------------------------------------------------------
 
 
-class Arrays:
-    """Every recorded tensor, appended to the flat array of its dtype."""
-
-    def __init__(self) -> None:
-        self.chunks: dict[str, list[np.ndarray]] = {}
-        self.sizes: dict[str, int] = {}
-
-    def add(self, tensor: torch.Tensor) -> list[Any]:
-        array = tensor.detach().cpu().contiguous().numpy()
-        name = array.dtype.name
-        offset = self.sizes.get(name, 0)
-        self.chunks.setdefault(name, []).append(array.ravel().copy())
-        self.sizes[name] = offset + array.size
-        return [name, offset, list(array.shape)]
-
-    def mark(self) -> dict[str, int]:
-        return {name: len(chunks) for name, chunks in self.chunks.items()}
-
-    def rewind(self, mark: dict[str, int]) -> None:
-        for name, chunks in self.chunks.items():
-            del chunks[mark.get(name, 0) :]
-            self.sizes[name] = sum(c.size for c in chunks)
-
-    def arrays(self) -> dict[str, np.ndarray]:
-        return {name: np.concatenate(chunks) for name, chunks in self.chunks.items() if chunks}
+class Arrays(OpInfoArrays):
+    """The OpInfo corpus's arrays and encoding, plus what module samples hold: dicts,
+    modules built by `torch.nn` constructors (as their recorded calls) and functions."""
 
     def encode(self, value: Any, shapes_only: bool = False) -> dict[str, Any]:
-        if isinstance(value, torch.Tensor):
-            if (
-                value.layout != torch.strided
-                or value.is_complex()
-                or value.dtype in (torch.float16, torch.bfloat16)
-            ):
-                raise Unsupported(f"a {value.layout} {value.dtype} tensor")
-            if shapes_only:
-                return {"tensor_spec": [str(value.dtype).removeprefix("torch."), list(value.shape)]}
-            return {"tensor": self.add(value)}
-        if value is None:
-            return {"none": None}
-        if isinstance(value, bool):
-            return {"bool": value}
-        if isinstance(value, int):
-            return {"int": value}
-        if isinstance(value, float):
-            return {"float": value if math.isfinite(value) else str(value)}
-        if isinstance(value, str):
-            return {"str": value}
-        if isinstance(value, torch.dtype):
-            return {"dtype": str(value).removeprefix("torch.")}
-        if isinstance(value, (list, torch.Size)):
-            return {"list": [self.encode(v, shapes_only) for v in value]}
-        if isinstance(value, tuple):
-            return {"tuple": [self.encode(v, shapes_only) for v in value]}
+        if isinstance(value, torch.Tensor) and (value.is_complex() or value.dtype in HALF_DTYPES):
+            raise Unsupported(f"a {value.dtype} tensor")  # tsjit's modules are real, 32 or 64 bits
         if isinstance(value, dict):
             return {"dict": [[k, self.encode(v, shapes_only)] for k, v in value.items()]}
         if isinstance(value, torch.nn.Module):
@@ -176,7 +130,7 @@ class Arrays:
         ):
             module = "torch.nn.functional" if hasattr(torch.nn.functional, value.__name__) else "torch"
             return {"function": f"{module}.{value.__name__}"}
-        raise Unsupported(f"a {type(value).__name__} value")
+        return super().encode(value, shapes_only)
 
 
 def numel(value: Any) -> int:
@@ -187,16 +141,6 @@ def numel(value: Any) -> int:
     if isinstance(value, dict):
         return sum(numel(v) for v in value.values())
     return 0
-
-
-def same(a: Any, b: Any) -> bool:
-    if isinstance(a, torch.Tensor):
-        if not isinstance(b, torch.Tensor) or a.shape != b.shape or a.dtype != b.dtype:
-            return False
-        return bool(torch.equal(a.nan_to_num(), b.nan_to_num()) and torch.equal(a.isnan(), b.isnan()))
-    if isinstance(a, (list, tuple)):
-        return isinstance(b, (list, tuple)) and len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
-    return a == b
 
 
 def first_line(error: BaseException) -> str:
