@@ -179,12 +179,12 @@ def run_sample(mode: str, entry: dict[str, Any], sample: dict[str, Any]) -> str 
             scripted = tsjit.script(shim_module(sample, entry["class"]))
         if mode == "llvm":
             run = tsjit.compile(scripted.module, scripted.name, backend="llvm")
-            result = run(*scripted.executor_arguments(bind_arguments(scripted.entry, (*args,), kwargs)))
+            result = run(*scripted.executor_arguments(bind_arguments(scripted.entry, tuple(args), kwargs)))
         elif FULL or mode == "interop":
             result = scripted(*args, **kwargs)  # the profiling executor, as users call it
         else:  # the interpreter on the scripted graph, without the executor's optimizations
             run = tsjit.compile(scripted.module, scripted.name, pipeline=())
-            result = run(*scripted.executor_arguments(bind_arguments(scripted.entry, (*args,), kwargs)))
+            result = run(*scripted.executor_arguments(bind_arguments(scripted.entry, tuple(args), kwargs)))
     except TorchScriptError as error:
         return f"raised {str(error).splitlines()[0]}"
     except Exception as error:  # noqa: BLE001 -- a compile error or crash fails the sample

@@ -65,9 +65,7 @@ def archives(backend: str | None = None) -> list[Any]:
             continue
         marks = []
         if name in failures:
-            marks.append(
-                pytest.mark.xfail(reason=failures[name], strict=True)
-            )
+            marks.append(pytest.mark.xfail(reason=failures[name], strict=True))
         params.append(pytest.param(path, id=f"{name}-{backend}" if backend else name, marks=marks))
     return params
 
