@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: test demo lit pytest bench opinfo archives clean
+.PHONY: test demo lit pytest bench opinfo modules archives clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -26,6 +26,12 @@ pytest: $(STAMP)
 # Every OpInfo sample in every mode (make test runs the graph mode in full, a sample of the rest).
 opinfo: $(STAMP)
 	TSJIT_OPINFO=full $(BIN)/pytest test/unit/runtime/test_opinfo.py
+
+# Every module_db sample on both backends (make test runs the first of each entry), and the
+# everyday models of test_nn_models.py through the profiling executor.
+modules: $(STAMP)
+	TSJIT_MODULES=full $(BIN)/pytest test/unit/frontend/test_module_db.py test/unit/frontend/test_library_methods.py \
+		test/unit/frontend/test_nn_models.py
 
 # Every TorchScript archive of test/data/archives on both backends, known failures
 # included (make test runs them all on the interpreter, a sample on llvm);

@@ -74,7 +74,8 @@ class TypeParser:
             if isinstance(expr.value, str):
                 return self.parse_annotation(self._string(expr))
         if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.BitOr):
-            return Annotation(_union([self.parse(expr.left), self.parse(expr.right)]))
+            left, right = self.parse_annotation(expr.left), self.parse_annotation(expr.right)
+            return Annotation(_union([left.type, right.type]), left.broadcast or right.broadcast)
         if isinstance(expr, ast.Subscript):
             return self._generic(expr)
         return Annotation(self._named(expr))
@@ -116,8 +117,11 @@ class TypeParser:
             return Annotation(ListType(self._one(expr, items)), size)
         if origin in (typing.List, list):  # noqa: UP006 - the typing objects are compared here
             return Annotation(ListType(self._one(expr, items)))
-        if origin is typing.Optional:
-            return Annotation(union_of([self._one(expr, items), NoneType()]))
+        if origin is typing.Optional:  # Optional[BroadcastingList2[int]] keeps its broadcast
+            if len(items) != 1:
+                raise self.fail(expr, f"Optional takes 1 type argument, got {len(items)}")
+            inner = self.parse_annotation(items[0])
+            return Annotation(union_of([inner.type, NoneType()]), inner.broadcast)
         if origin in (typing.Dict, dict):  # noqa: UP006
             if len(items) != 2:
                 raise self.fail(expr, f"Dict takes 2 type arguments, got {len(items)}")

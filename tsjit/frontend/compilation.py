@@ -206,6 +206,34 @@ class CompilationUnit:
         spec = FunctionSpec(self.unique_symbol(name), source, definition, scope, signature, nodes)
         return self.compile_spec(key, spec, node, caller)
 
+    def overload_signature(self, declaration: types.FunctionType, node: ast.AST | None) -> Signature:
+        """The signature one `_overload` declaration gives its implementation."""
+        source, definition = self.definition_of(declaration, node)
+        signature, _ = self.parse_signature(
+            source, definition, Scope.of_function(declaration), declaration, False
+        )
+        return Signature(definition.name, tuple(signature.params), ())
+
+    def compile_overload(self, declaration: types.FunctionType, implementation: types.FunctionType, name: str,
+                         node: ast.AST | None, caller: Any = None) -> CompiledFunction:  # fmt: skip
+        """`implementation`'s body compiled with the signature `declaration` declares."""
+        key = (implementation, declaration)
+        if key in self.compiled:
+            return self.compiled[key]
+        declared_source, declared = self.definition_of(declaration, node)
+        signature, _ = self.parse_signature(declared_source, declared, Scope.of_function(declaration),
+                                            declaration, is_method=False)  # fmt: skip
+        source, definition = self.definition_of(implementation, node)
+        arguments = definition.args
+        nodes: list[ast.AST] = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
+        names = [p.name for p in signature.params]
+        if [n.arg for n in nodes] != names:  # pyright: ignore[reportAttributeAccessIssue]
+            raise source.error(definition, f"the parameters of overloaded function '{definition.name}' differ from "
+                                           f"those of its declaration ({', '.join(names)})")  # fmt: skip
+        spec = FunctionSpec(self.unique_symbol(name), source, definition, Scope.of_function(implementation),
+                            signature, nodes)  # fmt: skip
+        return self.compile_spec(key, spec, node, caller)
+
     def compile_method(self, info: ModuleInfo, name: str, node: ast.AST | None, caller: Any = None,
                        entry: bool = False) -> CompiledFunction:  # fmt: skip
         key = (info.qualname, name)

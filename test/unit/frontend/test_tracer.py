@@ -372,15 +372,6 @@ def test_save_writes_the_program_tsjit_loads_back(tmp_path: Path):
 # The models of the archive issue
 # --------------------------------------------------------------------------------------
 
-def lacks_layer(name: str) -> pytest.MarkDecorator:
-    """Expected to fail while tsjit's torch.nn library has no `name` (the nn issue's layers)."""
-    return pytest.mark.xfail(
-        not hasattr(torch.nn, name),
-        reason=f"needs nn.{name} from tsjit's torch.nn library (issue 11), not merged yet",
-        strict=True,
-    )
-
-
 @cache
 def models_record() -> dict[str, Any]:
     return json.loads((DATA / "models.json").read_text(encoding="utf-8"))["models"]
@@ -392,14 +383,7 @@ def models_namespace() -> dict[str, Any]:
     return run_user_file(SourceFile(str(path), path.read_text(encoding="utf-8")))
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        "SmallCNN",
-        pytest.param("Encoder", marks=lacks_layer("TransformerEncoderLayer")),
-        pytest.param("Recurrent", marks=lacks_layer("LSTM")),
-    ],
-)
+@pytest.mark.parametrize("name", ["SmallCNN", "Encoder", "Recurrent"])
 def test_models_trace_and_reproduce_pytorch(name: str):
     record = models_record()[name]
     model = models_namespace()[name]().eval()

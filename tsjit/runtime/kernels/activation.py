@@ -16,6 +16,7 @@ from tsjit.runtime.errors import TorchScriptError
 from tsjit.runtime.kernels import kernel, register_kernel
 from tsjit.runtime.kernels.common import as_tensor, assign, floating, wrap_dim
 from tsjit.runtime.kernels.promotion import check_cast, result_type
+from tsjit.runtime.kernels.sampling import rng
 from tsjit.runtime.kernels.special import erf
 
 ndarray = np.ndarray
@@ -115,6 +116,18 @@ def leaky_relu(self: ndarray, negative_slope: object = 0.01) -> ndarray:
     return as_tensor(np.where(x > 0, x, x * x.dtype.type(negative_slope)))
 
 
+def _rrelu(x: ndarray, lower: object, upper: object, training: bool) -> tuple[ndarray, ndarray]:
+    """(output, slopes): in training each non-positive element gets its own slope drawn
+    uniformly from [lower, upper]; in evaluation the slope is their mean."""
+    x = floating(x, "rrelu_with_noise_cpu")
+    t = x.dtype.type
+    if not training:
+        return leaky_relu(x, (lower + upper) / 2), np.ones_like(x)
+    slopes = (rng().random(x.shape) * (upper - lower) + lower).astype(x.dtype)
+    slopes = np.where(x <= 0, slopes, t(1))
+    return as_tensor(x * slopes), slopes
+
+
 @with_inplace("aten::rrelu", ("aten::rrelu_",))
 def rrelu(
     self: ndarray,
@@ -123,9 +136,23 @@ def rrelu(
     training: bool = False,
     generator: object = None,
 ) -> ndarray:
+    return _rrelu(self, lower, upper, training)[0]
+
+
+@with_inplace("aten::rrelu_with_noise", ("aten::rrelu_with_noise_",))
+def rrelu_with_noise(
+    self: ndarray,
+    noise: ndarray,
+    lower: object = 0.125,
+    upper: object = 1 / 3,
+    training: bool = False,
+    generator: object = None,
+) -> ndarray:
+    """rrelu that records the slopes it drew into `noise` (training only)."""
+    out, slopes = _rrelu(self, lower, upper, training)
     if training:
-        raise TorchScriptError("rrelu in training mode is random; the runtime supports training=False only")
-    return leaky_relu(self, (lower + upper) / 2)
+        assign(noise, slopes.reshape(noise.shape))
+    return out
 
 
 def _elu(x: ndarray, alpha: object, scale: object, input_scale: object) -> ndarray:

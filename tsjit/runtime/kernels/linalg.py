@@ -226,7 +226,12 @@ def linear(input: ndarray, weight: ndarray, bias: ndarray | None = None) -> ndar
         and (bias is None or bias.dtype is weight.dtype)
     ):
         try:
-            out = np.matmul(input, weight.T)
+            if input.ndim > 2 and input.shape[-1] == weight.shape[1]:
+                # one GEMM over all leading dimensions, not one per batch entry
+                rows = input.reshape(-1, input.shape[-1])
+                out = np.matmul(rows, weight.T).reshape(input.shape[:-1] + (weight.shape[0],))
+            else:
+                out = np.matmul(input, weight.T)
             return out if bias is None else np.add(out, bias, out=out)
         except ValueError:
             pass  # shape errors: reported by matmul below

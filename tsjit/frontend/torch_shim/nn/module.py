@@ -50,7 +50,10 @@ class Module:
             self.__dict__.get("_modules"),
         )
         if params is None:
-            raise AttributeError("cannot assign to a module before Module.__init__() is called")
+            if isinstance(value, (Parameter, Module)) or _is_compiled_module(value):
+                raise AttributeError("cannot assign parameters or submodules before Module.__init__() call")
+            object.__setattr__(self, name, value)  # a plain attribute, as PyTorch allows
+            return
         for table in (params, buffers, modules):
             table.pop(name, None)
         self.__dict__.pop(name, None)
