@@ -24,7 +24,7 @@ from typing import Any
 
 from tsjit.runtime.errors import TorchScriptError
 from tsjit.runtime.float_errors import FLOAT_STATE
-from tsjit.runtime.interpreter import Code, Instruction
+from tsjit.runtime.interpreter import Cleanup, Code, Instruction
 
 
 PER_CALL_FLOAT_STATE = 2
@@ -79,6 +79,7 @@ class _Generator:
         self.instructions = code.instructions
         self.namespace: dict[str, Any] = {
             "TorchScriptError": TorchScriptError,
+            "leave": _leave,
             "location": code._location,  # pyright: ignore[reportPrivateUsage]
             "set_errors": FLOAT_STATE[0],
             "IGNORE": FLOAT_STATE[1],
@@ -93,6 +94,9 @@ class _Generator:
             self.namespace[f"k{r}"] = code.template[r]
         self.conditions: dict[int, str] = {}
         """Checks whose result only the next branch reads, by result register."""
+        self.cleanups = {cleanup.start: cleanup for cleanup in code.cleanups}
+        """`with` blocks by the pc their body starts at: a `try` that runs `__exit__`."""
+        self.open_cleanups: set[int] = set()
         self.aliases: dict[int, int] = {
             out: source
             for ins in code.instructions
@@ -161,7 +165,11 @@ class _Generator:
         pc = start
         while pc < end:
             ins = self.instructions[pc]
-            if ins.opcode == "call":
+            cleanup = self.cleanups.get(pc)
+            if cleanup is not None and pc not in self.open_cleanups:
+                lines += self.protected(cleanup, end, indent)
+                pc = cleanup.end
+            elif ins.opcode == "call":
                 lines += [pad + line for line in self.call(pc, ins)]
                 pc += 1
                 condition = self.conditions.get(ins.outputs[-1]) if ins.outputs else None
@@ -177,6 +185,26 @@ class _Generator:
             else:
                 raise Unstructured(ins.opcode)
         return lines or [pad + "pass"]
+
+    def protected(self, cleanup: Cleanup, end: int, indent: int) -> list[str]:
+        """A `with` body in a `try` whose handler runs `__exit__` (`Cleanup.leave`)."""
+        if cleanup.end > end:
+            raise Unstructured("with")
+        pad = "    " * indent
+        self.namespace[f"w{cleanup.start}"] = cleanup
+        self.open_cleanups.add(cleanup.start)
+        try:
+            body = self.block(cleanup.start, cleanup.end, indent + 1)
+        finally:
+            self.open_cleanups.discard(cleanup.start)
+        context = self.name(cleanup.register)
+        return [
+            f"{pad}try:",
+            *body,
+            f"{pad}except Exception as error:",
+            f"{pad}    failure = leave(w{cleanup.start}, {context}, error, location(pc), location({cleanup.end}))",
+            f"{pad}    raise failure from failure.__cause__",
+        ]
 
     def call(self, pc: int, ins: Instruction) -> list[str]:
         outputs = ", ".join(self.name(r) for r in ins.outputs)
@@ -250,3 +278,13 @@ class _Generator:
         if jump.opcode != "jump" or not else_pc <= jump.targets[0] <= end:
             raise Unstructured("branch")
         return jump.targets[0]
+
+
+def _leave(cleanup: Cleanup, context: Any, error: Exception, where: Any, exit_where: Any) -> TorchScriptError:
+    """The exception leaving a `with` body at `where`, after its `__exit__` ran."""
+    if isinstance(error, TorchScriptError):
+        failure = error.at(where)
+    else:
+        failure = TorchScriptError(str(error) or type(error).__name__, "RuntimeError", where)
+        failure.__cause__ = error
+    return cleanup.leave(context, failure, exit_where)
