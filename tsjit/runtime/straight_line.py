@@ -20,11 +20,16 @@ is the call from running code, where it is set already.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 from tsjit.runtime.errors import TorchScriptError
 from tsjit.runtime.float_errors import FLOAT_STATE
 from tsjit.runtime.interpreter import Cleanup, Code, Instruction
+
+if TYPE_CHECKING:
+    from tsjit.runtime.arguments import ArgumentCheck
 
 
 PER_CALL_FLOAT_STATE = 2
@@ -57,6 +62,8 @@ class StraightLineCode:
         self.invoke = namespace["invoke"]
         self.call = namespace["call"]
         """The generated functions themselves (`invoke`, and `call` as `__call__`)."""
+        self.checks_arguments = "check_all" in namespace
+        """Whether `call` checks its arguments against the signature."""
 
     def __call__(self, *args: Any) -> Any:
         return self.call(*args)
@@ -65,17 +72,19 @@ class StraightLineCode:
         return self.invoke(*args)
 
 
-def straight_line(code: Code) -> StraightLineCode | None:
-    """`code` as one function, or None when it has a loop or an unstructured jump."""
+def straight_line(code: Code, arguments: ArgumentCheck | None = None) -> StraightLineCode | None:
+    """`code` as one function, or None when it has a loop or an unstructured jump. With
+    `arguments`, `call` (the call from outside) checks its arguments first."""
     try:
-        return _Generator(code).generate()
+        return _Generator(code, arguments).generate()
     except Unstructured:
         return None
 
 
 class _Generator:
-    def __init__(self, code: Code):
+    def __init__(self, code: Code, arguments: ArgumentCheck | None = None):
         self.code = code
+        self.arguments = arguments
         self.instructions = code.instructions
         self.namespace: dict[str, Any] = {
             "TorchScriptError": TorchScriptError,
@@ -132,12 +141,15 @@ class _Generator:
             ("invoke", invoke_body, False),
             ("call", call_body, self.float_state == "whole call"),
         ):
+            checks = name == "call" and self.arguments is not None
             lines += [
                 f"def {name}(*args):",
                 "    try:",
                 f"        {unpack}",
                 "    except ValueError:",
-                f"        raise TorchScriptError({arity_error}) from None",
+                f"        {unpack.replace('= args', '= check_all(args)')}" if checks
+                else f"        raise TorchScriptError({arity_error}) from None",
+                *(self.argument_check(parameters, unpack) if checks else []),
                 "    pc = 0",
                 *(["    token = set_errors(IGNORE)"] if float_state else []),
                 "    try:",
@@ -153,6 +165,19 @@ class _Generator:
             ]
         source = "\n".join(lines) + "\n"
         return StraightLineCode(self.code, source, self.namespace)
+
+    def argument_check(self, parameters: list[str], unpack: str) -> list[str]:
+        """The entry's check of its arguments (`ArgumentCheck`), inline where it can be."""
+        assert self.arguments is not None
+        self.namespace["check"] = self.arguments.check
+        self.namespace["check_all"] = self.arguments.full
+        condition = self.arguments.condition(parameters)
+        if condition is None:
+            return [f"    {unpack.replace('= args', '= check(args)')}"]
+        if condition == "True":
+            return []
+        self.namespace["ndarray"] = np.ndarray
+        return [f"    if not ({condition}):", f"        {unpack.replace('= args', '= check_all(args)')}"]
 
     def name(self, register: int) -> str:
         register = self.aliases.get(register, register)
