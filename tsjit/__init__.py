@@ -37,11 +37,17 @@ def load(path: str) -> ModuleOp:
     from tsjit.context import make_context
     from tsjit.formats import read_program
     from tsjit.formats.mlir import verify
+    from tsjit.nesting import retry_deeply
 
     with open(path, encoding="utf-8") as f:
-        module = read_program(make_context(), f.read(), path)
-    verify(module)
-    return module
+        text = f.read()
+
+    def read() -> ModuleOp:
+        module = read_program(make_context(), text, path)
+        verify(module)
+        return module
+
+    return retry_deeply(read)
 
 
 def compile(  # noqa: A001

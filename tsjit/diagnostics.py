@@ -140,10 +140,13 @@ def describe(error: BaseException, tool: str) -> str:
 
 
 def tool_main(tool: str, body: Callable[[list[str] | None], None], argv: list[str] | None = None) -> None:
-    """Entry point wrapper: `--debug` anywhere in argv enables tracebacks."""
+    """Entry point wrapper: `--debug` anywhere in argv enables tracebacks. The body runs
+    with the stack deeply nested programs need (`tsjit.nesting`)."""
+    from tsjit.nesting import deeply
+
     args = sys.argv[1:] if argv is None else list(argv)
     debug = "--debug" in args
     if debug:
         args.remove("--debug")
     with report_errors(tool, debug):
-        body(args)
+        deeply(body, args)

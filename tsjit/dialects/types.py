@@ -14,8 +14,10 @@ to and from TorchScript's own type strings (`Float(2, *)`, `int?`, `Dict(str, Te
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -447,6 +449,25 @@ TYPES: tuple[type[TorchType], ...] = (
     UnionType, ClassType, EnumType, OpaqueType,
 )  # fmt: skip
 
+
+
+def _remembered_hash(hash_fields: Any) -> Any:
+    """A type's hash, computed once: the generated one hashes every nested type again,
+    which makes dictionaries keyed by deeply nested types quadratic in their depth."""
+
+    def __hash__(self: TorchType) -> int:
+        known = self.__dict__.get("_hash")
+        if known is None:
+            known = hash_fields(self)
+            object.__setattr__(self, "_hash", known)
+        return known
+
+    return __hash__
+
+
+for _type in (ListType, OptionalType, FutureType, TupleType, DictType, UnionType):
+    _type.__hash__ = _remembered_hash(_type.__hash__)  # pyright: ignore[reportAttributeAccessIssue]
+
 TS = Dialect("ts", [], list(TYPES))
 
 
@@ -525,8 +546,10 @@ def merge_tensor_types(a: TensorType, b: TensorType) -> TensorType:
     )
 
 
+@functools.lru_cache(maxsize=4096)
 def unshaped(t: Attribute) -> Attribute:
-    """The type with every tensor (also inside containers) made plain `Tensor`."""
+    """The type with every tensor (also inside containers) made plain `Tensor`
+    (remembered: a nested type's parts are unshaped once, not once per level)."""
     if isinstance(t, TensorType):
         return TensorType()
     if isinstance(t, (ListType, OptionalType, FutureType)):

@@ -133,7 +133,7 @@ def script(obj: Any, entry: str = "forward") -> ScriptFunction:
         raise TsjitError(
             f"tsjit.script expects a function, a module or source text, got {type(obj).__name__}"
         )
-    cleanup(unit.module)
+    cleanup(unit.module, depth=unit.deepest)
     return result
 
 
@@ -164,7 +164,7 @@ def script_file_text(text: str, filename: str, entry: str | None = None) -> Scri
             raise TsjitError(f"cannot construct {class_name}() to script it: {error}",
                              SourceLocation(filename, _line_of(source, class_name))) from error  # fmt: skip
         result = _script_module(unit, instance, method)
-    cleanup(unit.module)
+    cleanup(unit.module, depth=unit.deepest)
     return result
 
 
@@ -183,7 +183,7 @@ def script_method_source(
         raise TsjitError(f"{filename} defines no function '{method}'", SourceLocation(filename, 0))
     info = unit.registry.info(instance)
     compiled = unit.compile_method_function(info, method, function)
-    cleanup(unit.module)
+    cleanup(unit.module, depth=unit.deepest)
     return ScriptModule(unit, compiled, info)
 
 

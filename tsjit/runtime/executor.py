@@ -32,6 +32,7 @@ from xdsl.rewriter import Rewriter
 
 from tsjit.diagnostics import TsjitError
 from tsjit.dialects.types import DTYPE_BY_TORCH_NAME, TensorType, TupleType
+from tsjit.nesting import retry_deeply
 from tsjit.runtime.arguments import ArgumentCheck
 from tsjit.runtime.interpreter import Code, Program
 
@@ -123,13 +124,13 @@ class GraphExecutor:
         args = self.check_arguments(args)
         entry = self._cache.get(argument_spec(args))
         if entry is None:
-            entry = self._specialize(args)
+            entry = retry_deeply(self._specialize, args)
         return entry[1](*args)
 
     def graph_for(self, *args: Any) -> ModuleOp:
         """The specialized and optimized module the executor runs for these arguments."""
         args = self.check_arguments(args)
-        entry = self._cache.get(argument_spec(args)) or self._specialize(args)
+        entry = self._cache.get(argument_spec(args)) or retry_deeply(self._specialize, args)
         return entry[0]
 
     @property

@@ -43,6 +43,7 @@ from xdsl.passes import ModulePass
 
 from tsjit.diagnostics import TsjitError
 from tsjit.dialects.profile import fallback_name
+from tsjit.nesting import retry_deeply
 from tsjit.runtime.arguments import ArgumentCheck
 from tsjit.runtime.executor import DEFAULT_PIPELINE, Pipeline, make_executor
 from tsjit.runtime.interpreter import Program
@@ -228,12 +229,12 @@ class ProfilingGraphExecutor:
             plan = self._plan
             if plan is None:
                 if self.depth <= 0:
-                    plan = self._set_plan(self._simple_plan())
+                    plan = self._set_plan(retry_deeply(self._simple_plan))
                 elif self.profiled_runs >= self.profiling_runs:
-                    plan = self._set_plan(self._optimized_plan())
+                    plan = self._set_plan(retry_deeply(self._optimized_plan))
                 else:
                     if self._profiled_code is None:
-                        self._profiled_code = self._profiled_plan()
+                        self._profiled_code = retry_deeply(self._profiled_plan)
                     self.profiled_runs += 1
                     plan = self._profiled_code
         return plan.invoke(*args) if invoked else plan(*args)
