@@ -202,17 +202,51 @@ def max_pool2d(
     return torch.max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode)
 
 
-def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12) -> Tensor:
-    denom = input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
-    return input / denom
+def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12, out: Tensor | None = None) -> Tensor:
+    if out is None:
+        denom = input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
+        return input / denom
+    else:
+        denom = input.norm(p, dim, keepdim=True).clamp_min_(eps).expand_as(input)
+        return torch.div(input, denom, out=out)
 
 
 def flatten(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     return torch.flatten(input, start_dim, end_dim)
 
 
-def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
+def mse_loss(
+    input: Tensor,
+    target: Tensor,
+    size_average: bool | None = None,
+    reduce: bool | None = None,
+    reduction: str = "mean",
+    weight: Tensor | None = None,
+) -> Tensor:
+    if size_average is not None or reduce is not None:  # PyTorch's _Reduction.legacy_get_string
+        if size_average is None:
+            size_average = True
+        if reduce is None:
+            reduce = True
+        if size_average and reduce:
+            reduction = "mean"
+        elif reduce:
+            reduction = "sum"
+        else:
+            reduction = "none"
     diff = (input - target) * (input - target)
+    if weight is not None:
+        if weight.size() != input.size():
+            raise ValueError("Weights and input must have the same size.")
+        diff = diff * weight
+        if reduction == "none":
+            return diff
+        elif reduction == "sum":
+            return torch.sum(diff)
+        elif reduction == "mean":
+            return torch.sum(diff) / torch.sum(weight)
+        else:
+            raise ValueError(f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', 'sum'.")
     if reduction == "none":
         return diff
     if reduction == "sum":
