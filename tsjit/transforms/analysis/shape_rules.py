@@ -820,9 +820,10 @@ _FLOAT_UNARY = Pointwise(operands=("self",), dtype=DTypeRule.FLOAT)
 
 _POINTWISE_BINARY = (
     "add", "sub", "rsub", "mul", "floor_divide", "remainder", "fmod", "pow", "maximum", "minimum",
-    "atan2", "bitwise_and", "bitwise_or", "bitwise_xor", "__and__", "__or__", "__xor__", "hypot",
-    "copysign", "fmax", "fmin", "__lshift__", "__rshift__",
+    "bitwise_and", "bitwise_or", "bitwise_xor", "__and__", "__or__", "__xor__", "hypot",
+    "fmax", "fmin", "__lshift__", "__rshift__",
 )  # fmt: skip
+_FLOAT_BINARY = ("atan2", "copysign")  # integral operands promote to the default float dtype
 _COMPARISONS = (
     "eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor", "isclose",
 )  # fmt: skip
@@ -845,6 +846,7 @@ _LIKE_FACTORIES = ("zeros_like", "ones_like", "empty_like", "rand_like", "randn_
 
 RULES: dict[str, Rule] = {
     **{f"aten::{n}": _BINARY for n in _POINTWISE_BINARY},
+    **{f"aten::{n}": Pointwise(dtype=DTypeRule.FLOAT) for n in _FLOAT_BINARY},
     **{f"aten::{n}": _COMPARISON for n in _COMPARISONS},
     **{f"aten::{n}": _UNARY for n in _SAME_DTYPE_UNARY},
     **{f"aten::{n}": _FLOAT_UNARY for n in _FLOAT_UNARY_OPS},

@@ -325,6 +325,8 @@ class ScalarEmitter:
         """`x ** exponent`: small integral literal exponents as multiplications (numpy's
         and libm's pow cost 20-40x more), square roots as `sqrt`, others as `powf`."""
         literal = _literal(exponent)
+        if literal is not None and literal < 0 and not self.kind.is_float:
+            raise ValueError("integers to negative integer powers raise in PyTorch")
         if literal is not None and float(literal).is_integer() and -4 <= literal <= 8:
             return self._integral_power(x, int(literal))
         if literal == 0.5 and self.kind.is_float:
@@ -536,8 +538,8 @@ ELEMENTWISE: dict[str, Elementwise] = {
     "aten::minimum": Elementwise(lambda e, a, b: e.minimum(a, b)),
     "aten::max.other": Elementwise(lambda e, a, b: e.maximum(a, b)),
     "aten::min.other": Elementwise(lambda e, a, b: e.minimum(a, b)),
-    "aten::fmax": Elementwise(lambda e, a, b: e.emit(arith.MaxnumfOp(a, b))),
-    "aten::fmin": Elementwise(lambda e, a, b: e.emit(arith.MinnumfOp(a, b))),
+    "aten::fmax": Elementwise(lambda e, a, b: e.emit(arith.MaxnumfOp(a, b)) if e.kind.is_float else e.maximum(a, b)),
+    "aten::fmin": Elementwise(lambda e, a, b: e.emit(arith.MinnumfOp(a, b)) if e.kind.is_float else e.minimum(a, b)),
     "prim::max.int": Elementwise(lambda e, a, b: e.maximum(a, b)),
     "prim::min.int": Elementwise(lambda e, a, b: e.minimum(a, b)),
     "prim::max.float": Elementwise(lambda e, a, b: e.maximum(a, b)),
