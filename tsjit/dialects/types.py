@@ -101,6 +101,22 @@ DTYPE_BY_ELEMENT = {d.element: d for d in DTYPES}
 class TorchType(ParametrizedAttribute, TypeAttribute):
     """Base of every TorchScript type; lets code ask `isinstance(t, TorchType)`."""
 
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        """The generic `<p, ...>` form, with the number of parameters checked (xDSL
+        itself fails on a wrong count with an unlocated `zip()` error)."""
+        start = parser.pos
+        parameters = super().parse_parameters(parser)
+        expected = len(cls.get_irdl_definition().parameters)
+        if len(parameters) != expected:
+            named_at = parser.lexer.input.content.rfind(cls.name, 0, start)  # the type's own name
+            parser.raise_error(
+                f"!{cls.name} takes {expected} parameter{'s' if expected != 1 else ''}, got {len(parameters)}",
+                named_at - 1 if named_at > 0 else start,
+                parser.pos,
+            )
+        return parameters
+
 
 def _simple(name: str, doc: str) -> type[TorchType]:
     cls = type(
@@ -734,6 +750,15 @@ class _TypeReader:
         if not self.eat(s):
             self.fail(f"expected '{s}'")
 
+    def integer(self, what: str) -> int:
+        self.skip()
+        start = self.pos
+        text = self.word()
+        if not text.isascii() or not text.isdigit():
+            self.pos = start
+            self.fail(f"expected an integer {what}, found '{text}'")
+        return int(text)
+
     def word(self) -> str:
         self.skip()
         start = self.pos
@@ -826,7 +851,7 @@ class _TypeReader:
                 continue
             self.skip()
             if self.pos < len(self.text) and self.text[self.pos].isdigit():
-                sizes.append(int(self.word()))
+                sizes.append(self.integer("size"))
                 continue
             self.skip()
             key_start = self.pos
@@ -838,9 +863,9 @@ class _TypeReader:
                 while not self.eat("]"):
                     if strides:
                         self.expect(",")
-                    strides.append(int(self.word()))
+                    strides.append(self.integer("stride"))
             elif key == "requires_grad":
-                grad = bool(int(self.word()))
+                grad = bool(self.integer("requires_grad"))
             elif key == "device":
                 self.skip()
                 start = self.pos
