@@ -103,7 +103,8 @@ def from_xdsl_error(error: BaseException, filename: str = "<input>") -> TsjitErr
         lines = line.splitlines()
         src = lines[loc.line - 1 - error.span.line_offset] if 0 < loc.line - error.span.line_offset <= len(lines) else None
         name = loc.file if loc.file and loc.file != "<unknown>" else filename
-        return TsjitError(error.msg, SourceLocation(name, loc.line, int(loc.col)), src)
+        message = error.msg.strip().replace("\r", "\\r").replace("\n", "\\n")  # one line, even quoting input
+        return TsjitError(message, SourceLocation(name, loc.line, int(loc.col)), src)
     return None
 
 

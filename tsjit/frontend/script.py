@@ -15,6 +15,7 @@ from __future__ import annotations
 import __future__
 
 import builtins as python_builtins
+import functools
 import os
 import types
 from collections.abc import Callable
@@ -29,6 +30,7 @@ from tsjit.frontend.compilation import CompilationUnit, CompiledFunction, cleanu
 from tsjit.frontend.modules import ModuleInfo, is_module, tensor_array
 from tsjit.frontend.source import SourceFile
 from tsjit.frontend.torch_shim._state import ACTIVE
+from tsjit.nesting import retry_deeply
 
 
 EXECUTOR = "profiling"
@@ -272,12 +274,11 @@ def run_user_file(source: SourceFile) -> dict[str, Any]:
     # Annotations stay text, as under `from __future__ import annotations`: TorchScript
     # files name types Python cannot evaluate (`Tensor` unimported, `__torch__.m.C`).
     try:
-        code = compile(
+        code = retry_deeply(
+            functools.partial(compile, flags=__future__.annotations.compiler_flag, dont_inherit=True),
             source.tree,
             source.filename,
             "exec",
-            flags=__future__.annotations.compiler_flag,
-            dont_inherit=True,
         )
     except SyntaxError as error:
         line = (error.lineno or 0) + source.line_offset

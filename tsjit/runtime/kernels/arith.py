@@ -9,6 +9,7 @@ category, as PyTorch does.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 import numpy as np
@@ -69,6 +70,14 @@ def _wrap_scalar(x: object, dtype: np.dtype) -> object:
     return np.asarray(x).astype(dtype) if type(x) is int else x
 
 
+_INT_RANGES = {np.dtype(t): (int(np.iinfo(t).min), int(np.iinfo(t).max)) for t in np.typecodes["AllInteger"]}
+
+
+def _fits(x: int, dtype: np.dtype) -> bool:
+    low, high = _INT_RANGES[dtype]
+    return low <= x <= high
+
+
 # The dtype kinds for which a rule computes in the operands' own dtype (no promotion needed).
 _OWN_DTYPE_KINDS = {PROMOTE: "biufc", COMPARE: "biufc", FLOAT: "fc", BITWISE: "biu"}
 
@@ -85,6 +94,8 @@ def binary(compute: Compute, rule: str = PROMOTE, op: str = "") -> Callable[[obj
     def general(a: object, b: object) -> ndarray:
         dtype = computation_dtype(a, b, rule, op)
         a, b = cast_operands(a, b, dtype)
+        if rule is COMPARE and dtype.kind in "iu":  # numpy compares an int out of range as is
+            a, b = _wrap_scalar(a, dtype), _wrap_scalar(b, dtype)
         try:
             return as_tensor(compute(a, b))
         except OverflowError:
@@ -99,7 +110,7 @@ def binary(compute: Compute, rule: str = PROMOTE, op: str = "") -> Callable[[obj
             if kind in kinds and (
                 (other is ndarray and b.dtype is a.dtype)
                 or (other is float and kind in "fc")
-                or (other is int and kind in "iufc")
+                or (other is int and (kind in "fc" or (kind in "iu" and (rule is not COMPARE or _fits(b, a.dtype)))))
             ):
                 try:
                     return ufunc(a, b, out=...) if ufunc is not None else as_tensor(compute(a, b))
@@ -187,9 +198,15 @@ def register_binary(
 
 
 def _check_int_divisor(a: object, b: object) -> None:
-    """Integer division by zero raises in PyTorch; float division gives inf or nan."""
+    """Integer division by zero raises in PyTorch (when some element is divided: not
+    for an empty result); float division gives inf or nan."""
     if np.result_type(a, b).kind in "iub" and not np.all(b):
-        raise TorchScriptError("ZeroDivisionError")
+        try:
+            empty = math.prod(np.broadcast_shapes(np.shape(a), np.shape(b))) == 0
+        except ValueError:  # not broadcastable: numpy reports it
+            empty = False
+        if not empty:
+            raise TorchScriptError("ZeroDivisionError")
 
 
 def _floor_divide(a: object, b: object) -> object:
@@ -198,8 +215,13 @@ def _floor_divide(a: object, b: object) -> object:
 
 
 def _remainder(a: object, b: object) -> object:
+    """Python's `%`, with PyTorch's formula for floats: C's fmod moved to the divisor's
+    side unless it is zero (so `-4.0 % 2.0` is -0.0, where numpy's is 0.0)."""
     _check_int_divisor(a, b)
-    return np.remainder(a, b)
+    if np.result_type(a, b).kind != "f":
+        return np.remainder(a, b)
+    mod = np.fmod(a, b)
+    return np.where((mod != 0) & (np.less(b, 0) != (mod < 0)), mod + b, mod)
 
 
 def _fmod(a: object, b: object) -> object:

@@ -640,7 +640,10 @@ def zero_(self: ndarray) -> ndarray:
 
 @kernel("aten::flip")
 def flip(self: ndarray, dims: Sequence[int]) -> ndarray:
-    return np.flip(self, wrap_dims(dims, self.ndim) if self.ndim else None).copy()
+    if self.ndim == 0:  # np.flip of a 0-dim array is a scalar
+        wrap_dims(dims, self.ndim)
+        return self.copy()
+    return np.flip(self, wrap_dims(dims, self.ndim)).copy()
 
 
 @kernel("aten::roll")

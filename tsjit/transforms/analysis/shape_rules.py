@@ -272,6 +272,7 @@ class DTypeRule(Enum):
     BOOL = "bool"  # comparisons, logical ops
     SAME = "same"  # the first operand's dtype
     TRUE_DIVIDE = "true_divide"  # FLOAT unless a rounding mode is given
+    SQUARE = "square"  # x ** 2: promoted with an int (bool becomes Long)
 
 
 @dataclass(frozen=True)
@@ -313,6 +314,8 @@ class Pointwise:
                 return promoted if isinstance(mode, str) else float_result(promoted)
             case DTypeRule.PROMOTED:
                 return promote(tensors, scalars)
+            case DTypeRule.SQUARE:
+                return promote(tensors, [*scalars, int])
 
 
 class ReduceDType(Enum):
@@ -828,7 +831,7 @@ _COMPARISONS = (
     "eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor", "isclose",
 )  # fmt: skip
 _SAME_DTYPE_UNARY = (
-    "neg", "abs", "relu", "relu6", "sign", "floor", "ceil", "round", "trunc", "frac", "square",
+    "neg", "abs", "relu", "relu6", "sign", "floor", "ceil", "round", "trunc", "frac",
     "clone", "contiguous", "detach", "hardtanh", "leaky_relu", "elu", "selu", "celu", "silu",
     "mish", "hardswish", "hardsigmoid", "gelu", "softplus", "bitwise_not", "threshold",
     "nan_to_num", "tril", "triu", "flip", "roll", "cumsum", "cumprod", "fill", "zero",
@@ -861,6 +864,7 @@ RULES: dict[str, Rule] = {
     "aten::new_empty": Factory(dtype=FactoryDType.LIKE, like="self"),
     "aten::arange": Factory(size=None, dtype=FactoryDType.ARANGE),
     "aten::div": Pointwise(dtype=DTypeRule.TRUE_DIVIDE),
+    "aten::square": Pointwise(operands=("self",), dtype=DTypeRule.SQUARE),
     "aten::clamp": Pointwise(operands=("self",), promoted=("self", "min", "max")),
     "aten::clamp_min": Pointwise(operands=("self",), promoted=("self", "min")),
     "aten::clamp_max": Pointwise(operands=("self",), promoted=("self", "max")),

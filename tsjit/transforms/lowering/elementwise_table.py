@@ -210,8 +210,27 @@ class ScalarEmitter:
         return x if self.kind.unsigned or self.kind.is_bool else self.emit(mathd.AbsIOp(x))
 
     def floor_div(self, a: SSAValue, b: SSAValue) -> SSAValue:
-        if self.kind.is_float:
-            return self.floor(self.div(a, b))
+        """`//` on tensors. Floats follow PyTorch's div_floor_floating (numpy's too):
+        the quotient of a - fmod(a, b), so that `0.7 // 0.1` is 6 and `inf // 2` NaN."""
+        if not self.kind.is_float:
+            return self._integer_floor_div(a, b)
+        mod = self.fmod(a, b)
+        quotient = self.div(self.sub(a, mod), b)
+        opposite = self.and_(self.cmp("ne", mod, self.zero()), self.xor(self.cmp("lt", b, self.zero()), self.cmp("lt", mod, self.zero())))
+        quotient = self.select(opposite, self.sub(quotient, self.one()), quotient)
+        floored = self.floor(quotient)
+        floored = self.select(self.cmp("gt", self.sub(quotient, floored), self.constant(0.5)), self.add(floored, self.one()), floored)
+        signed_zero = self.math(mathd.CopySignOp, self.zero(), self.div(a, b))
+        result = self.select(self.cmp("ne", quotient, self.zero()), floored, signed_zero)
+        return self.select(self.cmp("eq", b, self.zero()), self.div(a, b), result)
+
+    def scalar_floor_div(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        """`//` on TorchScript floats: floor(a / b)."""
+        if not self.kind.is_float:
+            return self._integer_floor_div(a, b)
+        return self.floor(self.div(a, b))
+
+    def _integer_floor_div(self, a: SSAValue, b: SSAValue) -> SSAValue:
         b = self._checked_divisor(b)
         return self.emit(arith.DivUIOp(a, b) if self.kind.unsigned else arith.FloorDivSIOp(a, b))
 
@@ -222,9 +241,21 @@ class ScalarEmitter:
         return self.emit(arith.DivUIOp(a, b) if self.kind.unsigned else arith.DivSIOp(a, b))
 
     def remainder(self, a: SSAValue, b: SSAValue) -> SSAValue:
-        """Python's `%`: the sign of the divisor."""
+        """Python's `%` on tensors: the sign of the divisor; PyTorch's formula, C's fmod
+        moved to the divisor's side unless it is zero (`-4.0 % 2.0` is -0.0)."""
         if self.kind.is_float:
-            return self.fmod(self.add(b, self.fmod(a, b)), b)  # TorchScript's own formula
+            r = self.fmod(a, b)
+            opposite = self.and_(self.cmp("ne", r, self.zero()), self.xor(self.cmp("lt", b, self.zero()), self.cmp("lt", r, self.zero())))
+            return self.select(opposite, self.add(r, b), r)
+        return self._integer_remainder(a, b)
+
+    def scalar_remainder(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        """`%` on TorchScript floats, which TorchScript computes as fmod(b + fmod(a, b), b)."""
+        if self.kind.is_float:
+            return self.fmod(self.add(b, self.fmod(a, b)), b)
+        return self._integer_remainder(a, b)
+
+    def _integer_remainder(self, a: SSAValue, b: SSAValue) -> SSAValue:
         r = self.fmod(a, b)
         if self.kind.unsigned:
             return r
@@ -428,6 +459,18 @@ def _unary(fn: Callable[[ScalarEmitter, SSAValue], SSAValue]) -> Elementwise:
     return Elementwise(fn)
 
 
+def _not_bool(name: str, fn: Callable[..., SSAValue]) -> Callable[..., SSAValue]:
+    """`fn`, refused on bool elements: PyTorch raises ("abs" ... "not implemented for
+    'Bool'"), which the interpreter's kernel does."""
+
+    def body(e: ScalarEmitter, *args: Any) -> SSAValue:
+        if e.kind.is_bool:
+            raise ValueError(f"{name} of a bool tensor raises in PyTorch")
+        return fn(e, *args)
+
+    return body
+
+
 def _math(op: type) -> Elementwise:
     """A `math` op on floats; integral inputs compute in the float result type."""
     return Elementwise(lambda e, x: e.math(op, x))
@@ -520,14 +563,19 @@ ELEMENTWISE: dict[str, Elementwise] = {
     "aten::div": Elementwise(_div, statics=("rounding_mode",)),
     "aten::true_divide": Elementwise(lambda e, a, b: e.div(a, b)),
     "aten::floor_divide": Elementwise(lambda e, a, b: e.floor_div(a, b)),
-    "aten::floordiv": Elementwise(lambda e, a, b: e.floor_div(a, b)),
+    "aten::floordiv": Elementwise(lambda e, a, b: e.scalar_floor_div(a, b)),
     "aten::__round_to_zero_floordiv": Elementwise(lambda e, a, b: e.trunc_div(a, b)),
-    "aten::remainder": Elementwise(lambda e, a, b: e.remainder(a, b)),
+    "aten::remainder": Elementwise(lambda e, a, b: e.scalar_remainder(a, b)),  # and the number overloads
+    **{
+        f"aten::{name}.{overload}": Elementwise(lambda e, a, b: e.remainder(a, b))
+        for name in ("remainder", "remainder_")
+        for overload in ("Tensor", "Scalar", "Scalar_Tensor")
+    },
     "aten::fmod": Elementwise(lambda e, a, b: e.fmod(a, b)),
     "aten::neg": _unary(lambda e, x: e.neg(x)),
-    "aten::abs": _unary(lambda e, x: e.abs(x)),
+    "aten::abs": _unary(_not_bool("abs", lambda e, x: e.abs(x))),
     "prim::abs": _unary(lambda e, x: e.abs(x)),
-    "aten::fabs": _unary(lambda e, x: e.abs(x)),
+    "aten::fabs": _unary(_not_bool("fabs", lambda e, x: e.abs(x))),
     "aten::reciprocal": _unary(lambda e, x: e.div(e.one(), x)),
     "aten::square": _unary(lambda e, x: e.mul(x, x)),
     "aten::pow": Elementwise(lambda e, a, b: e.power(a, b)),
@@ -570,19 +618,19 @@ ELEMENTWISE: dict[str, Elementwise] = {
     "aten::copysign": Elementwise(lambda e, a, b: e.math(mathd.CopySignOp, a, b)),
     "aten::erf": _math(mathd.ErfOp),
     "aten::erfc": _unary(lambda e, x: e.sub(e.one(), e.math(mathd.ErfOp, x))),
-    "aten::floor": Elementwise(lambda e, x: e.floor(x), Compute.OPERAND),
+    "aten::floor": Elementwise(_not_bool("floor", lambda e, x: e.floor(x)), Compute.OPERAND),
     "aten::ceil": Elementwise(
-        lambda e, x: e.math(mathd.CeilOp, x) if e.kind.is_float else x, Compute.OPERAND
+        _not_bool("ceil", lambda e, x: e.math(mathd.CeilOp, x) if e.kind.is_float else x), Compute.OPERAND
     ),
     "aten::round": Elementwise(
-        lambda e, x: e.math(mathd.RoundEvenOp, x) if e.kind.is_float else x, Compute.OPERAND
+        _not_bool("round", lambda e, x: e.math(mathd.RoundEvenOp, x) if e.kind.is_float else x), Compute.OPERAND
     ),
-    "aten::trunc": Elementwise(lambda e, x: e.trunc(x), Compute.OPERAND),
-    "aten::frac": _unary(lambda e, x: e.sub(x, e.trunc(x))),
+    "aten::trunc": Elementwise(_not_bool("trunc", lambda e, x: e.trunc(x)), Compute.OPERAND),
+    "aten::frac": _unary(_not_bool("frac", lambda e, x: e.sub(x, e.trunc(x)))),
     "aten::sign": _unary(_sign),
     # activations
     "aten::sigmoid": _unary(lambda e, x: e.sigmoid(x)),
-    "aten::relu": _unary(lambda e, x: e.select(e.cmp("lt", x, e.zero()), e.zero(), x)),
+    "aten::relu": _unary(_not_bool("relu", lambda e, x: e.select(e.cmp("lt", x, e.zero()), e.zero(), x))),
     "aten::relu6": _unary(lambda e, x: e.clamp(x, e.zero(), e.constant(6))),
     "aten::leaky_relu": Elementwise(
         lambda e, x, slope=0.01: e.select(e.cmp("gt", x, e.zero()), x, e.mul(x, e.value(slope)))
