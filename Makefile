@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: test demo lit pytest bench opinfo clean
+.PHONY: test demo lit pytest bench opinfo fuzz clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -26,6 +26,11 @@ pytest: $(STAMP)
 # Every OpInfo sample in every mode (make test runs the graph mode in full, a sample of the rest).
 opinfo: $(STAMP)
 	TSJIT_OPINFO=full $(BIN)/pytest test/unit/runtime/test_opinfo.py
+
+# The long fuzz run (test/fuzz): 100,000 mutated programs through the three readers and
+# 10,000 random tensor programs on both backends; prints the counts, fails on any failure.
+fuzz: $(STAMP)
+	nice $(BIN)/python test/fuzz/run.py $(FUZZ_ARGS)
 
 demo: $(STAMP)
 	$(BIN)/python examples/demo.py

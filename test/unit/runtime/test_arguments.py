@@ -218,3 +218,23 @@ def test_pytorch_rejects_the_same_arguments_in_the_same_words(
         fn(*args)
     first = str(caught.value).splitlines()[0]
     assert first == message.split(" (")[0].rstrip(".") + "."
+
+
+@pytest.mark.parametrize(
+    ("io", "message"),
+    [
+        ("3", 'an io.json is an object whose "runs" is a JSON array'),
+        ('{"runs": [3]}', 'run 0 is not an object with an "inputs" array'),
+        ('{"runs": [{"inputs": []}]}', 'run 0 has neither "outputs" nor "raises"'),
+        ('{"runs": [{"inputs": [], "outputs": {"int": 1}}], "rtol": "x"}', '"rtol" is a non-negative JSON number'),
+        ('{"runs": [{"inputs": [{"int": "x"}], "outputs": {"int": 1}}]}', "input 0: 'int' expects a JSON int, got 'x'"),
+    ],
+)
+def test_ts_run_checks_io_files(io: str, message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    graph = tmp_path / "graph.txt"
+    graph.write_text("graph(%n : int):\n  return (%n)\n")
+    check = tmp_path / "io.json"
+    check.write_text(io)
+    with pytest.raises(SystemExit):
+        ts_run.main([str(graph), "--check", str(check)])
+    assert capsys.readouterr().err.splitlines()[0] == f"{check}: error: {message}"
