@@ -139,10 +139,12 @@ def script(obj: Any, entry: str = "forward") -> ScriptFunction:
     return result
 
 
-def _script_module(unit: CompilationUnit, instance: Any, method: str) -> ScriptModule:
+def _script_module(
+    unit: CompilationUnit, instance: Any, method: str, location: SourceLocation | None = None
+) -> ScriptModule:
     info = unit.registry.info(instance)
     if not info.has_method(method):
-        raise TsjitError(f"module '{info.python_name}' has no method '{method}' to script")
+        raise TsjitError(f"module '{info.python_name}' has no method '{method}' to script", location)
     return ScriptModule(unit, unit.compile_method(info, method, None, entry=True), info)
 
 
@@ -165,7 +167,7 @@ def script_file_text(text: str, filename: str, entry: str | None = None) -> Scri
         except Exception as error:  # the user's constructor: any failure is theirs
             raise TsjitError(f"cannot construct {class_name}() to script it: {error}",
                              SourceLocation(filename, _line_of(source, class_name))) from error  # fmt: skip
-        result = _script_module(unit, instance, method)
+        result = _script_module(unit, instance, method, SourceLocation(filename, _line_of(source, class_name)))
     cleanup(unit.module, depth=unit.deepest)
     return result
 

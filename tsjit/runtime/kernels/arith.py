@@ -369,11 +369,17 @@ _LOWERED_POWERS: dict[float, Callable[[ndarray], object]] = {
 }
 
 
+_ROOTS = (0.5, -0.5, -1)
+"""Exponents PyTorch computes as sqrt, rsqrt and reciprocal for float and double only:
+Half takes C's pow, whose pow(-inf, 0.5) is inf and pow(-0.0, 0.5) 0.0 (numpy's too)."""
+
+
 def _pow(base: object, exponent: object) -> object:
     if type(base) is ndarray and type(exponent) is not ndarray and type(exponent) is not bool:
         lowered = _LOWERED_POWERS.get(exponent)
         if lowered is not None and (base.dtype.kind in "fc" or exponent in (1, 2, 3)):
-            return lowered(base)
+            if not (exponent in _ROOTS and base.dtype == np.float16):
+                return lowered(base)
     if type(exponent) is int and exponent < 0 and np.result_type(base).kind in "iub":
         raise TorchScriptError("Integers to negative integer powers are not allowed.")
     return np.power(base, exponent)

@@ -131,11 +131,14 @@ class ScalarEmitter:
     kind: Kind
     contract: bool = False
     on_failure: Callable[[SSAValue], None] | None = None
+    stored: Kind | None = None
+    """The kind the result is stored in, where it differs from `kind` (half precision
+    computes in f32) and a rule must know (PyTorch's pow of Half is C's pow)."""
     _constants: dict[tuple[Any, Attribute], SSAValue] = field(default_factory=dict)
 
-    def at(self, kind: Kind) -> ScalarEmitter:
+    def at(self, kind: Kind, stored: Kind | None = None) -> ScalarEmitter:
         """An emitter for another compute kind sharing this one's constants."""
-        other = ScalarEmitter(self.builder, kind, self.contract, self.on_failure)
+        other = ScalarEmitter(self.builder, kind, self.contract, self.on_failure, stored)
         other._constants = self._constants
         return other
 
@@ -146,7 +149,7 @@ class ScalarEmitter:
     # -- constants -------------------------------------------------------------------
     def constant(self, value: float | bool, kind: Kind | None = None) -> SSAValue:
         kind = kind or self.kind
-        key = (value, kind.type)
+        key = (float(value).hex() if kind.is_float else value, kind.type)  # -0.0 is not 0.0
         if key not in self._constants:
             if kind.is_float:
                 attr: Attribute = FloatAttr(float(value), kind.type)  # pyright: ignore[reportArgumentType]
@@ -360,7 +363,8 @@ class ScalarEmitter:
             raise ValueError("integers to negative integer powers raise in PyTorch")
         if literal is not None and float(literal).is_integer() and -4 <= literal <= 8:
             return self._integral_power(x, int(literal))
-        if literal == 0.5 and self.kind.is_float:
+        half = self.stored is not None and isinstance(self.stored.type, Float16Type | BFloat16Type)
+        if literal == 0.5 and self.kind.is_float and not half:  # PyTorch's Half pow is C's: pow(-inf, 0.5) is inf
             return self.sqrt(x)
         if not self.kind.is_float:
             raise ValueError("integer powers need a small literal exponent")
@@ -810,7 +814,7 @@ def emit_elementwise(e: ScalarEmitter, call: ElementwiseCall, operands: Sequence
     returns the element of the result kind. Raises ValueError when the rule cannot be
     computed on these operands (an integer power with a run-time exponent, an integer
     division by a possibly-zero divisor without `on_failure`)."""
-    compute = e.at(call.compute)
+    compute = e.at(call.compute, call.result)
     values: list[SSAValue | None] = []
     for operand, target in zip(operands, call.targets, strict=True):
         if operand is None:
