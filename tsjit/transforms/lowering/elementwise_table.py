@@ -467,6 +467,7 @@ def _not_bool(name: str, fn: Callable[..., SSAValue]) -> Callable[..., SSAValue]
     """`fn`, refused on bool elements: PyTorch raises ("abs" ... "not implemented for
     'Bool'"), which the interpreter's kernel does."""
 
+    @functools.wraps(fn)  # the table reads the body's parameters from its signature
     def body(e: ScalarEmitter, *args: Any) -> SSAValue:
         if e.kind.is_bool:
             raise ValueError(f"{name} of a bool tensor raises in PyTorch")
