@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import signal
 import sys
 import time
 from collections import Counter
@@ -50,30 +51,51 @@ def program_jobs(count: int, seed: int) -> Iterator[tuple[str, dict[str, Any]]]:
         yield ("program", {"seed": seed * 1_000_000 + k})
 
 
+def interleave(readers: int, programs: int, seed: int) -> Iterator[tuple[Any, ...]]:
+    """Both streams mixed in proportion, so that a run cut short has sampled both."""
+    mutated, generated = reader_jobs(readers, seed), program_jobs(programs, seed)
+    total, sent = readers + programs, 0
+    for index in range(total):
+        if sent < programs and sent * total <= index * programs:
+            sent += 1
+            yield next(generated)
+        else:
+            yield next(mutated)
+
+
 def fuzz(readers: int, programs: int, seed: int, jobs: int, timeout: float, save: Path | None, quiet: bool) -> int:
     counts: Counter[str] = Counter()
     failures: dict[str, tuple[Any, dict[str, Any]]] = {}
     started = time.monotonic()
-    done = 0
+    done: Counter[str] = Counter()
     total = readers + programs
-    with Workers(jobs, timeout) as workers:
-        streams = [reader_jobs(readers, seed), program_jobs(programs, seed)]
-        for job, outcome in workers.run(item for stream in streams for item in stream):
-            done += 1
-            area = "reader" if job[0] == "read" else "program"
-            label = f"{job[1]} {outcome['kind']}" if area == "reader" else f"program {outcome['kind']}"
-            counts[label] += 1
-            if outcome["kind"] in (FAILURES if area == "reader" else PROGRAM_FAILURES):
-                signature = outcome.get("signature") or outcome["kind"]
-                if signature not in failures:
-                    failures[signature] = (job, outcome)
-                    if not quiet:
-                        print(f"new failure: {signature}\n    {outcome['detail'].splitlines()[0][:300]}", flush=True)
-            if not quiet and done % 1000 == 0:
-                rate = done / (time.monotonic() - started)
-                print(f"{done}/{total} inputs, {rate:.1f}/s, {len(failures)} distinct failures", flush=True)
+    try:
+        with Workers(jobs, timeout) as workers:
+            for job, outcome in workers.run(interleave(readers, programs, seed)):
+                area = "reader" if job[0] == "read" else "program"
+                done[area] += 1
+                label = f"{job[1]} {outcome['kind']}" if area == "reader" else f"program {outcome['kind']}"
+                counts[label] += 1
+                if outcome["kind"] in (FAILURES if area == "reader" else PROGRAM_FAILURES):
+                    signature = outcome.get("signature") or outcome["kind"]
+                    if signature not in failures:
+                        failures[signature] = (job, outcome)
+                        if not quiet:
+                            print(f"new failure: {signature}\n    {outcome['detail'].splitlines()[0][:300]}", flush=True)
+                if not quiet and done.total() % 1000 == 0:
+                    rate = done.total() / (time.monotonic() - started)
+                    print(
+                        f"{done.total()}/{total} inputs ({done['reader']} mutated, {done['program']} programs),"
+                        f" {rate:.1f}/s, {len(failures)} distinct failures",
+                        flush=True,
+                    )
+        stopped = ""
+    except KeyboardInterrupt:  # a run cut short still reports what it covered
+        stopped = " (interrupted)"
     elapsed = time.monotonic() - started
-    print(f"fuzz: {readers} mutated inputs, {programs} random programs, seed {seed}, {elapsed:.0f} s")
+    print(
+        f"fuzz: {done['reader']} mutated inputs, {done['program']} random programs, seed {seed}, {elapsed:.0f} s{stopped}"
+    )
     for label in sorted(counts):
         print(f"  {label:28} {counts[label]}")
     print(f"  {'distinct failures':28} {len(failures)}")
@@ -86,6 +108,10 @@ def fuzz(readers: int, programs: int, seed: int, jobs: int, timeout: float, save
     return 1 if failures else 0
 
 
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--readers", type=int, default=100_000, help="mutated inputs (default 100000)")
@@ -96,6 +122,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--save", type=Path, help="directory for one input per distinct failure")
     parser.add_argument("--quiet", action="store_true", help="only the summary")
     args = parser.parse_args(argv)
+    signal.signal(signal.SIGTERM, _interrupt)  # `kill` stops a long run as Ctrl-C does
     return fuzz(args.readers, args.programs, args.seed, args.jobs, args.timeout, args.save, args.quiet)
 
 
