@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: test demo lit pytest bench opinfo fuzz clean
+.PHONY: test demo lit pytest bench opinfo archives fuzz clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -31,6 +31,12 @@ opinfo: $(STAMP)
 # 10,000 random tensor programs on both backends; prints the counts, fails on any failure.
 fuzz: $(STAMP)
 	nice $(BIN)/python test/fuzz/run.py $(FUZZ_ARGS)
+
+# Every TorchScript archive of test/data/archives on both backends, known failures
+# included (make test runs them all on the interpreter, a sample on llvm);
+# TSJIT_ARCHIVE_DATA=DIR checks the archives scripts/generate_archive_data.py wrote to DIR.
+archives: $(STAMP)
+	TSJIT_ARCHIVES=full $(BIN)/pytest test/unit/formats/archive
 
 demo: $(STAMP)
 	$(BIN)/python examples/demo.py

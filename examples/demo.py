@@ -5,7 +5,9 @@
 1. graph: `examples/lstm_cell.py` scripted (TorchScript-syntax Python, no PyTorch);
 2. optimized: specialized to float32 matrices and run through `executor-default`;
 3. fused: `fuse-pointwise` makes everything after the two matrix products one
-   `prim::FusionGroup`, as in the overview;
+   `prim::FusionGroup`, as in the overview; pictures of the graph before and after
+   fusion are written to `build/demo/` as SVG (drawn by Graphviz when it is installed,
+   else by tsjit's own layout);
 4. loops: `convert-aten-to-loops` turns the group into a shape-generic loop nest;
 5. llvm: `convert-to-llvm`, then LLVM at O3 for this CPU: the vectorized kernel;
 6. both backends run the cell; they must agree, and the llvm one is timed against the
@@ -27,6 +29,7 @@ import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
 from tsjit.context import make_context
+from tsjit.formats.graph_picture import write_picture
 from tsjit.formats.torchscript_export import export_graph_text
 from tsjit.frontend import script_source
 from tsjit.runtime.executor import GraphExecutor
@@ -77,6 +80,17 @@ def numpy_cell(x, hx, cx, w_ih, w_hh, b_ih, b_hh):
     return outgate * np.tanh(cy), cy
 
 
+def write_pictures(modules: dict[str, ModuleOp], directory: Path = Path("build/demo")) -> str:
+    """SVG pictures of the cell's graph at each stage; says where they are."""
+    directory.mkdir(parents=True, exist_ok=True)
+    lines = []
+    for stage_name, module in modules.items():
+        path = directory / f"lstm_cell.{stage_name}.svg"
+        how = write_picture(module, str(path), ENTRY)
+        lines.append(f"picture {stage_name}: {path} ({how})")
+    return "\n".join(lines)
+
+
 def median_ms(call, repeats: int = 25) -> float:
     times = []
     for _ in range(repeats):
@@ -86,20 +100,24 @@ def median_ms(call, repeats: int = 25) -> float:
     return sorted(times)[len(times) // 2] * 1e3
 
 
-def main() -> None:
+def lstm_stages() -> tuple[ModuleOp, ModuleOp, ModuleOp]:
+    """The cell scripted, optimized for float32 matrices, and fused."""
     ctx = make_context()
-    module = script_source(
-        ctx, SOURCE.read_text(encoding="utf-8"), str(SOURCE.relative_to(Path.cwd())), ENTRY
-    )
-    stage(1, f"graph: {ENTRY} scripted from {SOURCE.name}", short(export_graph_text(module, ENTRY)))
-
-    small = lstm_inputs(2, 4, 3)
-    optimized = GraphExecutor(module, ENTRY).graph_for(*small)
-    stage(2, "optimized: float32 matrices, executor-default", short(export_graph_text(optimized, ENTRY)))
-
+    name = str(SOURCE.relative_to(Path.cwd())) if SOURCE.is_relative_to(Path.cwd()) else str(SOURCE)
+    module = script_source(ctx, SOURCE.read_text(encoding="utf-8"), name, ENTRY)
+    optimized = GraphExecutor(module, ENTRY).graph_for(*lstm_inputs(2, 4, 3))
     fused = optimized.clone()
     FusePointwisePass().apply(ctx, fused)
-    stage(3, "fused: fuse-pointwise", short(export_graph_text(fused, ENTRY)))
+    return module, optimized, fused
+
+
+def main() -> None:
+    ctx = make_context()
+    module, optimized, fused = lstm_stages()
+    stage(1, f"graph: {ENTRY} scripted from {SOURCE.name}", short(export_graph_text(module, ENTRY)))
+    stage(2, "optimized: float32 matrices, executor-default", short(export_graph_text(optimized, ENTRY)))
+    pictures = write_pictures({"optimized": optimized, "fused": fused})
+    stage(3, "fused: fuse-pointwise", short(export_graph_text(fused, ENTRY)) + "\n\n" + pictures)
 
     loops = fused.clone()
     ConvertAtenToLoopsPass(variant="contiguous").apply(ctx, loops)

@@ -20,6 +20,7 @@ for var in ("HOME", "TMPDIR", "LANG", "LC_ALL", "TSJIT_LOG_LEVEL", "TSJIT_OPT_LI
     if var in os.environ:
         config.environment[var] = os.environ[var]
 
+config.substitutions.append(("%archives", os.path.join(config.test_source_root, "data", "archives")))
 config.substitutions.append(("%conformance", os.path.join(os.path.dirname(config.test_source_root), "..", "shared", "conformance")))
 # custom syntax -> generic syntax -> custom syntax must reproduce what the test checks
 config.substitutions.append(

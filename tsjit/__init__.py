@@ -3,6 +3,8 @@
     import tsjit
     fn = tsjit.script(my_function)        # TorchScript-syntax Python -> tsjit IR, runnable
     fn(x, y); print(fn.graph); print(fn.code)
+    model = tsjit.load("model.pt")        # a TorchScript archive -> a callable module
+    model(x); model.named_parameters(); tsjit.save(model, "copy.pt")
     module = tsjit.load("graph.txt")      # PyTorch graph text, MLIR or .py -> a module of IR
     run = tsjit.compile(module, entry="forward", backend="interp")
     run(x, y)
@@ -23,6 +25,7 @@ __all__ = [
     "script",
     "trace",
     "load",
+    "save",
     "compile",
     "install_torch_shim",
     "set_profiling_runs",
@@ -31,16 +34,23 @@ __all__ = [
 ]
 
 
-def load(path: str) -> ModuleOp:
-    """Reads a program file (MLIR, PyTorch graph text or TorchScript-syntax Python) into a
-    verified module of tsjit IR."""
+def load(path: str) -> Any:
+    """Reads a TorchScript archive (`.pt`, as `torch.jit.save` writes it) into a callable
+    module (`ScriptModule`: methods, parameters, `.code`, `.graph`); any other program
+    file (MLIR, PyTorch graph text or TorchScript-syntax Python) into a verified module
+    of tsjit IR."""
+    from tsjit.formats.archive import is_archive
+
+    if is_archive(path):
+        from tsjit.formats.archive import load as load_archive
+
+        return load_archive(path)
     from tsjit.context import make_context
-    from tsjit.formats import read_program
+    from tsjit.formats import read_program, read_text
     from tsjit.formats.mlir import verify
     from tsjit.nesting import retry_deeply
 
-    with open(path, encoding="utf-8") as f:
-        text = f.read()
+    text = read_text(path)
 
     def read() -> ModuleOp:
         module = read_program(make_context(), text, path)
@@ -48,6 +58,14 @@ def load(path: str) -> ModuleOp:
         return module
 
     return retry_deeply(read)
+
+
+def save(module: Any, path: str, extra_files: dict[str, bytes] | None = None) -> None:
+    """Writes a scripted, traced or loaded module (a function: as PyTorch saves one) as a
+    TorchScript archive that `torch.jit.load` and `tsjit.load` read."""
+    from tsjit.formats.archive import save as save_archive
+
+    save_archive(module, path, extra_files)
 
 
 def compile(  # noqa: A001
@@ -62,16 +80,19 @@ def compile(  # noqa: A001
     which specialises on argument types and optimizes with `pipeline` (by default the
     executor's, `executor-default`; `()` for none) on each new argument spec; native
     backends split large kernels over `threads` threads. `executor="profiling"`
-    profiles the first calls instead and specializes to what they saw, behind guards."""
+    profiles the first calls instead and specializes to what they saw, behind guards.
+    It takes numpy arrays, Python scalars and PyTorch tensors (and then returns
+    PyTorch tensors); the executor itself is its `executor`."""
     from tsjit.runtime.executor import DEFAULT_PIPELINE, make_executor
+    from tsjit.runtime.interop import Compiled
 
     pipeline = DEFAULT_PIPELINE if pipeline is None else pipeline
-    return make_executor(module, entry, backend, pipeline, threads, executor)
+    return Compiled(make_executor(module, entry, backend, pipeline, threads, executor))
 
 
 def __getattr__(name: str) -> Any:
-    if name == "script":
-        return import_module("tsjit.frontend.script").script
+    if name in ("script", "ScriptFunction", "ScriptModule", "ScriptMethod"):
+        return getattr(import_module("tsjit.frontend.script"), name)
     if name in ("trace", "TracerWarning", "TracingCheckError"):
         return getattr(import_module("tsjit.frontend.tracer"), name)
     if name == "install_torch_shim":

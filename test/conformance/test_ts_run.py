@@ -128,10 +128,12 @@ def test_a_module_graph_without_module_json_is_an_error(tmp_path: Path, capsys: 
     graph.write_text((CORPUS / "module_linear_relu" / "graph.txt").read_text())
     status, _, err = run_tool([str(graph)], capsys)
     assert status == 1
-    assert err.strip() == (
-        f"{graph}: error: 'forward' takes a module (__torch__.source.Model): "
-        "give its module.json with --module"
-    )
+    assert err.strip().splitlines() == [
+        f"{graph}: error: 'forward' runs on a module of class __torch__.source.Model, and "
+        f"{tmp_path / 'module.json'} does not exist (--module names a module.json); the module's state must give:",
+        "  fc.weight : Tensor  (__torch__.torch.nn.modules.linear.Linear.weight)",
+        "  fc.bias : Tensor  (__torch__.torch.nn.modules.linear.Linear.bias)",
+    ]
 
 
 def test_an_unavailable_backend_fails_clearly(graph: Path, monkeypatch: pytest.MonkeyPatch, capsys):
@@ -158,7 +160,7 @@ def test_declared_callees_come_from_the_source_beside_the_graph(tmp_path: Path, 
     check = str(case / "io.json")
     status, _, err = run_tool([str(graph), "--check", check], capsys)
     assert status == 1
-    assert err.startswith("source.py:17:8: error: function 'scale_add' is only declared")
+    assert err.startswith("source.py:17:9: error: function 'scale_add' is only declared")
     (tmp_path / "source.py").write_text((case / "source.py").read_text())
     status, out, _ = run_tool([str(graph), "--check", check], capsys)
     assert status == 0 and out.splitlines()[-1] == "2 passed, 0 failed"

@@ -5,8 +5,9 @@ interpreter (native code that faults) is a result rather than the end of the fuz
         for job, outcome in workers.run(jobs):    # jobs: ("read", kind, text) or ("program", spec)
             ...
 
-A worker reads one JSON job per line on stdin and writes one JSON outcome per line on
-a private copy of stdout (what the program under test prints goes to /dev/null). A job
+A worker says `ready` once its imports are done (start-up is no job's time), then reads
+one JSON job per line on stdin and writes one JSON outcome per line on a private copy of
+stdout (what the program under test prints goes to /dev/null). A job
 that runs past `timeout` seconds is reported as `hang` (with the worker's Python stack
 at the time) and its worker replaced; a worker that dies is reported as `died`.
 """
@@ -39,6 +40,8 @@ class Worker:
         )
         self.job: Any = None
         self.started = 0.0
+        assert self.process.stdout is not None
+        self.process.stdout.readline()  # "ready": start-up is not part of the first job's time
 
     def send(self, job: Any) -> None:
         self.job, self.started = job, time.monotonic()
@@ -146,6 +149,10 @@ def _serve(timeout: float) -> None:
     from programs import run_program  # pyright: ignore[reportMissingImports]
     from readers import read  # pyright: ignore[reportMissingImports]
 
+    import tsjit.frontend.script  # noqa: F401 -- what every program job imports, loaded once
+    import tsjit.runtime.llvm_jit  # noqa: F401
+
+    protocol.write("ready\n")
     for line in sys.stdin:
         job = json.loads(line)
         faulthandler.dump_traceback_later(timeout * 0.9, exit=False)  # a hang's stack, for the report

@@ -10,7 +10,7 @@ import functools
 import math
 import numbers
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from xdsl.dialects import builtin
@@ -37,6 +37,7 @@ from tsjit.dialects.types import (
     DTYPE_BY_TORCH_NAME,
     BoolType,
     DeviceType,
+    EnumType,
     FloatType,
     IntType,
     ListType,
@@ -62,10 +63,32 @@ if TYPE_CHECKING:
 #   !ts.none    no value                   !ts.optional<T>   no value, or a T value
 #   !ts.tensor  DenseIntOrFPElementsAttr whose dtype and shape the type allows
 #   !ts.list<T>, !ts.tuple<T...>   ArrayAttr of element values
+#   !ts.enum<"C">   StringAttr naming the member, `"C.RED"` (its value is C's declaration's)
 
 
 class ConstantError(ValueError):
     """A Python or textual value that is not a constant of the requested type."""
+
+
+@dataclass(frozen=True, slots=True)
+class EnumMember:
+    """A member of a TorchScript Enum class, named `__torch__.m.Color.RED`: a constant's
+    value, and at run time the enum value itself (with `value`, the member's value from
+    the class declaration). Members are equal when their names are."""
+
+    qualified_name: str
+    value: object = field(default=None, compare=False)
+
+    @property
+    def class_name(self) -> str:
+        return self.qualified_name.rpartition(".")[0]
+
+    @property
+    def name(self) -> str:
+        return self.qualified_name.rpartition(".")[2]
+
+    def __str__(self) -> str:
+        return self.qualified_name
 
 
 def _float_literal(value: float, shortest: Callable[[float], str] = repr) -> str:
@@ -158,6 +181,13 @@ SCALAR_KINDS: dict[type[Attribute], ScalarKind] = {
     ),
     StrType: _STRING_KIND,
     DeviceType: _STRING_KIND,
+    EnumType: ScalarKind(
+        accepts=lambda v: isinstance(v, (EnumMember, str)),
+        make=lambda v: StringAttr(v if isinstance(v, str) else v.qualified_name),
+        holds=lambda a: isinstance(a, StringAttr),
+        read=lambda a: EnumMember(a.data),
+        literal=lambda v: _str_literal(v.qualified_name),
+    ),
 }
 
 

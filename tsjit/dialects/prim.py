@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, ClassVar, NoReturn, Self, TypeAlias
 from xdsl.dialect_interfaces.constant_materialization import ConstantMaterializationInterface
 from xdsl.dialects import builtin
 from xdsl.dialects.builtin import (
+    ArrayAttr,
     IntegerAttr,
     NoneAttr,
     StringAttr,
@@ -84,6 +85,10 @@ from tsjit.dialects.types import (
     BoolType,
     ClassType,
     DictType,
+    EnumType,
+    FloatType,
+    FutureType,
+    InterfaceType,
     IntType,
     ListType,
     NoneType,
@@ -297,7 +302,7 @@ class YieldOp(IRDLOperation):
         lambda: (
             IsTerminator(),
             ReturnLike(),
-            HasParent(IfOp, LoopOp, WithOp, FusionGroupOp, DifferentiableGraphOp),
+            HasParent(IfOp, LoopOp, WithOp, FusionGroupOp, DifferentiableGraphOp, ForkOp),
             Pure(),
         )
     )
@@ -829,7 +834,7 @@ class GetAttrOp(IRDLOperation):
     name = "prim.GetAttr"
 
     attr_name = prop_def(StringAttr, prop_name="name")
-    obj = operand_def(ClassType)
+    obj = operand_def(ClassType | InterfaceType)
     result = result_def()
 
     traits = traits_def(MemoryReadEffect())
@@ -885,7 +890,8 @@ class CreateObjectOp(IRDLOperation):
 
 @irdl_op_definition
 class CallMethodOp(IRDLOperation):
-    """`prim::CallMethod`: calls a method of an object (unknown effects).
+    """`prim::CallMethod`: calls a method of an object (unknown effects); on an
+    interface-typed object, the method of the object's class at run time.
 
     %r = prim.CallMethod[name = "forward"] %self, %x : (!ts.class<"__torch__.M">, !ts.tensor) -> !ts.tensor
     """
@@ -893,7 +899,7 @@ class CallMethodOp(IRDLOperation):
     name = "prim.CallMethod"
 
     method_name = prop_def(StringAttr, prop_name="name")
-    obj = operand_def(ClassType)
+    obj = operand_def(ClassType | InterfaceType)
     args = var_operand_def()
     outs = var_result_def()
 
@@ -926,6 +932,127 @@ class CallFunctionOp(IRDLOperation):
 
     def __init__(self, callee: Operand, args: Sequence[Operand], result_types: Sequence[Attribute]):
         super().__init__(operands=[callee, args], result_types=[result_types])
+
+
+@irdl_op_definition
+class EnumOp(IRDLOperation):
+    """Declares a TorchScript Enum class at module level: its members, in definition
+    order, and their values (all of `value_type`: int, float or str). Constants of the
+    enum name a member (`prim.Constant "__torch__.m.Color.RED"`); `prim.EnumValue`
+    reads the value declared here. PyTorch keeps this in its compilation unit.
+
+        prim.Enum "__torch__.m.Color" : !ts.int [RED = 1, GREEN = 2]
+    """
+
+    name = "prim.Enum"
+
+    qualified_name = prop_def(StringAttr, prop_name="name")
+    value_type = prop_def(Attribute)
+    member_names = prop_def(ArrayAttr[StringAttr], prop_name="members")
+    member_values = prop_def(ArrayAttr, prop_name="values")
+
+    VALUE_TYPES: ClassVar[tuple[type[Attribute], ...]] = (IntType, FloatType, StrType)
+
+    def __init__(self, qualified_name: str, value_type: Attribute, members: Sequence[tuple[str, object]]):
+        values = [constant_attr(v, value_type) for _, v in members]
+        super().__init__(
+            properties={
+                "name": StringAttr(qualified_name),
+                "value_type": value_type,
+                "members": ArrayAttr(StringAttr(n) for n, _ in members),
+                "values": ArrayAttr(values),  # pyright: ignore[reportArgumentType]
+            }
+        )
+
+    @property
+    def enum_type(self) -> EnumType:
+        return EnumType(self.qualified_name.data)
+
+    @property
+    def members(self) -> list[tuple[str, object]]:
+        """(name, Python value) per member, in definition order."""
+        return [
+            (n.data, constant_python_value(v, self.value_type))
+            for n, v in zip(self.member_names, self.member_values)
+        ]
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_string_literal(self.qualified_name.data)
+        printer.print_string(" : ")
+        printer.print_attribute(self.value_type)
+        printer.print_string(" ")
+
+        def member(pair: tuple[StringAttr, Attribute]) -> None:
+            printer.print_string(f"{pair[0].data} = ")
+            print_constant_literal(printer, pair[1], self.value_type)
+
+        with printer.in_square_brackets():
+            printer.print_list(zip(self.member_names, self.member_values), member)
+        printer.print_op_attributes(self.attributes)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> EnumOp:
+        qualified_name = parser.parse_str_literal()
+        parser.parse_punctuation(":")
+        value_type = parser.parse_type()
+
+        def member() -> tuple[str, object]:
+            name = parser.parse_identifier()
+            parser.parse_punctuation("=")
+            start = parser.pos
+            value = parse_constant_literal(parser)
+            if isinstance(value_type, FloatType) and isinstance(value, int):
+                value = float(value)
+            if not is_constant_value(_attr_or_none(value, value_type), value_type):
+                parser.raise_error(f"enum member {name} needs a value of type {value_type}", start, parser.pos)
+            return name, value
+
+        members = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, member)
+        op = cls(qualified_name, value_type, members)
+        op.attributes.update(parser.parse_optional_attr_dict())
+        return op
+
+    def verify_(self) -> None:
+        if not isinstance(self.value_type, self.VALUE_TYPES):
+            fail(self, f"enum values must be int, float or str, not {self.value_type}")
+        if len(self.member_names) != len(self.member_values):
+            fail(self, "needs one value per member")
+        names = [n.data for n in self.member_names]
+        if len(set(names)) != len(names):
+            fail(self, "member names must be unique")
+        for name, value in zip(names, self.member_values):
+            if not is_constant_value(value, self.value_type):
+                fail(self, f"member {name} has value {value}, not a {self.value_type}")
+
+
+def _attr_or_none(value: object, value_type: Attribute) -> Attribute | None:
+    try:
+        return constant_attr(value, value_type)
+    except ConstantError:
+        return None
+
+
+@irdl_op_definition
+class IsInstanceOp(IRDLOperation):
+    """`prim::isinstance`: whether a value (of a Union, Optional or Any type) is at run
+    time of one of the `types`.
+
+        %b = prim.isinstance %x [!ts.int, !ts.list<!ts.int>] : !ts.union<!ts.int, !ts.str>
+    """
+
+    name = "prim.isinstance"
+
+    input = operand_def()
+    types = prop_def(ArrayAttr)
+    result = result_def(BoolType)
+
+    traits = traits_def(Pure())
+
+    assembly_format = "$input $types attr-dict `:` type($input)"
+
+    def __init__(self, input: Operand, types: Sequence[Attribute]):
+        super().__init__(operands=[input], result_types=[BoolType()], properties={"types": ArrayAttr(types)})
 
 
 # --------------------------------------------------------------------------------------
@@ -1171,6 +1298,39 @@ class DifferentiableGraphOp(SubgraphOp):
 
 
 @irdl_op_definition
+class ForkOp(SubgraphOp):
+    """`prim::fork`: starts its subgraph asynchronously (`torch.jit.fork`) and gives a
+    Future of the value the subgraph yields, which `aten.wait` waits for. The subgraph's
+    inputs are the values it captures. It has unknown effects: the forked code may read
+    and write what it captured at any time until the wait.
+
+        %fut = prim.fork(%a = %x : !ts.tensor) -> (!ts.future<!ts.tensor>) {
+          %r = func.call @helper(%a) : (!ts.tensor) -> !ts.tensor
+          prim.Yield %r : !ts.tensor
+        }
+    """
+
+    name = "prim.fork"
+
+    traits = traits_def(IsolatedFromAbove())
+
+    @property
+    def future(self) -> SSAValue:
+        return self.outs[0]
+
+    def verify_(self) -> None:
+        if len(self.outs) != 1 or not isinstance(self.outs[0].type, FutureType):
+            fail(self, "has one result, a !ts.future")
+        args = self.body.block.args
+        if len(args) != len(self.inputs):
+            inputs = plural(len(self.inputs), "input")
+            fail(self, f"body takes {plural(len(args), 'argument')} but the op has {inputs}")
+        verify_subtypes(self, "input", self.inputs, [a.type for a in args], "body argument")
+        verify_yield(self, self.body, "body", (self.outs[0].type.element_type,), "the result is a future of 1 value")  # pyright: ignore[reportAttributeAccessIssue]
+        verify_values_stay_inside(self, ("body",))
+
+
+@irdl_op_definition
 class ConstantChunkOp(IRDLOperation):
     """`prim::ConstantChunk`: `aten::chunk` with constant chunks and dim, one result
     per chunk (views of the input, hence a read).
@@ -1259,7 +1419,10 @@ PRIM = Dialect(
         ReturnStmtOp,
         FusionGroupOp,
         DifferentiableGraphOp,
+        ForkOp,
         ConstantChunkOp,
+        EnumOp,
+        IsInstanceOp,
     ],
     [],
     [PrimConstantMaterialization()],

@@ -451,6 +451,20 @@ class EnumType(_NamedType):
 
 
 @irdl_attr_definition
+class InterfaceType(_NamedType):
+    """A TorchScript interface (`@torch.jit.interface`): any class or module whose
+    methods match the interface's. Graph text names it by its unqualified name
+    (`InterfaceType<OneArg>`), as PyTorch prints it."""
+
+    name = "ts.interface"
+    qualname: StringAttr
+
+    @property
+    def short_name(self) -> str:
+        return self.qualname.data.rsplit(".", 1)[-1]
+
+
+@irdl_attr_definition
 class OpaqueType(_NamedType):
     """A builtin TorchScript type tsjit carries but does not model: Generator, Storage,
     Stream, QScheme, Capsule, Dimname, AnyList, AnyTuple, AnyClass, Layout objects..."""
@@ -462,7 +476,7 @@ class OpaqueType(_NamedType):
 TYPES: tuple[type[TorchType], ...] = (
     IntType, FloatType, BoolType, StrType, NoneType, DeviceType, NumberType, AnyType,
     ComplexScalarType, TensorType, ListType, OptionalType, FutureType, TupleType, DictType,
-    UnionType, ClassType, EnumType, OpaqueType,
+    UnionType, ClassType, EnumType, InterfaceType, OpaqueType,
 )  # fmt: skip
 
 
@@ -514,7 +528,12 @@ def is_subtype_of(sub: Attribute, sup: Attribute) -> bool:
             return is_subtype_of(sub.element_type, sup.element_type)
         return is_subtype_of(sub, sup.element_type)
     if isinstance(sup, UnionType):
-        members = sub.types.data if isinstance(sub, UnionType) else (sub,)
+        if isinstance(sub, UnionType):
+            members: tuple[Attribute, ...] = sub.types.data
+        elif isinstance(sub, OptionalType):
+            members = (sub.element_type, NoneType())
+        else:
+            members = (sub,)
         return all(any(is_subtype_of(m, s) for s in sup.types) for m in members)
     if isinstance(sup, NumberType):
         return isinstance(sub, _NUMBERS)
@@ -526,9 +545,53 @@ def is_subtype_of(sub: Attribute, sup: Attribute) -> bool:
         )
     if isinstance(sub, FutureType) and isinstance(sup, FutureType):
         return is_subtype_of(sub.element_type, sup.element_type)
+    if isinstance(sup, InterfaceType):
+        # Whether a class has the interface's methods is a fact about its methods, not
+        # its name: the frontend checks it where the class is converted to the interface.
+        return isinstance(sub, ClassType)
     if isinstance(sup, OpaqueType):
         return isinstance(sub, _ANY_OF_KIND.get(sup.qualname.data, ()))
     return False
+
+
+def union_of(types: Sequence[Attribute]) -> TorchType:
+    """`Union[...]` as TorchScript normalizes it: nested unions and Optionals flattened,
+    duplicates and members subsumed by others dropped, members in the order of
+    PyTorch's type kinds (so `Union[str, int]` is `Union[int, str]`), one member plus
+    None an `Optional`, one member alone itself."""
+    flat: list[Attribute] = []
+
+    def add(t: Attribute) -> None:
+        if isinstance(t, UnionType):
+            for member in t.types:
+                add(member)
+        elif isinstance(t, OptionalType):
+            add(t.element_type)
+            add(NoneType())
+        elif t not in flat:
+            flat.append(t)
+
+    for t in types:
+        add(t)
+    kept = [t for t in flat if not any(o != t and is_subtype_of(t, o) for o in flat)]
+    kept.sort(key=lambda t: _KIND_ORDER.get(type(t), len(_KIND_ORDER)))
+    if len(kept) == 1:
+        return kept[0]  # pyright: ignore[reportReturnType]
+    rest = [t for t in kept if not isinstance(t, NoneType)]
+    if len(rest) == 1:
+        return OptionalType(rest[0])  # pyright: ignore[reportArgumentType]
+    return UnionType(kept)  # pyright: ignore[reportArgumentType]
+
+
+_KIND_ORDER: dict[type[Attribute], int] = {
+    kind: i
+    for i, kind in enumerate((
+        AnyType, EnumType, TensorType, TupleType, ListType, DictType, NumberType, FloatType, ComplexScalarType,
+        FutureType, IntType, NoneType, StrType, BoolType, OptionalType, DeviceType, ClassType, InterfaceType,
+        OpaqueType, UnionType,
+    ))
+}  # fmt: skip
+"""PyTorch's TypeKind order (c10's `C10_FORALL_TYPES`), which sorts union members."""
 
 
 def _tensor_refines(sub: TensorType, sup: TensorType) -> bool:
@@ -682,7 +745,7 @@ def to_torchscript_str(t: Attribute) -> str:
     if isinstance(t, OptionalType):
         return to_torchscript_str(t.element_type) + "?"
     if isinstance(t, FutureType):
-        return f"Future({to_torchscript_str(t.element_type)})"
+        return f"Future[{to_torchscript_str(t.element_type)}]"
     if isinstance(t, TupleType):
         if isinstance(t.qualname, StringAttr):
             return t.qualname.data
@@ -691,7 +754,11 @@ def to_torchscript_str(t: Attribute) -> str:
         return f"Dict({to_torchscript_str(t.key_type)}, {to_torchscript_str(t.value_type)})"
     if isinstance(t, UnionType):
         return "Union(" + ", ".join(to_torchscript_str(e) for e in t.types) + ")"
-    if isinstance(t, (ClassType, EnumType, OpaqueType)):
+    if isinstance(t, EnumType):
+        return f"Enum<{t.qualname.data}>"
+    if isinstance(t, InterfaceType):
+        return f"InterfaceType<{t.short_name}>"
+    if isinstance(t, (ClassType, OpaqueType)):
         return t.qualname.data
     raise ValueError(f"{t} is not a TorchScript type")
 
@@ -799,10 +866,18 @@ class _TypeReader:
         name = self.word()
         if name in ("Tensor", "Dynamic") or name in DTYPE_BY_NAME:
             return self.tensor(name)
-        if name in ("Dict", "Future", "Union", "Optional", "List", "Tuple", "Await", "RRef") and self.peek("("):
-            self.expect("(")
-            args = self.type_list(")")
+        if name in ("Dict", "Future", "Union", "Optional", "List", "Tuple", "Await", "RRef") and (
+            self.peek("(") or self.peek("[")
+        ):
+            close = ")" if self.eat("(") else "]"
+            if close == "]":
+                self.expect("[")
+            args = self.type_list(close)
             return self.generic(name, args)
+        if name in ("Enum", "InterfaceType") and self.eat("<"):
+            qualname = self.word()
+            self.expect(">")
+            return EnumType(qualname) if name == "Enum" else InterfaceType(qualname)
         if name in _SCALAR_NAMES:
             return _SCALAR_NAMES[name]()
         if _is_type_variable(name):
@@ -829,7 +904,7 @@ class _TypeReader:
         if name == "Tuple":
             return TupleType(args)
         if name == "Union":
-            return UnionType(args)
+            return union_of(args)
         return OpaqueType(name)  # Await(T), RRef(T): carried, not modelled
 
     def tensor(self, name: str) -> TensorType:

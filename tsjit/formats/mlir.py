@@ -14,13 +14,13 @@ import re
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
-from xdsl.ir import Operation
+from xdsl.ir import Block, Operation
 from xdsl.parser import Parser
 from xdsl.parser.core import ForwardDeclaredValue
 from xdsl.parser.generic_parser import ParserState
 from xdsl.utils.exceptions import ParseError, VerifyException
-from xdsl.utils.lexer import Input
-from xdsl.utils.mlir_lexer import MLIRLexer
+from xdsl.utils.lexer import Input, Span
+from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
 from tsjit.diagnostics import SourceLocation, TsjitError
 
@@ -47,10 +47,32 @@ class LocatingParser(Parser):
 
     _line_starts: list[int] | None = None
     _location_end: int = -1
+    _open_regions: list[int] | None = None  # offsets of the `{` of the regions being read
 
     def __init__(self, ctx: Context, text: str, name: str = "<unknown>"):
         super().__init__(ctx, "", name)  # xDSL's lexer would read the first token
         self._parser_state = ParserState(_Lexer(Input(text, name)))
+
+    def parse_optional_region(self, arguments=None):  # noqa: ANN001, ANN201 - xDSL's signature
+        if self._open_regions is None:
+            self._open_regions = []
+        self._open_regions.append(self._current_token.span.start)
+        try:
+            return super().parse_optional_region(arguments)
+        finally:
+            self._open_regions.pop()
+
+    def _parse_block(self) -> Block:
+        """A region's next block must start with its label: anything else means the
+        region should have ended (xDSL only says "in block definition")."""
+        if self._current_token.kind != MLIRTokenKind.CARET_IDENT and self._open_regions:
+            opened, _ = self._line_col(self._open_regions[-1])
+            message = f"expected '}}' to end the region begun at line {opened}"
+            if self._current_token.kind == MLIRTokenKind.EOF:
+                end = len(self.lexer.input.content.rstrip())  # just after the last token
+                self.raise_error(message, Span(end, end + 1, self.lexer.input))
+            self.raise_error(f"{message}, or a block label")
+        return super()._parse_block()
 
     def parse_optional_location(self):  # noqa: ANN201 - xDSL's signature
         location = super().parse_optional_location()

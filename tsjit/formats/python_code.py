@@ -16,6 +16,11 @@ becomes `for i in range(n)` or `while c` with the carried values assigned at the
 the body, `prim.Enter`/`prim.Exit` become `with`. Schema ops print as `torch.name(...)`
 (other namespaces `ops.ns.name(...)`) with trailing default arguments left out and
 keyword-only ones named. The output is valid Python (`ast.parse` reads it).
+
+`export_class` and `export_function` print what an archive's `code/` holds: a class with
+its attribute declarations (`__parameters__`, `w : Tensor`, `k : Final[int] = 3`) and
+methods (`def forward(self: __torch__.M, x: Tensor, n: int=2)`), a function under its
+qualified name, in the stable form that scripts back to the same graph.
 """
 
 from __future__ import annotations
@@ -23,7 +28,8 @@ from __future__ import annotations
 import json
 import keyword
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import TypeGuard
 
 from xdsl.dialects import func
@@ -36,6 +42,7 @@ from tsjit.dialects import types as ts
 from tsjit.dialects.prim import ConstantOp
 from tsjit.dialects.schema import has_operator, resolve_overload
 from tsjit.formats.torchscript_export import find_function, node_kind, torchscript_float
+from tsjit.runtime.values import value_type as runtime_value_type
 
 MAX_INLINE_WIDTH = 40
 """Inlined expressions at least this wide (indentation included) become statements."""
@@ -61,6 +68,73 @@ def export_python(module: ModuleOp | func.FuncOp, entry: str | None = None) -> s
     return PythonPrinter().function(function)
 
 
+@dataclass
+class MethodSource:
+    """A method to print: its name in the class, its graph, its signature."""
+
+    name: str
+    function: func.FuncOp
+    signature: Signature
+
+
+@dataclass
+class ClassSource:
+    """A class as printed code declares it (`kind` Module, NamedTuple or class):
+    attributes in slot order, which of them are parameters and buffers, `Final`
+    constants, methods."""
+
+    qualname: str
+    kind: str
+    attributes: Sequence[tuple[str, Attribute]]
+    parameters: Sequence[str] = ()
+    buffers: Sequence[str] = ()
+    constants: Sequence[tuple[str, object]] = ()
+    methods: Sequence[MethodSource] = ()
+
+
+def export_class(
+    cls: ClassSource,
+    callee_names: Mapping[str, str] | None = None,
+    constant_name: Callable[[object, Attribute], str | None] | None = None,
+) -> str:
+    """A class as PyTorch prints it in an archive's code/ (`class M(Module): ...`)."""
+    name = cls.qualname.rsplit(".", 1)[-1]
+    base = "" if cls.kind == "class" else f"({cls.kind})"
+    lines = [f"class {name}{base}:"]
+    if cls.kind == "Module":
+        for listed, names in (("__parameters__", cls.parameters), ("__buffers__", cls.buffers)):
+            lines.append(f"  {listed} = [{''.join(json.dumps(n) + ', ' for n in names)}]")
+    for attribute, attribute_type in cls.attributes:
+        spelled = python_type(attribute_type)
+        if attribute.isidentifier() and not keyword.iskeyword(attribute):
+            lines.append(f"  {attribute} : {spelled}")
+        else:
+            lines.append(f"  __annotations__[{json.dumps(attribute)}] = {spelled}")
+    for constant, value in cls.constants:
+        value_type = runtime_value_type(value)
+        lines.append(f"  {constant} : Final[{python_type(value_type)}] = {python_literal(value, value_type)}")
+    text = "\n".join(lines) + "\n"
+    for method in cls.methods:
+        printer = PythonPrinter(callee_names, constant_name, level=1, stable=True)
+        text += printer.method(method)
+    if len(lines) == 1 and not cls.methods:
+        text += "  pass\n"
+    return text
+
+
+def export_function(
+    function: func.FuncOp,
+    name: str,
+    signature: Signature | None = None,
+    callee_names: Mapping[str, str] | None = None,
+    constant_name: Callable[[object, Attribute], str | None] | None = None,
+) -> str:
+    """A function as a top-level def named `name` (its defaults from `signature`)."""
+    printer = PythonPrinter(callee_names, constant_name, stable=True)
+    printer.define_function(name, function.body.block, function.function_type.outputs.data, signature)
+    return "\n".join(printer.lines) + "\n"
+
+
 def python_type(t: Attribute) -> str:
     """A type as a Python annotation: `Tensor`, `List[int]`, `Optional[Tensor]`."""
     if type(t) in _SIMPLE_TYPES:
@@ -79,7 +153,7 @@ def python_type(t: Attribute) -> str:
         return f"Dict[{python_type(t.key_type)}, {python_type(t.value_type)}]"
     if isinstance(t, ts.UnionType):
         return f"Union[{', '.join(python_type(e) for e in t.types)}]"
-    if isinstance(t, (ts.ClassType, ts.EnumType, ts.OpaqueType)):
+    if isinstance(t, (ts.ClassType, ts.EnumType, ts.InterfaceType, ts.OpaqueType)):
         return t.qualname.data
     raise TsjitError(f"type {t} has no Python spelling")
 
@@ -96,6 +170,8 @@ def python_literal(value: object, value_type: Attribute) -> str:
         return torchscript_float(float(value))  # pyright: ignore[reportArgumentType]
     if isinstance(value_type, ts.StrType):
         return json.dumps(value, ensure_ascii=False)
+    if isinstance(value_type, ts.EnumType):
+        return str(value)  # the member's qualified name: `__torch__.m.Color.RED`
     if isinstance(value_type, ts.DeviceType):
         return f"torch.device({json.dumps(value)})"
     if isinstance(value_type, ts.TensorType):
@@ -159,6 +235,14 @@ def _subscript(printer: PythonPrinter, op: Operation, args: list[str]) -> str:
     return f"{base}[{args[1]}]"
 
 
+def _tuple_display(op: Operation, args: list[str]) -> str:
+    """`(a, b)`, or `__torch__.m.P(a, b)` for a NamedTuple."""
+    result_type = op.results[0].type
+    if isinstance(result_type, ts.TupleType) and isinstance(result_type.qualname, StringAttr):
+        return f"{result_type.qualname.data}({_items(args)})"
+    return f"({_items(args)}{',' if len(args) == 1 else ''})"
+
+
 def _list_display(printer: PythonPrinter, op: Operation, args: list[str]) -> str:
     if not args:
         return f"annotate({python_type(op.results[0].type)}, [])"
@@ -176,6 +260,11 @@ def _get_attr(printer: PythonPrinter, op: Operation, args: list[str]) -> str:
     return f"{args[0]}.{field}" if field.isidentifier() else f"getattr({args[0]}, {json.dumps(field)})"
 
 
+def _isinstance(printer: PythonPrinter, op: Operation, args: list[str]) -> str:
+    types = [python_type(t) for t in op.properties["types"]]  # pyright: ignore[reportGeneralTypeIssues]
+    return f"isinstance({args[0]}, {types[0] if len(types) == 1 else '(' + ', '.join(types) + ')'})"
+
+
 def _call(name: str) -> Expression:
     return lambda printer, op, args: f"{name}({_items(args)})"
 
@@ -185,7 +274,7 @@ def _annotated(printer: PythonPrinter, op: Operation, args: list[str]) -> str:
 
 
 EXPRESSIONS: dict[str, Expression] = {
-    "prim.TupleConstruct": lambda p, op, a: f"({_items(a)}{',' if len(a) == 1 else ''})",
+    "prim.TupleConstruct": lambda p, op, a: _tuple_display(op, a),
     "prim.TupleIndex": lambda p, op, a: f"({a[0]})[{a[1]}]",
     "prim.TupleSlice": lambda p, op, a: f"({a[0]})[{_int_property(op, 'begin')}:{_int_property(op, 'end')}]",
     "prim.ListConstruct": _list_display,
@@ -198,6 +287,9 @@ EXPRESSIONS: dict[str, Expression] = {
     "prim.Uninitialized": lambda p, op, a: f"uninitialized({python_type(op.results[0].type)})",
     "prim.unchecked_cast": lambda p, op, a: f"unchecked_cast({python_type(op.results[0].type)}, {a[0]})",
     "prim.Print": _call("print"),
+    "prim.isinstance": _isinstance,
+    "prim.EnumName": lambda p, op, a: f"({a[0]}).name",
+    "prim.EnumValue": lambda p, op, a: f"({a[0]}).value",
     "aten.__getitem__": _subscript,
     "aten.str": _call("str"),
     "aten.Int": _call("int"),
@@ -207,7 +299,7 @@ EXPRESSIONS: dict[str, Expression] = {
     "aten.IntImplicit": _annotated,
     "aten.FloatImplicit": _annotated,
     "aten.ScalarImplicit": _annotated,
-    "func.call": lambda p, op, a: f"{_callee(op)}({_items(a)})",
+    "func.call": lambda p, op, a: f"{p.callee_names.get(_callee(op), _callee(op))}({_items(a)})",
 }
 """Ops with their own Python spelling; other ops are calls of their operator."""
 
@@ -227,11 +319,31 @@ STATEMENTS = frozenset(
 
 
 class PythonPrinter:
-    """Prints one function; nested subgraphs share its names."""
+    """Prints one function; nested subgraphs share its names.
 
-    def __init__(self) -> None:
+    `callee_names` renames called functions (an archive's code calls them by qualified
+    name); `constant_name` gives the name of a constant the code cannot spell as a
+    literal (a tensor: `CONSTANTS.c0`), or None to print the literal.
+
+    `stable` prints code that scripts back to a graph this printer prints identically
+    (what an archive's save -> load -> save needs): a value the code copies into a
+    variable is named after the first such variable, as the frontend will name it, and
+    an `if`'s targets are listed in sorted order, the order the frontend gives an If's
+    outputs (unnamed ones numbered so that their numbers sort as their names do)."""
+
+    def __init__(
+        self,
+        callee_names: Mapping[str, str] | None = None,
+        constant_name: Callable[[object, Attribute], str | None] | None = None,
+        level: int = 0,
+        stable: bool = False,
+    ) -> None:
+        self.callee_names = callee_names or {}
+        self.constant_name = constant_name
+        self.stable = stable
+        self.copy_hints: dict[SSAValue, str] = {}
         self.lines: list[str] = []
-        self.level = 0
+        self.level = level
         self.used: set[str] = set()
         self.next_suffix: dict[str, int] = {}
         self.idents: dict[SSAValue, str] = {}
@@ -242,6 +354,12 @@ class PythonPrinter:
 
     # -- functions ------------------------------------------------------------------------
 
+    def method(self, method: MethodSource) -> str:
+        """A method in a class body (one level in)."""
+        function = method.function
+        self.define_function(method.name, function.body.block, function.function_type.outputs.data, method.signature)
+        return "\n".join(self.lines) + "\n"
+
     def function(self, function: func.FuncOp) -> str:
         if function.is_declaration:
             raise TsjitError(
@@ -250,15 +368,26 @@ class PythonPrinter:
         self.define_function(function.sym_name.data, function.body.block, function.function_type.outputs.data)
         return "\n".join(self.lines) + "\n"
 
-    def define_function(self, name: str, block: Block, result_types: Sequence[Attribute]) -> None:
+    def define_function(self, name: str, block: Block, result_types: Sequence[Attribute],
+                        signature: Signature | None = None) -> None:  # fmt: skip
         params: list[str] = []
+        signature = signature or Signature()
+        if self.stable:
+            self.copy_hints.update(_copy_hints(block))
+        if signature.self_type is not None and not signature.self_is_argument:
+            self.used.add("self")
+            params.append(f"self: {signature.self_type}")
         for index, arg in enumerate(block.args):
             param = self.assign_name(arg)
             if index == 0 and param == "self" and isinstance(arg.type, ts.ClassType):
-                params.append(param)  # a method: `self` is the class being defined
+                # a method: `self` is the class being defined
+                params.append(f"self: {signature.self_type}" if signature.self_type else param)
             else:
-                params.append(f"{param}: {python_type(arg.type)}")
-        separator = ",\n    " + "  " * self.level
+                default = signature.defaults.get(index, _NO_DEFAULT)
+                value = "" if default is _NO_DEFAULT else "=" + python_literal(default, arg.type)
+                params.append(f"{param}: {python_type(arg.type)}{value}")
+        indent = "    " if signature.self_type is not None else "    " + "  " * self.level
+        separator = ",\n" + indent
         self.line(f"def {name}({separator.join(params)}) -> {_return_annotation(result_types)}:")
         self.level += 1
         self.scan_block(block)
@@ -274,9 +403,15 @@ class PythonPrinter:
         """Constants too wide to inline get a name at the top, as PyTorch does."""
         for op in _ops_of_graph(block):
             if _is_constant(op) and op.results[0].uses:
-                literal = python_literal(op.python_value, op.result.type)
+                literal = self.literal(op)
                 if self.is_long(literal):
                     self.definition(op, literal)
+
+    def literal(self, op: ConstantOp) -> str:
+        value, value_type = op.python_value, op.result.type
+        if self.constant_name is not None and (name := self.constant_name(value, value_type)) is not None:
+            return name
+        return python_literal(value, value_type)
 
     # -- inlining: PyTorch's scanBlock / scanNode / scanValue ---------------------------
 
@@ -290,6 +425,8 @@ class PythonPrinter:
         user = use.operation
         if value.name_hint is not None and user.name not in ("func.return", "prim.Yield"):
             return False  # a named value was a variable in the source
+        if user.name == "prim.fork":
+            return False  # a fork's inputs are evaluated before it, not in the forked code
         return not (user.name == "prim.Loop" and use.index >= 2)
 
     def scan_block(self, block: Block) -> None:
@@ -357,6 +494,8 @@ class PythonPrinter:
         elif name == "prim.SetAttr":
             obj, value = (self.use(v) for v in op.operands)
             self.line(f"{obj}.{_string_property(op, 'name')} = {value}")
+        elif name == "prim.fork":
+            self.fork(op)
         elif len(op.regions) == 1 and op.has_trait(IsolatedFromAbove):
             self.subgraph(op)
         else:
@@ -369,15 +508,26 @@ class PythonPrinter:
                     self.split_long_inlines(op.results[0])
 
     def if_statement(self, op: Operation) -> None:
+        if self.stable:
+            self.align_unnamed(sum(self.hint(r) is None for r in op.results))
         outputs = [self.assign_name(r) for r in op.results]
+        order = sorted(range(len(outputs)), key=outputs.__getitem__) if self.stable else range(len(outputs))
         self.line(f"if {self.use(op.operands[0])}:")
         for index, region in enumerate(op.regions):
             if index == 1:
                 self.line("else:")
             self.level += 1
             self.block(region.block, bool(outputs))
-            self.assignment(outputs, _yielded(region.block))
+            yielded = _yielded(region.block)
+            self.assignment([outputs[i] for i in order], [yielded[i] for i in order])
             self.level -= 1
+
+    def align_unnamed(self, count: int) -> None:
+        """The next `count` unnamed values get numbers of one width (`_10`..`_12`, not
+        `_9`..`_11`), whose string order is their numeric order."""
+        start = self.next_suffix.get("_", 0)
+        if count > 1 and len(str(start)) != len(str(start + count - 1)):
+            self.next_suffix["_"] = 10 ** len(str(start))
 
     def loop(self, op: Operation) -> None:
         """`for`, `while`, or (for a loop with both a trip count and a condition, which
@@ -434,6 +584,21 @@ class PythonPrinter:
         block = op.regions[0].block
         self.define_function(name, block, [r.type for r in op.results])
         self.definition(op, f"{name}({self.uses(op.operands)})")
+
+    def fork(self, op: Operation) -> None:
+        """`prim.fork` as PyTorch prints it: a closure over the fork's inputs (its
+        subgraph's arguments are the enclosing names), then `fork(closure)`."""
+        block = op.regions[0].block
+        for argument, value in zip(block.args, op.operands):
+            self.idents[argument] = self.use(value)
+        name = self.fresh_name("__forked_function")
+        self.line(f"def {name}():")
+        self.level += 1
+        self.scan_block(block)
+        self.block(block, True)
+        self.line(f"return {self.uses(_yielded(block))}")
+        self.level -= 1
+        self.definition(op, f"fork({name})")
 
     def definition(self, op: Operation, rhs: str) -> None:
         if not op.results:
@@ -526,16 +691,19 @@ class PythonPrinter:
             return expr
         owner = value.owner
         if _is_constant(owner):
-            return python_literal(owner.python_value, value.type)
+            return self.literal(owner)
         where = SourceLocation.of_op(owner) if isinstance(owner, Operation) else None
         raise TsjitError("a value is used before the printer defined it", where)
 
     def uses(self, values: Sequence[SSAValue]) -> str:
         return ", ".join(self.use(v) for v in values)
 
+    def hint(self, value: SSAValue) -> str | None:
+        return value.name_hint if value.name_hint is not None else self.copy_hints.get(value)
+
     def assign_name(self, value: SSAValue) -> str:
         """A fresh variable for `value`, from its name hint (`x.1` -> `x`, `x0`)."""
-        hint = value.name_hint
+        hint = self.hint(value)
         base = "_"
         if hint is not None:
             stem, _, suffix = hint.rpartition(".")
@@ -561,6 +729,20 @@ class PythonPrinter:
 
     def line(self, text: str) -> None:
         self.lines.append("  " * self.level + text)
+
+
+_NO_DEFAULT = object()
+
+
+@dataclass
+class Signature:
+    """What a printed def says beyond its graph: parameter defaults (by block argument
+    index) and, for a method, the class `self` is annotated with; `self_is_argument`
+    False prints a `self` the graph does not take (a function as a module's method)."""
+
+    defaults: Mapping[int, object] = field(default_factory=dict)
+    self_type: str | None = None
+    self_is_argument: bool = True
 
 
 def _return_annotation(result_types: Sequence[Attribute]) -> str:
@@ -593,6 +775,49 @@ def _attribute_literal(value: Attribute) -> str:
     return json.dumps(str(value))
 
 
+def _copy_hints(block: Block) -> dict[SSAValue, str]:
+    """The names the frontend gives unnamed values the printed code copies into
+    variables (an If branch's results, a loop's initial and next values): each takes
+    the name of the first such variable that has one (a name of its own or, in turn,
+    taken from a later copy). Copies are visited last to first, so the first wins."""
+    copies: list[tuple[SSAValue, SSAValue]] = []
+    _collect_copies(block, copies)
+    hints: dict[SSAValue, str] = {}
+    for value, target in reversed(copies):
+        name = target.name_hint if target.name_hint is not None else hints.get(target)
+        if value.name_hint is None and name is not None and not _is_constant(value.owner) and _meaningful(name):
+            hints[value] = name
+    return hints
+
+
+def _collect_copies(block: Block, copies: list[tuple[SSAValue, SSAValue]]) -> None:
+    """(value, variable) pairs in the order the printed code assigns them."""
+    for op in block.ops:
+        if op.has_trait(IsolatedFromAbove):
+            continue
+        if op.name == "prim.If":
+            for region in op.regions:
+                _collect_copies(region.block, copies)
+                copies.extend(zip(_yielded(region.block), op.results))
+        elif op.name == "prim.Loop":
+            copies.extend(zip(op.operands[2:], op.results))
+            body = op.regions[0].block
+            _collect_copies(body, copies)
+            copies.extend(zip(_yielded(body)[1:], op.results))
+        else:
+            for region in op.regions:
+                for nested in region.blocks:
+                    _collect_copies(nested, copies)
+                if op.name == "prim.With" and region is op.regions[0]:
+                    copies.extend(zip(_yielded(region.block), op.results))
+
+
+def _meaningful(name: str) -> bool:
+    """Names the frontend names values after (not `_3`, the printer's own)."""
+    base = name.rpartition(".")[0] if name.rpartition(".")[2].isdigit() else name
+    return bool(base) and not (base.startswith("_") and base[1:].isdigit())
+
+
 def _ops_of_graph(block: Block):
     """The ops of a graph body, nested blocks included, subgraphs excluded."""
     for op in block.ops:
@@ -620,4 +845,15 @@ def _equal(value: object, default: object) -> bool:
     return type(value) is type(default) and value == default
 
 
-__all__ = ["EXPRESSIONS", "PythonPrinter", "export_python", "python_literal", "python_type"]
+__all__ = [
+    "EXPRESSIONS",
+    "ClassSource",
+    "MethodSource",
+    "PythonPrinter",
+    "Signature",
+    "export_class",
+    "export_function",
+    "export_python",
+    "python_literal",
+    "python_type",
+]

@@ -2,7 +2,7 @@
 
     func.func @forward(%x.1 : !ts.tensor) -> ... {   graph(%x.1 : Tensor):
       %0 = prim.Constant 1 : !ts.int                   %0 : int = prim::Constant[value=1]()
-      %y = aten.add %x.1, %x.1, %0 loc("s.py":3:4)     %y : Tensor = aten::add(%x.1, %x.1, %0) # s.py:3:4
+      %y = aten.add %x.1, %x.1, %0 loc("s.py":3:5)     %y : Tensor = aten::add(%x.1, %x.1, %0) # s.py:3:4
       %r = func.call @helper(%y) : ...                 %1 : Function = prim::Constant[name="helper"]()
                                                        %r : Tensor = prim::CallFunction(%1, %y)
       func.return %r : !ts.tensor                      return (%r)
@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from xdsl.dialects import func
 from xdsl.dialects.builtin import (
     ArrayAttr,
+    CallSiteLoc,
     DenseIntOrFPElementsAttr,
     FileLineColLoc,
     FloatAttr,
@@ -183,8 +184,11 @@ class GraphPrinter:
         outputs = ", ".join(self.define(r) for r in op.results)
         line = f"{'  ' * level}{outputs} = {kind}{attributes}({', '.join(inputs)})"
         location = op.location
-        if isinstance(location, FileLineColLoc):
-            line += f" # {location.filename.data}:{location.line.data}:{location.column.data}"
+        while isinstance(location, CallSiteLoc):  # an inlined op: its own position
+            location = location.callee
+        if isinstance(location, FileLineColLoc):  # not a NameLoc: graph text's own line
+            column = max(location.column.data - 1, 0)  # PyTorch prints 0-based columns
+            line += f" # {location.filename.data}:{location.line.data}:{column}"
         self.lines.append(line)
 
     # -- attributes ---------------------------------------------------------------------
@@ -215,6 +219,8 @@ class GraphPrinter:
             value_type = value_type.element_type
         if isinstance(value_type, ts.BoolType) and isinstance(value, IntegerAttr):
             return "1" if value.value.data else "0"
+        if isinstance(value_type, ts.EnumType) and isinstance(value, StringAttr):
+            return value.data  # `__torch__.m.Color.RED`, unquoted
         if isinstance(value_type, ts.TensorType) and isinstance(value, DenseIntOrFPElementsAttr):
             return tensor_literal(value, value_type)
         if isinstance(value_type, (ts.ListType, ts.TupleType)) and isinstance(value, ArrayAttr):

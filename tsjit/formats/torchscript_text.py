@@ -1,7 +1,7 @@
 """PyTorch's graph text in: a `graph(...)` becomes a `func.func` in a module.
 
     graph(%x.1 : Tensor):                             func.func @forward(%x.1 : !ts.tensor) -> ... {
-      %3 : int = prim::Constant[value=0]() # s.py:5:2   %0 = prim.Constant 0 : !ts.int  loc("s.py":5:2)
+      %3 : int = prim::Constant[value=0]() # s.py:5:2   %0 = prim.Constant 0 : !ts.int  loc("s.py":5:3)
       %y : Tensor = prim::If(%4)                        %y = prim.If %4 -> (!ts.tensor) {...} else {...}
       %f : Function = prim::Constant[name="helper"]()   (the callee, `func.func private @helper`)
       %r : Tensor = prim::CallFunction(%f, %y)          %r = func.call @helper(%y) : ...
@@ -12,7 +12,9 @@ schema ops, open-universe aten ops); its blocks become regions ending in `prim.Y
 the subgraph of a `prim::FusionGroup_0` node becomes the region of a `prim.FusionGroup`,
 node attributes become the op's properties of the same name and otherwise discardable
 attributes. Value names become name hints (numeric ones are renumbered by the printer),
-`# file:line:col` comments become op locations. Malformed text, unknown values and
+`# file:line:col` comments become op locations (their 0-based columns 1-based, as
+MLIR counts and as tsjit's diagnostics read them; a node without one is located at
+its own line of the text). Malformed text, unknown values and
 ops that fail verification are reported at their position in the text.
 """
 
@@ -33,6 +35,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     LocationAttr,
     ModuleOp,
+    NameLoc,
     NoneAttr,
     StringAttr,
     f64,
@@ -117,9 +120,12 @@ class GraphImporter:
         self.locations: dict[tuple[str, int, int], LocationAttr] = {}
         self.filenames: dict[str, StringAttr] = {}
         self.op_classes: dict[str, type[Operation]] = {}
+        self.calls: list[func.CallOp] = []
 
     def module(self, graph: syntax.Graph, entry: str) -> ModuleOp:
         function = self.function(graph, entry)
+        for call in self.calls:  # calls of a callee with arguments of several types
+            cast_call_operands(call, self.declarations[call.callee.string_value()].function_type.inputs.data)
         module = ModuleOp([function, *self.declarations.values()])
         self.verify(module)
         return module
@@ -150,8 +156,11 @@ class GraphImporter:
             if op is None:
                 continue
             self.positions[op] = node.offset
-            if node.source is not None:
-                op.location = self.location(node.source)
+            if node.source is not None:  # PyTorch's columns are 0-based, MLIR's 1-based
+                file, line, col = node.source
+                op.location = self.location((file, line, col + 1))
+            else:
+                op.location = self.graph_location(node.kind, node.kind_offset)
             ops.append(op)
         return ops
 
@@ -295,6 +304,8 @@ class GraphImporter:
             return self.dense(value, value_type, offset)
         if isinstance(value_type, ts.BoolType) and isinstance(value, int):
             return bool(value)
+        if isinstance(value_type, ts.EnumType) and isinstance(value, ts.ClassType):
+            return value.qualname.data  # `__torch__.m.Color.RED` reads as a dotted name
         if isinstance(value_type, ts.FloatType) and isinstance(value, int) and not isinstance(value, bool):
             return float(value)
         if isinstance(value_type, (ts.ListType, ts.TupleType)) and isinstance(value, (list, tuple)):
@@ -371,13 +382,17 @@ class GraphImporter:
             self.declarations[callee] = func.FuncOp.external(callee, *signature)
         else:
             earlier = (list(declared.function_type.inputs), list(declared.function_type.outputs))
-            if earlier != signature:
+            joined = _join_parameters(earlier[0], signature[0])
+            if joined is None or earlier[1] != signature[1]:
                 raise self.source.error(
                     f"call of '{callee}' with types {_signature(*signature)} "
                     f"but an earlier call used {_signature(*earlier)}",
                     node.kind_offset,
                 )
-        return func.CallOp(callee, operands, signature[1])
+            declared.function_type = func.FunctionType.from_lists(joined, earlier[1])
+        call = func.CallOp(callee, operands, signature[1])
+        self.calls.append(call)
+        return call
 
     # -- values -------------------------------------------------------------------------
 
@@ -428,6 +443,13 @@ class GraphImporter:
             known = self.locations[source] = FileLineColLoc(filename, IntAttr(source[1]), IntAttr(source[2]))
         return known
 
+    def graph_location(self, kind: str, offset: int) -> LocationAttr:
+        """Where a node without a source comment is: its line in the graph text, named
+        after its kind (`loc("aten::frob"("graph.txt":4:17))`), so that errors about it
+        point there while the exporter prints no source comment for it."""
+        where = self.source.location(offset)
+        return NameLoc(StringAttr(kind), self.location((where.file, where.line, where.col)))
+
     def verify(self, module: ModuleOp) -> None:
         """Verifies every op, reporting a failure at its node in the text."""
         for op in module.walk():
@@ -441,6 +463,27 @@ class GraphImporter:
                 if offset is None:
                     raise TsjitError(message) from e
                 raise self.source.error(message, offset) from e
+
+
+def _join_parameters(a: Sequence[Attribute], b: Sequence[Attribute]) -> list[Attribute] | None:
+    """Parameter types that take the arguments of two calls: PyTorch passes a value of
+    a member type to a Union or Optional parameter as it is."""
+    if len(a) != len(b):
+        return None
+    return [x if x == y else (ts.unify(x, y) or ts.union_of([x, y])) for x, y in zip(a, b)]
+
+
+def cast_call_operands(call: func.CallOp, inputs: Sequence[Attribute]) -> None:
+    """Casts each operand of `call` whose type is a subtype of the callee's parameter
+    type to it (`func.call` operands have the callee's types exactly)."""
+    from tsjit.dialects.prim import UncheckedCastOp
+
+    for index, (operand, wanted) in enumerate(zip(call.operands, inputs)):
+        if operand.type != wanted and ts.is_subtype_of(operand.type, wanted):
+            cast = UncheckedCastOp(operand, wanted)
+            cast.location = call.location
+            call.parent_block().insert_op_before(cast, call)  # pyright: ignore[reportOptionalMemberAccess]
+            call.operands[index] = cast.result
 
 
 def _first_sentence(message: str) -> str:

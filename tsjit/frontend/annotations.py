@@ -26,12 +26,11 @@ from tsjit.dialects.types import (
     IntType,
     ListType,
     NoneType,
-    OptionalType,
     StrType,
     TensorType,
     TupleType,
-    UnionType,
     to_torchscript_str,
+    union_of,
 )
 
 MISSING = object()
@@ -53,10 +52,14 @@ class TypeParser:
     the located error for a node."""
 
     def __init__(self, lookup: Callable[[ast.expr], object], fail: Callable[[ast.AST, str], Exception],
-                 named_tuple_type: Callable[[type], Attribute]):  # fmt: skip
+                 named_tuple_type: Callable[[type], Attribute],
+                 class_type: Callable[[object], Attribute | None] = lambda obj: None,
+                 qualified_type: Callable[[str], Attribute | None] = lambda name: None):  # fmt: skip
         self.lookup = lookup
         self.fail = fail
         self.named_tuple_type = named_tuple_type
+        self.class_type = class_type  # user classes, enums, interfaces
+        self.qualified_type = qualified_type  # `__torch__.m.C` of serialized code
 
     def parse(self, expr: ast.expr) -> Attribute:
         return self.parse_annotation(expr).type
@@ -83,11 +86,18 @@ class TypeParser:
     def _named(self, expr: ast.expr) -> Attribute:
         obj = self.lookup(expr)
         if obj is MISSING:
-            raise self.fail(expr, f"unknown type annotation '{ast.unparse(expr)}'")
+            text = ast.unparse(expr)
+            if text.startswith("__torch__.") and (t := self.qualified_type(text)) is not None:
+                return t
+            raise self.fail(expr, f"unknown type annotation '{text}'")
+        if isinstance(obj, Attribute):  # a scope that names TorchScript types directly
+            return obj
         if (t := python_type(obj)) is not None:
             return t
         if isinstance(obj, type) and issubclass(obj, tuple) and hasattr(obj, "_fields"):
             return self.named_tuple_type(obj)
+        if (t := self.class_type(obj)) is not None:
+            return t
         if obj in (typing.List, list):  # noqa: UP006 - the typing objects are compared here
             return ListType(TensorType())
         if obj in (typing.Dict, dict):  # noqa: UP006
@@ -104,7 +114,7 @@ class TypeParser:
         if origin in (typing.List, list):  # noqa: UP006 - the typing objects are compared here
             return Annotation(ListType(self._one(expr, items)))
         if origin is typing.Optional:
-            return Annotation(OptionalType(self._one(expr, items)))
+            return Annotation(union_of([self._one(expr, items), NoneType()]))
         if origin in (typing.Dict, dict):  # noqa: UP006
             if len(items) != 2:
                 raise self.fail(expr, f"Dict takes 2 type arguments, got {len(items)}")
@@ -174,15 +184,4 @@ def _is_broadcasting_list_name(expr: ast.expr) -> bool:
 
 
 def _union(types: list[Attribute]) -> Attribute:
-    """`Union[...]` with None folded into Optional, as TorchScript does."""
-    flat: list[Attribute] = []
-    for t in types:
-        for member in t.types.data if isinstance(t, UnionType) else (t,):
-            if member not in flat:
-                flat.append(member)
-    has_none = any(isinstance(t, NoneType) for t in flat)
-    rest = [t for t in flat if not isinstance(t, NoneType)]
-    if not rest:
-        return NoneType()
-    body = rest[0] if len(rest) == 1 else UnionType(rest)  # pyright: ignore[reportArgumentType]
-    return OptionalType(body) if has_none else body  # pyright: ignore[reportArgumentType]
+    return union_of(types)

@@ -99,6 +99,11 @@ OPERATOR_NAMESPACES: dict[str, str] = {
 }  # fmt: skip
 """Python namespaces whose functions are schema operators of the same name."""
 
+JIT_FUNCTIONS: dict[str, str] = {
+    "isinstance": "isinstance", "annotate": "annotate", "fork": "fork", "wait": "aten::wait",
+}  # fmt: skip
+"""`torch.jit.<name>`: the special form (or operator) it is in scripted code."""
+
 NAMESPACE_PREFIXES: dict[str, str] = {
     "torch.linalg": "linalg_",
     "torch.special": "special_",

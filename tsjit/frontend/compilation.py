@@ -14,7 +14,7 @@ import inspect
 import os
 import types
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from xdsl.dialects import func
@@ -49,9 +49,21 @@ class FunctionSpec:
     scope: Scope
     signature: FunctionSignature
     param_nodes: list[ast.AST]
-    self_info: ModuleInfo | None = None
+    self_info: Any = None  # ModuleInfo or ClassInfo of a method's receiver
     self_name: str = "self"
     is_entry: bool = False
+    bindings: dict[str, Any] = field(default_factory=dict)  # names bound to sugared values (`cls`)
+
+
+@dataclass
+class MethodDefinition:
+    """Where a method's def is: its source, the def, the scope its names resolve in and
+    the Python function it came from (None for printed source)."""
+
+    source: SourceFile
+    definition: ast.FunctionDef
+    scope: Scope
+    function: types.FunctionType | None = None
 
 
 @dataclass
@@ -82,6 +94,11 @@ class CompilationUnit:
         self.sources: dict[str, SourceFile] = {}
         self.builtins: dict[int, Any] = {}
         self.named_tuples: dict[type, TupleType] = {}
+        self.classes: dict[type, Any] = {}  # Python class -> ClassInfo, EnumInfo or InterfaceInfo
+        self.enums: dict[str, Any] = {}  # qualified name -> EnumInfo
+        self.interfaces: dict[str, Any] = {}  # qualified name -> InterfaceInfo
+        self.functions: dict[str, object] = {}  # qualified name -> function of serialized code
+        self.implementations: set[tuple[str, str]] = set()  # (interface, class) pairs checked
         self.overload_choices: dict[tuple[object, ...], tuple[int, bool]] = {}  # see match_signatures
         self.deepest = 0
         """The deepest nesting of the functions compiled (`tsjit.nesting`)."""
@@ -121,6 +138,8 @@ class CompilationUnit:
             lambda expr: self.resolver.lookup_python(scope, expr),
             source.error,
             self.named_tuple_type,
+            self.class_type_of,
+            self.qualified_type,
         )
 
     # -- signatures --------------------------------------------------------------------------
@@ -195,21 +214,68 @@ class CompilationUnit:
         key = (info.qualname, name)
         if key in self.compiled:
             return self.compiled[key]
-        function = info.method_function(name)
-        if not isinstance(function, types.FunctionType):
+        definition = info.method_definition(name)
+        if definition is None:
             raise TsjitError(f"module '{info.python_name}' has no method '{name}'")
-        return self.compile_method_function(info, name, function, node, caller, entry)
+        return self.compile_method_definition(info, name, definition, node, caller, entry)
 
     def compile_method_function(self, info: ModuleInfo, name: str, function: types.FunctionType,
                                 node: ast.AST | None = None, caller: Any = None, entry: bool = True) -> CompiledFunction:  # fmt: skip
         """Compiles `function` as method `name` of `info`'s class."""
-        key = (info.qualname, name)
         source, definition = self.definition_of(function, node)
-        scope = Scope.of_function(function)
-        signature, nodes = self.parse_signature(source, definition, scope, function, is_method=True)
+        method = MethodDefinition(source, definition, Scope.of_function(function), function)
+        return self.compile_method_definition(info, name, method, node, caller, entry)
+
+    def compile_method_definition(self, info: ModuleInfo, name: str, method: MethodDefinition,
+                                  node: ast.AST | None = None, caller: Any = None, entry: bool = True) -> CompiledFunction:  # fmt: skip
+        """Compiles a def (of a Python class, or of printed source) as method `name` of
+        `info`'s class: the entry's symbol is `name`, other methods' `<class>.<name>`."""
+        key = (info.qualname, name)
+        source, definition, scope = method.source, method.definition, method.scope
+        signature, nodes = self.parse_signature(source, definition, scope, method.function, is_method=True)
         self_name = definition.args.args[0].arg if definition.args.args else "self"
         symbol = name if entry else f"{info.qualname}.{name}"
         spec = FunctionSpec(symbol, source, definition, scope, signature, nodes, info, self_name, entry)
+        return self.compile_spec(key, spec, node, caller)
+
+    def compile_class_method(self, info: Any, name: str, node: ast.AST | None = None,
+                             caller: Any = None) -> CompiledFunction:  # fmt: skip
+        """A `@classmethod` as a function whose first parameter is the class itself."""
+        from tsjit.frontend.classes import ClassValue
+
+        key = (info.qualname, name, "classmethod")
+        if key in self.compiled:
+            return self.compiled[key]
+        function = info.member(name).__func__
+        source, definition = self.definition_of(function, node)
+        scope = Scope.of_function(function)
+        signature, nodes = self.parse_signature(source, definition, scope, function, is_method=True)
+        cls_name = definition.args.args[0].arg
+        spec = FunctionSpec(f"{info.qualname}.{name}", source, definition, scope, signature, nodes,
+                            bindings={cls_name: ClassValue(info)})  # fmt: skip
+        return self.compile_spec(key, spec, node, caller)
+
+    def method_signature(self, info: Any, name: str) -> FunctionSignature:
+        """A method's parameters and declared return type, without compiling it (the
+        compiled return type when it declares none)."""
+        compiled = self.compiled.get((info.qualname, name))
+        found = info.method_definition(name)
+        signature, _ = self.parse_signature(found.source, found.definition, found.scope, found.function, is_method=True)
+        if signature.return_type is None and compiled is not None:
+            return FunctionSignature(signature.params, compiled.return_type)
+        if signature.return_type is None:
+            return FunctionSignature(signature.params, self.compile_method(info, name).return_type)
+        return signature
+
+    def compile_definition(self, key: object, symbol: str, source: SourceFile, definition: ast.FunctionDef,
+                           scope: Scope, node: ast.AST | None = None, caller: Any = None) -> CompiledFunction:  # fmt: skip
+        """Compiles a function given by its def alone (printed source: no Python function
+        object, defaults read from the def's literals) under `symbol`, once per `key`."""
+        known = self.compiled.get(key)
+        if known is not None:
+            return known
+        signature, nodes = self.parse_signature(source, definition, scope, None, is_method=False)
+        spec = FunctionSpec(symbol, source, definition, scope, signature, nodes)
         return self.compile_spec(key, spec, node, caller)
 
     def compile_spec(
@@ -239,7 +305,26 @@ class CompilationUnit:
         )
         compiled = CompiledFunction(spec.symbol, function, signature, emitter.return_type, spec.is_entry)
         self.compiled[key] = compiled
+        if self.interfaces:
+            self.compile_implementations(function)
         return compiled
+
+    def compile_implementations(self, function: func.FuncOp) -> None:
+        """The methods of every known class that implements an interface `function`
+        uses: calls through the interface reach them at run time only, so they are
+        compiled now (an object of a class may flow into an interface anywhere)."""
+        from tsjit.frontend.classes import interfaces_used
+
+        for interface in interfaces_used(self, function):
+            for info in list(self.registry.by_qualname.values()):
+                pair = (interface.qualname, info.qualname)
+                if pair in self.implementations or not all(info.has_method(m) for m in interface.methods):
+                    continue
+                self.implementations.add(pair)
+                if interface.mismatch(self, info) is None:
+                    for name in interface.methods:
+                        if (info.qualname, name) not in self.in_progress:
+                            self.compile_method(info, name, None)
 
     def unique_symbol(self, name: str) -> str:
         taken = {c.symbol for c in self.compiled.values()}
@@ -316,6 +401,113 @@ class CompilationUnit:
         )
         return NamedTupleConstructor(tuple_type, Signature(cls.__qualname__, params, (tuple_type,)))
 
+    # -- TorchScript classes, enums and interfaces --------------------------------------
+    def class_info(self, cls: type, qualname: str | None = None) -> Any:
+        """The TorchScript class, enum or interface of a Python class (registered on
+        first use, under `qualname` or PyTorch's name for it)."""
+        import enum
+
+        from tsjit.frontend import classes
+
+        known = self.classes.get(cls)
+        if known is not None:
+            return known
+        name = qualname or classes.qualified_name(cls)
+        if issubclass(cls, enum.Enum):
+            try:
+                info: Any = classes.enum_info(cls, name)
+            except TsjitError as error:
+                raise TsjitError(f"enum {cls.__qualname__}: {error.message}") from None
+            self.declare_enum(info)
+        elif classes.is_interface(cls):
+            info = classes.InterfaceInfo(self, cls, name, classes.is_module_interface(cls))
+            self.interfaces[name] = info
+            self.classes[cls] = info
+            info.methods = classes.interface_methods(self, cls, name)
+        else:
+            info = classes.ClassInfo(self, cls, name)
+            for attribute, (t, is_final) in _class_level_annotations(self, cls).items():
+                if is_final and attribute in vars(cls):
+                    info.constants[attribute] = vars(cls)[attribute]
+                else:
+                    info.attributes[attribute] = t
+            self.registry.by_qualname[name] = info
+        self.classes[cls] = info
+        return info
+
+    def declare_enum(self, info: Any) -> None:
+        """Registers an Enum class under its qualified name and declares it in the
+        module (`prim.Enum`), where the runtime finds its members' values."""
+        self.enums[info.qualname] = info
+        self.module.body.block.add_op(info.declaration())
+
+    def define_class(self, cls: type, qualname: str) -> Any:
+        """Registers a class of serialized code (`code/__torch__/m.py` defines `class
+        Pair:` as `__torch__.m.Pair`, maybe `__torch__.m.___torch_mangle_3.Pair`), so
+        annotations and `__torch__.m.Pair` in code resolve to it; its objects are
+        objects of that class at run time too."""
+        cls._jit_override_qualname = qualname  # pyright: ignore[reportAttributeAccessIssue]
+        return self.class_info(cls, qualname)
+
+    def define_function(self, function: object, qualname: str) -> None:
+        """Registers a function of serialized code under its qualified name, which code
+        calls it by (`__torch__.m.helper(x)`)."""
+        self.functions[qualname] = function
+
+    def class_type_of(self, cls: object) -> Attribute | None:
+        """The type a class in an annotation denotes: a user class, an Enum or an
+        interface (None for other Python objects)."""
+        from tsjit.frontend.classes import is_script_class
+
+        if not isinstance(cls, type) or not is_script_class(cls):
+            return None
+        info = self.class_info(cls)
+        return _type_of_info(info)
+
+    def object_type(self, value: object) -> Attribute | None:
+        """The type of a Python object of a TorchScript class or Enum (a module
+        attribute holding one), or None."""
+        import enum
+
+        cls = type(value)
+        if isinstance(value, enum.Enum) or (hasattr(value, "__dict__") and self.class_type_of(cls) is not None):
+            return self.class_type_of(cls)
+        return None
+
+    def python_annotation_type(self, annotation: object, owner: type) -> Attribute:
+        """A typing object (`List[str]`, as `torch.jit.Attribute` takes) as a type,
+        names resolved in the module defining `owner`."""
+        module = inspect.getmodule(owner)
+        scope = Scope(vars(module) if module else {})
+        parser = self.type_parser(scope, SourceFile(f"<annotation of {owner.__qualname__}>", ""))
+        return _python_annotation(parser, annotation)
+
+    def qualified_type(self, name: str) -> Attribute | None:
+        """`__torch__.m.Pair` in an annotation of serialized code."""
+        info = self.registry.by_qualname.get(name) or self.enums.get(name) or self.interfaces.get(name)
+        return None if info is None else _type_of_info(info)
+
+    def enum_for(self, t: Attribute) -> Any:
+        qualname = getattr(getattr(t, "qualname", None), "data", None)
+        return self.enums.get(qualname) if qualname else None
+
+    def interface_for(self, t: Attribute) -> Any:
+        qualname = getattr(getattr(t, "qualname", None), "data", None)
+        return self.interfaces.get(qualname) if qualname else None
+
+    def class_value(self, info: Any) -> Any:
+        """What a class denotes in code: an Enum's members, or the class (constructing
+        it, its static and class methods, `C.__new__(C)`)."""
+        from tsjit.frontend.classes import ClassValue, EnumClassValue, EnumInfo
+
+        return EnumClassValue(info) if isinstance(info, EnumInfo) else ClassValue(info)
+
+    def compile_interface_methods(self, info: Any, interface: Any, node: ast.AST | None = None,
+                                  caller: Any = None) -> None:  # fmt: skip
+        """The methods of `info`'s class that calls through `interface` may reach."""
+        for name in interface.methods:
+            self.compile_method(info, name, node, caller)
+
     def context_manager(self, name: str) -> ModuleInfo:
         """The class of `torch.no_grad` (`name`) and friends, from tsjit's source."""
         from tsjit.dialects.types import BoolType
@@ -329,25 +521,66 @@ class CompilationUnit:
         return info
 
     def class_reference(self, em: Any, node: ast.AST, qualname: str) -> Any:
-        """`__torch__.a.b.C` in printed code: a class this unit knows, or a namespace on
-        the way to one."""
+        """`__torch__.a.b.C` in printed code: a class or function this unit knows, or a
+        namespace on the way to one."""
         from tsjit.frontend.library import grad_mode
-        from tsjit.frontend.sugared_values import ClassReference, PythonModuleValue
+        from tsjit.frontend.sugared_values import FunctionValue, PythonModuleValue
 
         for name, torch_name in grad_mode.TORCH_QUALNAMES.items():
             if qualname == f"__torch__.{torch_name}":
                 self.context_manager(name)
-        info = self.registry.by_qualname.get(qualname)
+        info = self.registry.by_qualname.get(qualname) or self.enums.get(qualname) or self.interfaces.get(qualname)
         if info is not None:
-            return ClassReference(info)
-        known = [*self.registry.by_qualname, *(f"__torch__.{n}" for n in grad_mode.TORCH_QUALNAMES.values())]
+            return self.class_value(info)
+        if qualname in self.functions:
+            return FunctionValue(self.functions[qualname], qualname)
+        known = [*self.registry.by_qualname, *self.enums, *self.interfaces, *self.functions,
+                 *(f"__torch__.{n}" for n in grad_mode.TORCH_QUALNAMES.values())]  # fmt: skip
         if any(k.startswith(qualname + ".") for k in known):
             return PythonModuleValue(qualname)
         raise em.error(node, f"unknown class {qualname}")
 
-    def module_info_for(self, t: Attribute) -> ModuleInfo | None:
+    def module_info_for(self, t: Attribute) -> Any:
+        """The module, class or interface info of an object type."""
+        from tsjit.dialects.types import InterfaceType
+
         qualname = getattr(getattr(t, "qualname", None), "data", None)
-        return self.registry.by_qualname.get(qualname) if qualname else None
+        if not qualname:
+            return None
+        if isinstance(t, InterfaceType):
+            return self.interfaces.get(qualname)
+        return self.registry.by_qualname.get(qualname)
+
+
+def _type_of_info(info: Any) -> Attribute:
+    from tsjit.frontend.classes import ClassInfo, EnumInfo, InterfaceInfo
+
+    if isinstance(info, EnumInfo):
+        return info.enum_type
+    if isinstance(info, InterfaceInfo):
+        return info.interface_type
+    assert isinstance(info, (ClassInfo, ModuleInfo))
+    return info.class_type
+
+
+def _class_level_annotations(unit: CompilationUnit, cls: type) -> dict[str, tuple[Attribute, bool]]:
+    """Attribute types a class declares in its body (`a : int`, as serialized code
+    declares every attribute), and whether each is `Final`."""
+    annotations = vars(cls).get("__annotations__", {})
+    if not annotations:
+        return {}
+    functions = [f for f in vars(cls).values() if inspect.isfunction(f)]
+    module = inspect.getmodule(cls)
+    scope = Scope(functions[0].__globals__ if functions else (vars(module) if module else {}))
+    parser = unit.type_parser(scope, SourceFile(f"<class {cls.__qualname__}>", ""))
+    declared: dict[str, tuple[Attribute, bool]] = {}
+    for name, annotation in annotations.items():
+        text = annotation if isinstance(annotation, str) else getattr(annotation, "__forward_arg__", None)
+        if text is None:
+            declared[name] = (_python_annotation(parser, annotation), "Final" in repr(annotation))
+        else:
+            declared[name] = (parser.parse(ast.parse(text, mode="eval").body), "Final" in text)
+    return declared
 
 
 def _python_annotation(parser: TypeParser, annotation: object) -> Attribute:
@@ -446,10 +679,12 @@ def finish(function: func.FuncOp) -> None:
     """The passes PyTorch runs on every freshly emitted graph: SSA conversion, the exit
     transform, loop canonicalization, and removal of the frontend's dead scaffolding."""
     from tsjit.frontend.exit_transform import transform_exits
+    from tsjit.frontend.forks import lift_fork_captures
     from tsjit.frontend.loops import canonicalize_modified_loops
     from tsjit.frontend.ssa import convert_to_ssa, erase_dead_scaffolding
 
     convert_to_ssa(function)
+    lift_fork_captures(function)
     transform_exits(function)
     canonicalize_modified_loops(function)
     erase_dead_scaffolding(function)

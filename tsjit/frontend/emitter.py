@@ -15,6 +15,7 @@ places).
 from __future__ import annotations
 
 import ast
+import typing
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -36,6 +37,7 @@ from tsjit.dialects.types import (
     IntType,
     ListType,
     NoneType,
+    OpaqueType,
     OptionalType,
     StrType,
     TensorType,
@@ -43,6 +45,7 @@ from tsjit.dialects.types import (
     UnionType,
     is_subtype_of,
     unify,
+    union_of,
 )
 from tsjit.dialects.value_names import name_hint
 from tsjit.frontend import builtins
@@ -58,7 +61,6 @@ from tsjit.frontend.schema_matching import (
 from tsjit.frontend.source import SourceFile
 from tsjit.frontend.sugared_values import (
     BuiltinFunction,
-    ClassReference,
     ExceptionMessageValue,
     ExceptionValue,
     IterableTree,
@@ -175,9 +177,9 @@ class FunctionEmitter:
         if self.spec.self_info is not None:
             receiver = arguments.pop(0)
             receiver.name_hint = "self"
-            self.frame.set_sugared_var(
-                None, self.spec.self_name, ModuleValue(receiver, self.spec.self_info), None
-            )
+            self.frame.set_sugared_var(None, self.spec.self_name, self.spec.self_info.sugared(receiver), None)
+        for name, bound in self.spec.bindings.items():
+            self.frame.set_sugared_var(None, name, bound, None)
         for param, argument, node in zip(params, arguments, self.spec.param_nodes):
             if meaningful_name(param.name):
                 argument.name_hint = self.value_name(param.name)
@@ -211,8 +213,8 @@ class FunctionEmitter:
     # IR helpers (also the `Builder` protocol of schema matching)
     # ==================================================================================
 
-    def error(self, node: ast.AST | None, message: str) -> Exception:
-        return self.source.error(node, message)
+    def error(self, node: ast.AST | None, message: str, notes: Sequence[str] = ()) -> Exception:
+        return self.source.error(node, message, notes)
 
     def insert(self, op: Operation, node: ast.AST | None = None) -> Operation:
         if node is not None:
@@ -297,13 +299,19 @@ class FunctionEmitter:
     # ==================================================================================
 
     def builtin_call(self, operator: str, node: ast.AST | None, args: Sequence[CallArg],
-                     kwargs: Sequence[CallArg] = (), self_arg: CallArg | None = None) -> SSAValue:  # fmt: skip
+                     kwargs: Sequence[CallArg] = (), self_arg: CallArg | None = None,
+                     overload: str | None = None) -> SSAValue:  # fmt: skip
         """TorchScript's `emitBuiltinCall`: the overload the arguments select among the
-        operator's schemas and its TorchScript-source builtins (inlined)."""
+        operator's schemas and its TorchScript-source builtins (inlined); `overload`
+        names the only schema to match (`torch.ops.aten.add.Tensor`)."""
         from tsjit.frontend.library.builtin_functions import builtin_functions_for
 
-        operators = operator_signatures(operator)
-        sources = builtin_functions_for(self.unit, operator)
+        if overload is None:
+            operators = operator_signatures(operator)
+            sources = builtin_functions_for(self.unit, operator)
+        else:
+            operators = operator_signatures(operator, overload)
+            sources = []
         signatures = [*operators, *(s.signature for s in sources)]
         if not signatures:
             raise self.error(node, f"unknown builtin op: {operator}")
@@ -329,13 +337,16 @@ class FunctionEmitter:
     def convert_to_type(self, node: ast.AST | None, type: Attribute, value: SSAValue) -> SSAValue:
         """TorchScript's `tryConvertToType` with conversions allowed (assignments and
         returns); the caller checks the result's type."""
-        return self.matcher(node).convert(type, UseValue(value.type, 0, value), True).emit(self)
+        from tsjit.frontend.classes import check_interface_conversion
+
+        converted = self.matcher(node).convert(type, UseValue(value.type, 0, value), True).emit(self)
+        return check_interface_conversion(self, node, converted, type)
 
     def sugared_object(self, value: SSAValue, node: ast.AST) -> SugaredValue:
         info = self.unit.module_info_for(value.type)
         if info is None:
             raise self.error(node, f"objects of class {type_str(value.type)} have no methods tsjit can call")
-        return ModuleValue(value, info)
+        return info.sugared(value)
 
     # ==================================================================================
     # Statements
@@ -374,6 +385,18 @@ class FunctionEmitter:
 
     def emit_pass(self, node: ast.stmt) -> None:
         return
+
+    def emit_function_def(self, node: ast.FunctionDef) -> None:
+        """A nested def is a closure, which only `fork` takes (serialized code forks
+        `def __forked_function(): return f(x)`)."""
+        from tsjit.frontend.forks import ClosureValue
+
+        assert self.frame is not None
+        arguments = node.args
+        if node.decorator_list or arguments.args or arguments.posonlyargs or arguments.kwonlyargs or arguments.vararg:
+            raise self.error(node, "nested function definition statements are not supported in TorchScript "
+                                   "(but closures without parameters that fork runs)")  # fmt: skip
+        self.frame.set_sugared_var(node, node.name, ClosureValue(node), None)
 
     # -- return, raise, assert --------------------------------------------------------
     def emit_return(self, value_node: ast.expr | None, node: ast.AST) -> None:
@@ -481,15 +504,8 @@ class FunctionEmitter:
         entered: list[SSAValue] = []
         for item in node.items:
             context = self.emit_expr(item.context_expr)
-            t = context.type
-            if not isinstance(t, ClassType):
-                raise self.error(item.context_expr, "With item expression must return an object")
-            if t.qualname.data not in {
-                self.unit.context_manager(n).qualname for n in set(builtins.CONTEXT_MANAGERS.values())
-            }:
-                raise self.error(item.context_expr, f"Object of class {t.qualname.data} does not define __enter__ and "
-                                                    "__exit__ methods tsjit knows")  # fmt: skip
-            enter = self.insert(prim.EnterOp(context, NoneType()), node)
+            enter_type = self.context_manager_types(item.context_expr, context)
+            enter = self.insert(prim.EnterOp(context, enter_type), node)
             entered.append(context)
             if item.optional_vars is not None:
                 if not isinstance(item.optional_vars, ast.Name):
@@ -497,7 +513,26 @@ class FunctionEmitter:
                 self.frame.set_var(item.optional_vars, item.optional_vars.id, enter.results[0])
         self.emit_statements(node.body)
         for context in reversed(entered):
-            self.insert(prim.ExitOp(context, NoneType()))
+            self.insert(prim.ExitOp(context, TensorType()))  # PyTorch leaves Exit's output a Tensor
+
+    def context_manager_types(self, node: ast.expr, context: SSAValue) -> Attribute:
+        """Checks a `with` item is an object of a class with `__enter__(self)` and
+        `__exit__(self, a, b, c)`, compiles both, and gives `__enter__`'s return type."""
+        t = context.type
+        info = self.unit.module_info_for(t) if isinstance(t, ClassType) else None
+        if info is None:
+            raise self.error(node, "With item expression must return an object")
+        if not (info.has_method("__enter__") and info.has_method("__exit__")):
+            raise self.error(node, f"Object of class {t.qualname.data} does not define __enter__ and __exit__ "  # pyright: ignore[reportAttributeAccessIssue]
+                                   "methods")  # fmt: skip
+        enter = self.unit.compile_method(info, "__enter__", node, self)
+        exit_ = self.unit.compile_method(info, "__exit__", node, self)
+        if enter.signature.params:
+            raise self.error(node, f"__enter__ of {t.qualname.data} must take no arguments but self")  # pyright: ignore[reportAttributeAccessIssue]
+        if len(exit_.signature.params) != 3:
+            raise self.error(node, f"__exit__ of {t.qualname.data} must have 4 arguments (self and 3 more), "  # pyright: ignore[reportAttributeAccessIssue]
+                                   f"found {len(exit_.signature.params) + 1}")  # fmt: skip
+        return enter.return_type
 
     # -- if --------------------------------------------------------------------------------
     def emit_if(self, node: ast.If) -> None:
@@ -511,6 +546,7 @@ class FunctionEmitter:
             if not isinstance(found, SimpleValue):
                 continue
             self.frame.set_var(node, name, self.unchecked_cast(found.value, t))
+            self.frame.refined.add(name)
 
     def emit_single_if_branch(self, block: Block, statements: Sequence[ast.stmt], node: ast.AST,
                               refinements: Refinements) -> Frame:  # fmt: skip
@@ -546,12 +582,13 @@ class FunctionEmitter:
         if true_exits and false_exits:
             self.exit_blocks.add(op.parent_block())  # pyright: ignore[reportArgumentType]
         mutated: set[str] = set()
-        for name in save_true.defined_variables():
+        # a refinement outlives its branch only when the other branch exits
+        for name in save_true.defined_variables(keep_refined=false_exits):
             if save_false.lookup_type(name) is not None or false_exits:
                 mutated.add(name)
             else:
                 self.frame.set_type_error(name, _not_defined(name, "false"))
-        for name in save_false.defined_variables():
+        for name in save_false.defined_variables(keep_refined=true_exits):
             if save_true.lookup_type(name) is not None or true_exits:
                 mutated.add(name)
             else:
@@ -686,13 +723,22 @@ class FunctionEmitter:
         assert self.frame is not None
         if isinstance(target, ast.Name):
             rhs = self.emit_sugared(value, 1, annotation)
+            if annotation is not None and isinstance(rhs, SimpleValue):
+                from tsjit.frontend.classes import check_interface_conversion
+
+                check_interface_conversion(self, node, rhs.value, annotation)  # the variable keeps the class
             self.frame.set_sugared_var(target, target.id, rhs, annotation)
         elif isinstance(target, (ast.Tuple, ast.List)):
             self.emit_tuple_assign(target, value)
         elif isinstance(target, ast.Attribute):
             obj = self.emit_sugared(target.value, 1)
             rhs = self.emit_expr(value, annotation)
-            obj.set_attr(self, node, target.attr, rhs)
+            if annotation is not None:
+                rhs = self.convert_to_type(node, annotation, rhs)
+                if not is_subtype_of(rhs.type, annotation):
+                    raise self.error(node, f"Attribute '{target.attr}' is annotated with type {type_str(annotation)} "
+                                           f"but is being assigned to a value of type {type_str(rhs.type)}")  # fmt: skip
+            obj.set_attr(self, node, target.attr, rhs, annotation)
         elif isinstance(target, ast.Subscript):
             self.emit_subscript_assign(node, target, self.emit_expr(value))
         else:
@@ -778,6 +824,12 @@ class FunctionEmitter:
                 )
             return
         subscripts = _subscripts(target)
+        if isinstance(sliceable.type, ClassType) and len(subscripts) == 1:
+            obj = self.sugared_object(sliceable, target)
+            index = self.emit_expr(subscripts[0])
+            setitem = obj.attr(self, target, "__setitem__")
+            setitem.call(self, node, [CallArg(index, subscripts[0]), CallArg(rhs, node)], [], 0)
+            return
         if len(subscripts) != 1 or isinstance(subscripts[0], ast.Slice):
             raise self.error(target, "Sliced expression not yet supported for subscripted assignment")
         if isinstance(sliceable.type, TupleType):
@@ -989,10 +1041,17 @@ class FunctionEmitter:
     def form_new(self, node: ast.Call, type_hint: Attribute | None) -> SugaredValue:
         """`C.__new__(C)`: an uninitialized object of class C."""
         self.check_arity(node, "__new__", 1)
+        from tsjit.frontend.classes import ClassValue
+
         cls = self.emit_sugared(node.args[0], 1)
-        if not isinstance(cls, ClassReference):
+        if not isinstance(cls, ClassValue):
             raise self.error(node, f"Expected class value as argument to __new__, got {cls.kind} instead")
         return SimpleValue(self.insert(prim.CreateObjectOp(cls.info.class_type), node).results[0])
+
+    def form_fork(self, node: ast.Call, type_hint: Attribute | None) -> SugaredValue:
+        from tsjit.frontend.forks import emit_fork
+
+        return emit_fork(self, node)
 
     def form_tuple(self, node: ast.Call, type_hint: Attribute | None) -> SugaredValue:
         self.check_arity(node, "tuple", 1)
@@ -1219,9 +1278,48 @@ class FunctionEmitter:
         if isinstance(lhs.type, OptionalType):
             present = ((left.id, lhs.type.element_type),)
             return Refinements((), present) if is_is else Refinements(present, ())
+        if isinstance(lhs.type, UnionType) and NoneType() in lhs.type.types:
+            others = [t for t in lhs.type.types if not isinstance(t, NoneType)]
+            present = ((left.id, union_of(others)),)
+            absent = ((left.id, NoneType()),)
+            return Refinements(absent, present) if is_is else Refinements(present, absent)
         return Refinements()
 
     def emit_isinstance(self, obj: ast.expr, classinfo: ast.expr) -> CondValue:
+        """`isinstance(x, T)` (and `torch.jit.isinstance`): decided at compile time when
+        the static type of `x` decides it, else `prim.isinstance` on a Union, Optional or
+        Any; a variable is refined to the matching members when true, to the others when
+        false (TorchScript's refinement of unions)."""
+        types = self.isinstance_types(classinfo)
+        value = self.emit_expr(obj)
+        actual = value.type
+        members = _members(actual)
+        matching = [m for m in members if any(is_subtype_of(m, t) for t in types)]
+        others = [m for m in members if m not in matching]
+        refinements = Refinements()
+        if isinstance(obj, ast.Name):
+            when_true = union_of(matching) if matching else (types[0] if len(types) == 1 else None)
+            if isinstance(actual, AnyType) and len(types) == 1:
+                when_true = types[0]
+            when_false = union_of(others) if others and matching else None
+            refinements = Refinements(
+                () if when_true is None or when_true == actual else ((obj.id, when_true),),
+                () if when_false is None or when_false == actual else ((obj.id, when_false),),
+            )
+        if not others:
+            return CondValue(self.constant(True, BoolType(), obj), refinements, True)
+        if not matching and all(not _maybe_instance(t, actual) for t in types):
+            return CondValue(self.constant(False, BoolType(), obj), refinements, False)
+        if isinstance(actual, OptionalType) and others == [NoneType()]:
+            none = self.constant(None, NoneType(), obj)
+            present = self.builtin_call("aten::__isnot__", obj, [CallArg(value, obj), CallArg(none, obj)])
+            return CondValue(present, refinements)  # an Optional[T] is a T exactly when it is not None
+        checked = self.insert(prim.IsInstanceOp(value, types), obj).results[0]
+        return CondValue(checked, refinements)
+
+    def isinstance_types(self, classinfo: ast.expr) -> list[Attribute]:
+        """The types of `isinstance`'s second argument (a type or a tuple of types);
+        bare `list` and `tuple` are any list and any tuple."""
         parser = self.unit.type_parser(self.spec.scope, self.source)
         types: list[Attribute] = []
 
@@ -1229,26 +1327,19 @@ class FunctionEmitter:
             if isinstance(expr, ast.Tuple):
                 for e in expr.elts:
                     gather(e)
+                return
+            found = self.unit.resolver.lookup_python(self.spec.scope, expr)
+            if found in (list, typing.List):  # noqa: UP006
+                types.append(OpaqueType("AnyList"))
+            elif found in (tuple, typing.Tuple):  # noqa: UP006
+                types.append(OpaqueType("AnyTuple"))
+            elif found is dict:
+                raise self.error(expr, "Unknown type name 'dict'")
             else:
                 types.append(parser.parse(expr))
 
         gather(classinfo)
-        value = self.emit_expr(obj)
-        refinements = Refinements()
-        if len(types) == 1 and is_subtype_of(types[0], value.type) and isinstance(obj, ast.Name):
-            refinements = Refinements(((obj.id, types[0]),), ())
-        if any(is_subtype_of(value.type, t) for t in types):
-            return CondValue(self.constant(True, BoolType(), obj), refinements, True)
-        if all(not _maybe_instance(t, value.type) for t in types):
-            return CondValue(self.constant(False, BoolType(), obj), refinements, False)
-        if isinstance(value.type, OptionalType) and any(
-            is_subtype_of(value.type.element_type, t) for t in types
-        ):
-            none = self.constant(None, NoneType(), obj)
-            present = self.builtin_call("aten::__isnot__", obj, [CallArg(value, obj), CallArg(none, obj)])
-            return CondValue(present, refinements)  # an Optional[T] is a T exactly when it is not None
-        raise self.error(obj, f"isinstance check of a value of type {type_str(value.type)} is only decidable at run "
-                              "time, which tsjit does not support")  # fmt: skip
+        return types
 
     def emit_hasattr(self, obj: ast.expr, attribute: ast.expr) -> CondValue:
         target = self.emit_sugared(obj, 1)
@@ -1683,9 +1774,10 @@ def _not_defined(name: str, branch: str) -> Callable[[], str]:
 
 
 def _none_status(value: SSAValue) -> str:
-    if isinstance(value.type, NoneType):
+    t = value.type
+    if isinstance(t, NoneType):
         return "always"
-    if isinstance(value.type, OptionalType):
+    if isinstance(t, (OptionalType, AnyType)) or isinstance(t, UnionType) and NoneType() in t.types:
         return "maybe"
     return "never"
 
@@ -1699,7 +1791,20 @@ def _is_ellipsis(node: ast.expr) -> bool:
 
 
 def _is_special_name(node: ast.expr) -> bool:
+    """`isinstance`, `hasattr`, `torch.jit.isinstance`: calls that may refine types."""
+    if isinstance(node, ast.Attribute):
+        return node.attr == "isinstance"
     return isinstance(node, ast.Name) and node.id in ("isinstance", "hasattr")
+
+
+def _members(t: Attribute) -> list[Attribute]:
+    """What a value of type `t` may be at run time: a union's members, an Optional's
+    element or None, else `t` itself."""
+    if isinstance(t, UnionType):
+        return list(t.types)
+    if isinstance(t, OptionalType):
+        return [t.element_type, NoneType()]
+    return [t]
 
 
 def _maybe_instance(candidate: Attribute, actual: Attribute) -> bool:
@@ -1759,7 +1864,7 @@ _STATEMENTS: dict[type[ast.stmt], Callable[[FunctionEmitter, Any], None]] = {
     ast.Raise: FunctionEmitter.emit_raise, ast.Assert: FunctionEmitter.emit_assert,
     ast.Return: FunctionEmitter.emit_return_statement, ast.Continue: FunctionEmitter.emit_continue,
     ast.Break: FunctionEmitter.emit_break, ast.Pass: FunctionEmitter.emit_pass, ast.Delete: FunctionEmitter.emit_delete,
-    ast.With: FunctionEmitter.emit_with,
+    ast.With: FunctionEmitter.emit_with, ast.FunctionDef: FunctionEmitter.emit_function_def,
 }  # fmt: skip
 
 _EXPRESSIONS: dict[type[ast.expr], Callable[[FunctionEmitter, Any, Attribute | None], SSAValue]] = {
@@ -1778,4 +1883,5 @@ _SPECIAL_FORMS: dict[str, Callable[[FunctionEmitter, ast.Call, Attribute | None]
     "range": FunctionEmitter.form_range, "enumerate": FunctionEmitter.form_enumerate, "zip": FunctionEmitter.form_zip,
     "len": FunctionEmitter.form_len, "list": FunctionEmitter.form_list, "dict": FunctionEmitter.form_dict,
     "uninitialized": FunctionEmitter.form_uninitialized, "__new__": FunctionEmitter.form_new,
+    "fork": FunctionEmitter.form_fork,
 }  # fmt: skip

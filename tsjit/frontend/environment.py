@@ -46,6 +46,7 @@ class Frame:
         self.values: dict[str, SugaredValue] = {}
         self.type_errors: dict[str, Callable[[], str]] = {}  # used on the root frame only
         self.renames: dict[str, str] = {}  # comprehension targets: name -> storage name
+        self.refined: set[str] = set()  # variables only refined here (`isinstance`, `is None`)
 
     def storage_name(self, name: str) -> str:
         """The name a variable is stored under (a comprehension's own targets are
@@ -92,8 +93,11 @@ class Frame:
             frame = frame.parent
         return False
 
-    def defined_variables(self) -> list[str]:
-        return list(self.types)
+    def defined_variables(self, keep_refined: bool = True) -> list[str]:
+        """The variables assigned in this block (and those only refined, if asked)."""
+        if keep_refined or not self.refined:
+            return list(self.types)
+        return [n for n in self.types if n not in self.refined]
 
     def root(self) -> Frame:
         frame = self
@@ -143,6 +147,7 @@ class Frame:
                 if isinstance(parent_type, ListType) and isinstance(simple.type, ListType):
                     message += "; empty lists default to List[Tensor]: annotate the assignment to create an empty list of another type"
                 raise em.error(node, message)
+        self.refined.discard(name)
         if simple is not None:
             if annotated_type is not None and not is_subtype_of(simple.type, annotated_type):
                 raise em.error(node, f"Variable '{name}' is annotated with type {type_str(annotated_type)} but is being "

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import sys
+import types
 import typing
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -28,6 +29,7 @@ from tsjit.dialects.types import (
     DeviceType,
     DictType,
     FloatType,
+    InterfaceType,
     IntType,
     ListType,
     NoneType,
@@ -41,7 +43,7 @@ from tsjit.frontend.annotations import MISSING, type_str
 from tsjit.frontend.sugared_values import MethodValue, ModuleValue, SimpleValue, SugaredValue
 
 if TYPE_CHECKING:
-    from tsjit.frontend.compilation import CompilationUnit
+    from tsjit.frontend.compilation import CompilationUnit, MethodDefinition
     from tsjit.frontend.emitter import FunctionEmitter
 
 CONTAINERS = frozenset({"Sequential", "ModuleList"})
@@ -64,12 +66,13 @@ def is_tensor(value: object) -> bool:
 
 
 def tensor_array(value: Any) -> Any:
-    """A tensor's data as a numpy array (shim tensors hold one; torch tensors convert)."""
-    import numpy as np
-
+    """A tensor's data as a numpy array sharing its memory (shim tensors hold one;
+    PyTorch's lend theirs, see `tsjit.runtime.interop`)."""
     if hasattr(value, "array"):
         return value.array
-    return np.ascontiguousarray(value.detach().cpu().numpy())
+    from tsjit.runtime.interop import torch_array
+
+    return torch_array(value)
 
 
 def library_class(cls: type) -> type:
@@ -88,12 +91,13 @@ def library_class(cls: type) -> type:
 
 
 def python_class_name(cls: type) -> str:
-    """TorchScript's qualified class name, without `__torch__.`."""
+    """TorchScript's qualified class name, without `__torch__.` (a class defined in a
+    function is `f._locals.C`, as PyTorch names it: the name must be a dotted path)."""
     from tsjit.frontend.library import modules as library
 
     if cls.__module__ == library.__name__ and cls.__name__ in library.TORCH_QUALNAMES:
         return library.TORCH_QUALNAMES[cls.__name__]
-    return f"{cls.__module__}.{cls.__qualname__}"
+    return f"{cls.__module__}.{cls.__qualname__}".replace("<locals>", "_locals")
 
 
 def value_type(value: object) -> Attribute | None:
@@ -155,6 +159,9 @@ class ModuleInfo:
     constants: dict[str, object] = field(default_factory=dict)
     submodules: dict[str, ModuleInfo] = field(default_factory=dict)
     children: list[str] = field(default_factory=list)
+    interfaces: dict[str, Any] = field(default_factory=dict)  # submodule -> InterfaceInfo it is typed as
+    parameters: list[str] = field(default_factory=list)  # which tensor attributes are parameters
+    buffers: list[str] = field(default_factory=list)  # ... and buffers
 
     @property
     def class_type(self) -> ClassType:
@@ -170,28 +177,53 @@ class ModuleInfo:
             ("library.modules", "container")
         )
 
+    def sugared(self, value: SSAValue) -> SugaredValue:
+        return ModuleValue(value, self)
+
     # -- attribute access from scripted code -------------------------------------------
     def attribute(self, em: FunctionEmitter, node: ast.AST, receiver: SSAValue, name: str) -> SugaredValue:
+        from tsjit.frontend.classes import UnusedCallValue, method_call, modifier
+
         if name in self.constants:
             return self.unit.resolver.to_sugared(em, node, self.constants[name], name)
         if name in self.submodules:
             child = self.submodules[name]
-            value = em.insert(prim.GetAttrOp(receiver, name, child.class_type), node).results[0]
+            interface = self.interfaces.get(name)
+            value_type = child.class_type if interface is None else interface.interface_type
+            value = em.insert(prim.GetAttrOp(receiver, name, value_type), node).results[0]
             value.name_hint = em.value_name(name)
+            if interface is not None:
+                self.unit.compile_interface_methods(child, interface, node, em)
+                return interface.sugared(value)
             return ModuleValue(value, child)
         if name in self.attributes:
             value = em.insert(prim.GetAttrOp(receiver, name, self.attributes[name]), node).results[0]
             value.name_hint = em.value_name(name)
             return SimpleValue(value)
+        member = self.member(name)
+        if isinstance(member, property):
+            return method_call(em, node, self, receiver, f"__{name}_getter", [], [])
+        if member is not None and modifier(member) == "unused":
+            return UnusedCallValue(member)
         if self.has_method(name):
             return MethodValue(receiver, self, name)
         raise em.error(node, f"Module '{self.python_name}' has no attribute '{name}'")
 
-    def set_attribute(
-        self, em: FunctionEmitter, node: ast.AST, receiver: SSAValue, name: str, value: SSAValue
-    ) -> None:
-        if name in self.constants:
-            raise em.error(node, f"Cannot assign to constant '{name}' of module '{self.python_name}'")
+    def member(self, name: str) -> Any:
+        """What the class body defines as `name` (a function, a property), if anything."""
+        for klass in self.python_class.__mro__:
+            if klass.__module__ == "builtins" or klass.__name__ == "Module" and "nn" in klass.__module__:
+                continue
+            if name in vars(klass):
+                return vars(klass)[name]
+        return None
+
+    def set_attribute(self, em: FunctionEmitter, node: ast.AST, receiver: SSAValue, name: str, value: SSAValue,
+                      annotation: Attribute | None = None) -> None:  # fmt: skip
+        from tsjit.frontend.classes import assigned_through_property
+
+        if assigned_through_property(em, node, self, receiver, name, value, "module"):
+            return
         expected = self.attributes.get(name)
         if expected is None:
             raise em.error(
@@ -214,11 +246,29 @@ class ModuleInfo:
         )
 
     def has_method(self, name: str) -> bool:
-        function = _class_function(self.python_class, name)
-        return function is not None and not getattr(function, "_tsjit_ignore", False)
+        from tsjit.frontend.classes import modifier
+
+        function = self.method_function(name)
+        return function is not None and modifier(function) not in ("ignore", "unused")
 
     def method_function(self, name: str) -> Any:
+        """A def of the class, or the getter or setter of a property (`__x_getter`)."""
+        if name.startswith("__") and name.endswith(("_getter", "_setter")):
+            prop = self.member(name[2:].rsplit("_", 1)[0])
+            if isinstance(prop, property):
+                return prop.fget if name.endswith("_getter") else prop.fset
         return _class_function(self.python_class, name)
+
+    def method_definition(self, name: str) -> MethodDefinition | None:
+        """The def of method `name` (None when the class has no such method)."""
+        from tsjit.frontend.compilation import MethodDefinition
+        from tsjit.frontend.resolver import Scope
+
+        function = self.method_function(name)
+        if not isinstance(function, types.FunctionType):
+            return None
+        source, definition = self.unit.definition_of(function, None)
+        return MethodDefinition(source, definition, Scope.of_function(function), function)
 
     # -- the runtime object -----------------------------------------------------------------
     def runtime_object(self) -> Any:
@@ -227,22 +277,44 @@ class ModuleInfo:
 
         attributes: dict[str, object] = {}
         for name in self.attributes:
-            attributes[name] = _runtime_value(_read(self.instance, name))
+            attributes[name] = runtime_value(_read(self.instance, name))
         for name, child in self.submodules.items():
             attributes[name] = child.runtime_object()
         return ScriptObject(self.qualname, attributes)
 
 
-def _runtime_value(value: object) -> object:
+def runtime_value(value: object) -> object:
+    """A Python value (a module attribute, an argument) as the runtime's: shim or
+    PyTorch tensors as numpy arrays, Enum members and objects of user classes as the
+    runtime's, `torch.jit.Attribute`s as their values."""
+    import enum
+
     if is_tensor(value):
         return tensor_array(value)
     if isinstance(value, list):
-        return [_runtime_value(v) for v in value]
+        return [runtime_value(v) for v in value]
+    if is_jit_attribute(value):
+        return runtime_value(value.value)  # pyright: ignore[reportAttributeAccessIssue]
     if isinstance(value, tuple):
-        return tuple(_runtime_value(v) for v in value)
+        return tuple(runtime_value(v) for v in value)
     if isinstance(value, dict):
-        return {k: _runtime_value(v) for k, v in value.items()}
+        return {k: runtime_value(v) for k, v in value.items()}
+    if isinstance(value, enum.Enum):
+        from tsjit.frontend.classes import runtime_enum_member
+
+        return runtime_enum_member(value)
+    if hasattr(value, "__dict__") and not isinstance(value, type):
+        from tsjit.frontend.classes import is_script_class, qualified_name
+        from tsjit.runtime.values import ScriptObject
+
+        if is_script_class(type(value)):
+            return ScriptObject(qualified_name(type(value)), {k: runtime_value(v) for k, v in vars(value).items()})
     return value
+
+
+def is_jit_attribute(value: object) -> bool:
+    """`torch.jit.Attribute(value, type)` (the shim's or PyTorch's NamedTuple)."""
+    return type(value).__name__ == "Attribute" and getattr(type(value), "_fields", None) == ("value", "type")
 
 
 def _class_function(cls: type, name: str) -> Any:
@@ -322,6 +394,8 @@ class ModuleRegistry:
                 continue
             info.submodules[name] = self.info(child, f"{where}.{name}")
             info.children.append(name)
+            if isinstance(hints.get(name), InterfaceType):
+                info.interfaces[name] = self.unit.interface_for(hints[name])
         info.attributes["training"] = BoolType()
         for name in sorted(constants):
             value = getattr(instance, name, MISSING)
@@ -330,8 +404,14 @@ class ModuleRegistry:
         for name, value in _state(instance):
             if name == "training" or name in constants:
                 continue
+            if name in instance._parameters:
+                info.parameters.append(name)
+            elif name in instance._buffers:
+                info.buffers.append(name)
             declared = hints.get(name)
-            inferred = value_type(value)
+            if is_jit_attribute(value):
+                declared = self.unit.python_annotation_type(value.type, type(instance))  # pyright: ignore[reportAttributeAccessIssue]
+            inferred = value_type(value) or self.unit.object_type(value)
             t = declared if declared is not None else inferred
             if t is None:
                 continue  # Python-only state (functions, objects): not visible to TorchScript

@@ -120,7 +120,8 @@ class Resolver:
     def serialized_code_name(self, name: str) -> SugaredValue | None:
         """Names TorchScript's own printed code uses without importing them (PyTorch's
         `SourceImporter`): `torch.add(...)`, `ops.prim.dtype(...)`, `annotate(T, v)`,
-        `uninitialized(T)`, `__torch__.<class>`. A user's definitions shadow them."""
+        `uninitialized(T)`, `fork(closure)`, `__torch__.<class>`. A user's definitions
+        shadow them."""
         import math
 
         from tsjit.frontend import torch_shim
@@ -133,7 +134,7 @@ class Resolver:
             return PythonModuleValue("ops")
         if name == "__torch__":
             return PythonModuleValue("__torch__")
-        if name in ("annotate", "uninitialized", "unchecked_cast"):
+        if name in ("annotate", "uninitialized", "unchecked_cast", "fork", "isinstance"):
             return SpecialForm(name)
         return None
 
@@ -163,6 +164,8 @@ class Resolver:
         from tsjit.frontend.torch_shim._builtins import TorchBuiltin
         from tsjit.frontend.torch_shim._tensor import dtype as shim_dtype
 
+        if isinstance(obj, SugaredValue):  # a scope of printed code holds its namespaces as such
+            return obj
         if isinstance(obj, types.ModuleType):
             return PythonModuleValue(self.module_name(obj), obj)
         if obj is None or isinstance(obj, (bool, int, float, str)):
@@ -175,7 +178,10 @@ class Resolver:
             values = [self.to_sugared(em, node, item, name).as_value(em, node) for item in obj]
             return SimpleValue(em.tuple_of(values, node))
         if isinstance(obj, TorchBuiltin):
-            return BuiltinFunction(obj.operator)
+            packet = obj.python_name.startswith("torch.ops.") and obj.overload is None
+            return BuiltinFunction(obj.operator, overload=obj.overload, packet=packet)
+        if (operators := _operator_registry_value(obj)) is not None:
+            return operators
         if _is_compiled_function(obj):  # a scripted or traced function: its graph is called
             return FunctionValue(obj, obj.name)  # pyright: ignore[reportAttributeAccessIssue]
         if isinstance(obj, type):
@@ -198,8 +204,9 @@ class Resolver:
             ("torch", "tsjit.frontend")
         ):
             return ContextManagerClass(self.unit.context_manager(cls.__name__))
-        raise em.error(node, f"class '{cls.__qualname__}' cannot be used as a value in TorchScript "
-                             "(instantiating classes other than NamedTuples is not supported)")  # fmt: skip
+        if self.unit.class_type_of(cls) is not None:
+            return self.unit.class_value(self.unit.class_info(cls))
+        raise em.error(node, f"class '{cls.__qualname__}' cannot be used as a value in TorchScript")
 
     def callable_value(self, em: FunctionEmitter, node: ast.AST, obj: object, name: str) -> SugaredValue:
         module = getattr(obj, "__module__", None) or ""
@@ -210,12 +217,18 @@ class Resolver:
         library = self.library_function(full)
         if library is not None:
             return library
+        if module in _JIT_MODULES and qualname in builtins.JIT_FUNCTIONS:
+            return _jit_function(qualname)
         if isinstance(obj, types.FunctionType):
-            if getattr(obj, "_tsjit_ignore", False) or getattr(obj, "_torchdynamo_disable", False):
+            from tsjit.frontend.classes import UnusedCallValue, modifier
+
+            if modifier(obj) == "ignore" or getattr(obj, "_torchdynamo_disable", False):
                 raise em.error(
                     node,
                     f"function '{name}' is ignored by TorchScript (@torch.jit.ignore) and cannot be called",
                 )
+            if modifier(obj) == "unused":
+                return UnusedCallValue(obj)
             if module.startswith("torch.") and not module.startswith("torch.nn.functional"):
                 operator = f"aten::{obj.__name__}"
                 if builtin_operator_exists(operator):
@@ -254,12 +267,12 @@ class Resolver:
     ) -> SugaredValue:
         q = module.qualified_name
         full = f"{q}.{name}"
-        if q == "ops":
-            return PythonModuleValue(full)
+        if q == "ops" or q == "torch" and name == "ops":
+            return PythonModuleValue("ops" if q == "torch" else full)
         if q.startswith("ops."):
             operator = f"{q[4:]}::{name}"
             if builtin_operator_exists(operator):
-                return BuiltinFunction(operator)
+                return BuiltinFunction(operator, packet=True)
             raise em.error(node, f"unknown builtin op: {operator}")
         if q == "__torch__" or q.startswith("__torch__."):
             return self.unit.class_reference(em, node, full)
@@ -269,8 +282,8 @@ class Resolver:
             return ContextManagerClass(self.unit.context_manager(builtins.CONTEXT_MANAGERS[full]))
         if full in builtins.RENAMED_FUNCTIONS:
             return BuiltinFunction(builtins.RENAMED_FUNCTIONS[full])
-        if q == "torch.jit" and name == "annotate":
-            return SpecialForm("annotate")
+        if q == "torch.jit" and name in builtins.JIT_FUNCTIONS:
+            return _jit_function(name)
         if q in ("torch.jit", "torch.jit._script") and name == "_unwrap_optional":
             return BuiltinFunction("aten::_unwrap_optional")
         if q == "torch" and (code := _torch_dtype_code(name)) is not None:
@@ -323,8 +336,40 @@ class Resolver:
 _TYPE_NAMES: dict[str, object] = {
     "int": int, "float": float, "bool": bool, "str": str, "complex": complex, "List": list,
     "Dict": dict, "Tuple": tuple, "Optional": typing.Optional, "Union": typing.Union,
-    "Any": typing.Any, "Tensor": MISSING, "list": list, "dict": dict, "tuple": tuple,
+    "Any": typing.Any, "Tensor": MISSING, "list": list, "dict": dict, "tuple": tuple, "NoneType": type(None),
 }  # fmt: skip
+
+
+_JIT_MODULES = frozenset({"torch.jit", "torch.jit._script", "torch._jit_internal", "torch.jit._async",
+                          "tsjit.frontend.torch_shim.jit"})  # fmt: skip
+
+
+def _jit_function(name: str) -> SugaredValue:
+    """`torch.jit.isinstance`, `torch.jit.annotate`, `torch.jit.fork` (forms), `torch.jit.wait`."""
+    form = builtins.JIT_FUNCTIONS[name]
+    return BuiltinFunction(form) if "::" in form else SpecialForm(form)
+
+
+def _operator_registry_value(obj: object) -> SugaredValue | None:
+    """`torch.ops`, a namespace of it or an operator (packet or overload), as the shim
+    or PyTorch (`torch._ops`) makes them."""
+    from tsjit.frontend.torch_shim._builtins import OperatorNamespace
+
+    if isinstance(obj, OperatorNamespace):
+        return PythonModuleValue("ops" if obj.name == "ops" else f"ops.{obj.name}")
+    kind = type(obj).__name__
+    if type(obj).__module__ != "torch._ops":
+        return None
+    if kind == "_Ops":
+        return PythonModuleValue("ops")
+    if kind == "_OpNamespace":
+        return PythonModuleValue(f"ops.{obj.name}")  # pyright: ignore[reportAttributeAccessIssue]
+    if kind == "OpOverloadPacket":
+        return BuiltinFunction(obj._qualified_op_name, packet=True)  # pyright: ignore[reportAttributeAccessIssue]
+    if kind == "OpOverload":
+        schema = obj._schema  # pyright: ignore[reportAttributeAccessIssue]
+        return BuiltinFunction(schema.name, overload=schema.overload_name)
+    return None
 
 
 def _is_compiled_function(obj: object) -> bool:

@@ -81,7 +81,17 @@ class Signature:
     writes_out: bool = False  # an `out=` overload: listed last among candidates
 
     def __str__(self) -> str:
-        return self.text or self.name
+        if self.text:
+            return self.text
+        params = ", ".join(f"{_formal_str(p.type)} {p.name}" for p in self.params)
+        returns = ", ".join(_formal_str(r) for r in self.returns)
+        if not self.returns:  # a builtin written in TorchScript: its return type is inferred
+            return f"{self.name}({params})"
+        return f"{self.name}({params}) -> " + (returns if len(self.returns) == 1 else f"({returns})")
+
+
+def _formal_str(formal: Formal) -> str:
+    return type_str(formal) if isinstance(formal, Attribute) else str(formal)
 
 
 @functools.cache
@@ -107,7 +117,10 @@ _BLOCKED_OVERLOADS = frozenset({"aten::view.dtype"})
 """`x.view(1)` must not mean `x.view(torch.int8)`: ScalarType is an int to TorchScript."""
 
 
-def operator_signatures(name: str) -> tuple[Signature, ...]:
+def operator_signatures(name: str, overload: str | None = None) -> tuple[Signature, ...]:
+    """The overloads of `name` a call may select (only `overload` when it is given)."""
+    if overload is not None:
+        return tuple(operator_signature(s) for s in schemas_for(name) if s.overload_name == overload)
     return tuple(
         operator_signature(s) for s in schemas_for(name) if s.qualified_name not in _BLOCKED_OVERLOADS
     )
@@ -647,6 +660,19 @@ def _choice_key(
         tuple(describe(a) for a in kwargs),
         None if self_arg is None else describe(self_arg),
     )
+
+
+def failure_report(what: str, failure: MatchFailure, arg_types: Sequence[Attribute]) -> tuple[str, list[str]]:
+    """A diagnostic's message and notes: with several candidates, the call's argument
+    types, then every candidate with why it refused them, one per line as PyTorch's
+    "The following variants are available" lists them (`out=` overloads last)."""
+    if len(failure.reasons) == 1:
+        return describe_failure(what, failure, arg_types), []
+    types = ", ".join(type_str(t) for t in arg_types)
+    notes = ["The following variants are available:"]
+    for signature, errors in sorted(failure.reasons, key=lambda r: r[0].writes_out):
+        notes += [f"  {signature}:", f"    {errors[-1] if errors else 'does not match'}"]
+    return f"arguments for call to {what} are not valid: ({types}) match no overload", notes
 
 
 def describe_failure(what: str, failure: MatchFailure, arg_types: Sequence[Attribute], limit: int = 4) -> str:

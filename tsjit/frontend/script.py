@@ -18,19 +18,26 @@ import builtins as python_builtins
 import functools
 import os
 import types
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 
-from tsjit.diagnostics import SourceLocation, TsjitError
+from tsjit.diagnostics import SourceLocation, TsjitError, remember_source
 from tsjit.frontend.compilation import CompilationUnit, CompiledFunction, cleanup
-from tsjit.frontend.modules import ModuleInfo, is_module, tensor_array
+from tsjit.frontend.modules import ModuleInfo, is_module
+from tsjit.frontend.schema_matching import NO_DEFAULT
 from tsjit.frontend.source import SourceFile
 from tsjit.frontend.torch_shim._state import ACTIVE
 from tsjit.nesting import retry_deeply
+from tsjit.runtime import interop
+
+if TYPE_CHECKING:
+    from tsjit.runtime.values import ScriptObject
+
+T = TypeVar("T")
 
 
 EXECUTOR = "profiling"
@@ -40,10 +47,23 @@ EXECUTOR = "profiling"
 class ScriptFunction:
     """A compiled function: callable, with its IR and printed forms."""
 
-    def __init__(self, unit: CompilationUnit, entry: CompiledFunction):
+    def __init__(self, unit: CompilationUnit, entry: CompiledFunction | None):
         self.unit = unit
-        self.entry = entry
+        self._entry = entry
         self._executor: Any = None
+
+    @property
+    def entry(self) -> CompiledFunction:
+        if self._entry is None:
+            self._entry = self.compile_entry()
+        return self._entry
+
+    @entry.setter
+    def entry(self, value: CompiledFunction) -> None:
+        self._entry = value
+
+    def compile_entry(self) -> CompiledFunction:
+        raise TsjitError("this function has no compiled entry")
 
     @property
     def module(self) -> ModuleOp:
@@ -77,15 +97,19 @@ class ScriptFunction:
             self._executor = make_executor(self.module, self.name, executor=EXECUTOR)
         return self._executor
 
-    def __call__(self, *args: Any) -> Any:
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
         tracer = ACTIVE.current()
         if tracer is not None:  # called from code being traced: recorded as a call
             return tracer.call_script(self, args)
-        return self.executor()(*self.executor_arguments(args))
+        return interop.call(self.run, bind_arguments(self.entry, args, kwargs))
+
+    def run(self, *args: Any) -> Any:
+        """Runs on runtime values (numpy arrays, Python scalars)."""
+        return self.executor()(*args)
 
     def executor_arguments(self, args: tuple[Any, ...]) -> tuple[Any, ...]:
         """What the executor is called with for these arguments."""
-        return tuple(_runtime_argument(a) for a in args)
+        return interop.to_runtime_arguments(args)[0]
 
     def graph_for(self, *args: Any) -> func.FuncOp:
         """The graph that runs for these arguments (PyTorch's `graph_for`): specialized
@@ -99,24 +123,190 @@ class ScriptFunction:
 
 
 class ScriptModule(ScriptFunction):
-    """A compiled module: calling it runs `forward` on the module's state."""
+    """A compiled module: calling it runs `forward` on the module's state (`state`, the
+    runtime's object tree). Its methods, submodules, parameters and attributes read as
+    attributes (`m.extra(x)`, `m.fc.weight`); methods compile on first use.
 
-    def __init__(self, unit: CompilationUnit, entry: CompiledFunction, info: ModuleInfo):
+    `entry` is the compiled `forward` (or the method `tsjit.script` was asked for); a
+    submodule (`m.fc`) is a view of the same compilation unit on part of the state."""
+
+    def __init__(self, unit: CompilationUnit, entry: CompiledFunction | None, info: ModuleInfo,
+                 state: ScriptObject | None = None, is_root: bool = True) -> None:  # fmt: skip
         super().__init__(unit, entry)
         self.info = info
-        self.state = info.runtime_object()
+        self.state = info.runtime_object() if state is None else state
+        self.is_root = is_root
+        self._methods: dict[str, ScriptMethod] = {}
 
-    def __call__(self, *args: Any) -> Any:
+    def compile_entry(self) -> CompiledFunction:
+        return self.compile_method("forward")
+
+    def compile_method(self, name: str) -> CompiledFunction:
+        """Method `name` of the module's class (the root's `forward` is the entry)."""
+        if not self.info.has_method(name):
+            raise TsjitError(f"module '{self.info.python_name}' has no method '{name}'")
+        entry = self.is_root and name == "forward"
+        return compile_cleaned(self.unit, lambda: self.unit.compile_method(self.info, name, None, entry=entry))
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
         tracer = ACTIVE.current()
         if tracer is not None:  # a submodule of a module being traced: recorded as a method call
             return tracer.call_compiled_module(self, args)
-        return self.executor()(*self.executor_arguments(args))
+        return interop.call(self.run, bind_arguments(self.entry, args, kwargs))
+
+    def run(self, *args: Any) -> Any:
+        """Runs `forward` on the module's state (whose tensors share the memory of the
+        module's own: an in-place update there, as `load_state_dict`, is seen here)."""
+        return self.executor()(self.state, *args)
 
     def executor_arguments(self, args: tuple[Any, ...]) -> tuple[Any, ...]:
-        return (self.state, *(_runtime_argument(a) for a in args))
+        return (self.state, *interop.to_runtime_arguments(args)[0])
+
+    # -- methods, submodules and attributes --------------------------------------------------
+
+    def method(self, name: str) -> ScriptMethod:
+        known = self._methods.get(name)
+        if known is None:
+            compiled = self.entry if name == "forward" else self.compile_method(name)
+            known = self._methods[name] = ScriptMethod(self, compiled)
+        return known
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__") or name in _OWN_ATTRIBUTES:  # not set yet (copying, unpickling)
+            raise AttributeError(name)
+        if self.info.has_method(name):
+            return self.method(name)
+        attributes = self.state.attributes
+        if name in attributes:
+            value = attributes[name]
+            child = self._child(name, value)
+            return child if child is not None else value
+        raise AttributeError(f"'{self.info.python_name}' has no attribute or method '{name}'")
+
+    def _child(self, name: str, value: Any) -> ScriptModule | None:
+        from tsjit.runtime.values import ScriptObject
+
+        if not isinstance(value, ScriptObject):
+            return None
+        info = self.info.submodules.get(name) or self.unit.registry.by_qualname.get(value.qualified_name)
+        if info is None:
+            return None
+        return ScriptModule(self.unit, None, info, value, is_root=False)
+
+    def __getitem__(self, key: int | str) -> Any:
+        """A container's submodule by index or name (`m.blocks[0]`)."""
+        return self.__getattr__(str(key))
+
+    def train(self, mode: bool = True) -> ScriptModule:
+        """Sets `training` on this module and every submodule (as `nn.Module.train`)."""
+        for _, module in self.named_modules():
+            if "training" in module.state.attributes:
+                module.state.attributes["training"] = mode
+        return self
+
+    def eval(self) -> ScriptModule:
+        return self.train(False)
+
+    def named_children(self) -> Iterator[tuple[str, ScriptModule]]:
+        for name, value in self.state.attributes.items():
+            if name in self.info.submodules and (child := self._child(name, value)) is not None:
+                yield name, child
+
+    def named_modules(self, prefix: str = "") -> Iterator[tuple[str, ScriptModule]]:
+        yield prefix, self
+        for name, child in self.named_children():
+            yield from child.named_modules(f"{prefix}.{name}" if prefix else name)
+
+    def named_parameters(self, prefix: str = "", recurse: bool = True) -> Iterator[tuple[str, Any]]:
+        """Parameters (numpy arrays), dotted names from this module, as PyTorch orders them."""
+        yield from self._named_tensors("parameters", prefix, recurse)
+
+    def named_buffers(self, prefix: str = "", recurse: bool = True) -> Iterator[tuple[str, Any]]:
+        yield from self._named_tensors("buffers", prefix, recurse)
+
+    def parameters(self, recurse: bool = True) -> Iterator[Any]:
+        return (value for _, value in self.named_parameters(recurse=recurse))
+
+    def buffers(self, recurse: bool = True) -> Iterator[Any]:
+        return (value for _, value in self.named_buffers(recurse=recurse))
+
+    def state_dict(self) -> dict[str, Any]:
+        return {**dict(self.named_parameters()), **dict(self.named_buffers())}
+
+    def _named_tensors(self, kind: str, prefix: str, recurse: bool) -> Iterator[tuple[str, Any]]:
+        modules = self.named_modules(prefix) if recurse else iter([(prefix, self)])
+        for path, module in modules:
+            for name in getattr(module.info, kind):
+                value = module.state.attributes.get(name)
+                if value is not None:
+                    yield (f"{path}.{name}" if path else name), value
+
+    def save(self, path: str) -> None:
+        """Writes the module as a TorchScript archive (`tsjit.save`)."""
+        from tsjit.formats.archive import save
+
+        save(self, path)
 
     def __repr__(self) -> str:
         return f"<tsjit.ScriptModule {self.info.qualname}>"
+
+
+_OWN_ATTRIBUTES = frozenset({"unit", "info", "state", "is_root", "_entry", "_executor", "_methods"})
+
+
+class ScriptMethod(ScriptFunction):
+    """A method of a compiled module, bound to it: a compiled function whose first
+    argument is the module's object (`m.extra(x)`)."""
+
+    def __init__(self, owner: ScriptModule, compiled: CompiledFunction):
+        super().__init__(owner.unit, compiled)
+        self.owner = owner
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if self.entry is self.owner._entry:  # forward: the module's own executor
+            return self.owner(*args, **kwargs)
+        return super().__call__(*args, **kwargs)
+
+    def run(self, *args: Any) -> Any:
+        return self.executor()(self.owner.state, *args)
+
+    def executor_arguments(self, args: tuple[Any, ...]) -> tuple[Any, ...]:
+        return self.owner.executor_arguments(args)
+
+    def __repr__(self) -> str:
+        return f"<tsjit.ScriptMethod {self.name}>"
+
+
+def bind_arguments(compiled: CompiledFunction, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, ...]:
+    """Python call arguments as the graph's positional inputs: keywords by parameter
+    name, missing ones from the parameters' defaults (as TorchScript binds a call)."""
+    params = compiled.signature.params
+    if len(args) == len(params) and not kwargs:
+        return args
+    name = compiled.signature.name
+    if len(args) > len(params):
+        return args  # the graph's argument check says so, with PyTorch's words
+    bound = list(args)
+    for param in params[len(args) :]:
+        if param.name in kwargs:
+            bound.append(kwargs.pop(param.name))
+        elif param.default is not NO_DEFAULT:
+            bound.append(param.default)
+        else:
+            return tuple(bound)  # missing: as above
+    if kwargs:
+        raise TsjitError(f"{name}() got an unexpected keyword argument '{next(iter(kwargs))}'")
+    return tuple(bound)
+
+
+def compile_cleaned(unit: CompilationUnit, compile: Callable[[], T]) -> T:
+    """Compiles on demand (a method first called after scripting, or loading): when that
+    adds functions to the unit, the post-scripting cleanup runs again."""
+    count = len(unit.module.body.block.ops)
+    compiled = compile()
+    if len(unit.module.body.block.ops) != count:
+        cleanup(unit.module)
+    return compiled
 
 
 def script(obj: Any, entry: str = "forward") -> ScriptFunction:
@@ -131,6 +321,8 @@ def script(obj: Any, entry: str = "forward") -> ScriptFunction:
         result = ScriptFunction(unit, unit.compile_function(obj, obj.__name__, None))
     elif isinstance(obj, ScriptFunction):
         return obj
+    elif isinstance(obj, type):
+        return obj  # `@torch.jit.script class C`: the class compiles where scripted code uses it
     else:
         raise TsjitError(
             f"tsjit.script expects a function, a module or source text, got {type(obj).__name__}"
@@ -155,6 +347,8 @@ def script_file_text(text: str, filename: str, entry: str | None = None) -> Scri
     unit = CompilationUnit()
     source = SourceFile(filename, text)
     unit.register_source(source)
+    if filename.startswith("<"):  # no file: tracebacks of run-time errors show this text
+        remember_source(filename, text)
     namespace = run_user_file(source)
     function_name, class_name, method = _entry(namespace, source, entry)
     if function_name is not None:
@@ -189,6 +383,29 @@ def script_method_source(
     compiled = unit.compile_method_function(info, method, function)
     cleanup(unit.module, depth=unit.deepest)
     return ScriptModule(unit, compiled, info)
+
+
+def function_program(module: ModuleOp, entry: str, filename: str = "<input>") -> ScriptFunction:
+    """Function `entry` of a module of IR (read from MLIR or graph text) as a compiled
+    function; a graph that takes a module (`%self`) cannot be one without its object."""
+    from tsjit.dialects.types import ClassType, NoneType
+    from tsjit.formats.torchscript_export import find_function
+    from tsjit.frontend.schema_matching import Param, Signature
+
+    unit = CompilationUnit()
+    unit.module = module
+    function = find_function(module, entry)
+    inputs = function.function_type.inputs.data
+    if inputs and isinstance(inputs[0], ClassType):
+        raise TsjitError(f"@{function.sym_name.data} takes a module object ({inputs[0].qualname.data}), which "
+                         "a graph does not hold: export the module's .py source or .pt archive",
+                         SourceLocation(filename, 0))  # fmt: skip
+    outputs = function.function_type.outputs.data
+    names = [a.name_hint or f"input_{i}" for i, a in enumerate(function.body.block.args)]
+    signature = Signature(function.sym_name.data, tuple(Param(n, t) for n, t in zip(names, inputs)), tuple(outputs))
+    return_type = outputs[0] if len(outputs) == 1 else NoneType()
+    compiled = CompiledFunction(function.sym_name.data, function, signature, return_type)
+    return ScriptFunction(unit, compiled)
 
 
 def script_source(ctx: Context, text: str, filename: str = "<string>", entry: str | None = None) -> ModuleOp:
@@ -269,7 +486,8 @@ def _shim_import(modules: dict[str, types.ModuleType]) -> Callable[..., Any]:
 def run_user_file(source: SourceFile) -> dict[str, Any]:
     """Executes the file as a module named after it (`source.py` is module `source`,
     so its classes are `__torch__.source.X`)."""
-    stem = os.path.splitext(os.path.basename(source.filename))[0] or "__main__"
+    stem = os.path.splitext(os.path.basename(source.filename))[0]
+    stem = stem if stem.isidentifier() else "__main__"  # `<string>` names no module
     file_builtins = dict(vars(python_builtins))
     file_builtins["__import__"] = _shim_import(shim_modules())
     namespace: dict[str, Any] = {"__name__": stem, "__file__": source.filename, "__builtins__": file_builtins}
@@ -305,18 +523,3 @@ def _failing_line(error: BaseException, filename: str) -> int:
             line = tb.tb_lineno
         tb = tb.tb_next
     return line
-
-
-def _runtime_argument(value: Any) -> Any:
-    """Shim or PyTorch tensors become the numpy arrays the runtime works on."""
-    from tsjit.frontend.modules import is_tensor
-
-    if is_tensor(value):
-        return tensor_array(value)
-    if isinstance(value, list):
-        return [_runtime_argument(v) for v in value]
-    if isinstance(value, tuple):
-        return tuple(_runtime_argument(v) for v in value)
-    if isinstance(value, dict):
-        return {k: _runtime_argument(v) for k, v in value.items()}
-    return value

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import functools
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -79,6 +80,6 @@ class SourceFile:
             return " " * self.indent + self.lines[index]
         return None
 
-    def error(self, node: ast.AST | None, message: str) -> TsjitError:
-        """The one-line error at `node`, with its source line for the caret."""
-        return TsjitError(message, self.source_location(node), self.line_text(node))
+    def error(self, node: ast.AST | None, message: str, notes: Sequence[str] = ()) -> TsjitError:
+        """The one-line error at `node`, with its source line for the caret, then notes."""
+        return TsjitError(message, self.source_location(node), self.line_text(node), notes)

@@ -75,6 +75,10 @@ class _ControlFlowLoadStores:
                 op = self.loop_op(op, frame)
             elif isinstance(op, prim.StoreOp):
                 frame.entries[op.var_name.data] = op.input.type
+            elif op.regions:  # a fork's closure: its variables stay inside
+                for region in op.regions:
+                    for nested in region.blocks:
+                        self.block(nested, frame)
             op = op.next_op
         return frame
 

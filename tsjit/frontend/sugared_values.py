@@ -22,6 +22,8 @@ from tsjit.dialects.types import (
     ClassType,
     DeviceType,
     DictType,
+    EnumType,
+    InterfaceType,
     IntType,
     ListType,
     StrType,
@@ -35,7 +37,7 @@ from tsjit.frontend.schema_matching import (
     CallArg,
     MatchFailure,
     Signature,
-    describe_failure,
+    failure_report,
     match_signatures,
 )
 from tsjit.frontend.torch_shim._tensor import DTYPES_BY_NAME
@@ -57,7 +59,9 @@ class SugaredValue:
     def attr(self, em: FunctionEmitter, node: ast.AST, name: str) -> SugaredValue:
         raise em.error(node, f"attribute lookup is not defined on {self.kind}")
 
-    def set_attr(self, em: FunctionEmitter, node: ast.AST, name: str, value: SSAValue) -> None:
+    def set_attr(self, em: FunctionEmitter, node: ast.AST, name: str, value: SSAValue,
+                 annotation: Attribute | None = None) -> None:  # fmt: skip
+        """`obj.name = value` (`obj.name: annotation = value`)."""
         raise em.error(node, f"Tried to set an attribute: {name} on a non-class: {self.kind}")
 
     def has_attr(self, em: FunctionEmitter, node: ast.AST, name: str) -> bool:
@@ -118,8 +122,12 @@ class SimpleValue(SugaredValue):
         if isinstance(t, TupleType) and name in (names := [n.data for n in t.names]):
             index = names.index(name)
             return SimpleValue(em.tuple_index(self.value, index, node))
-        if isinstance(t, ClassType):
+        if isinstance(t, (ClassType, InterfaceType)):
             return em.sugared_object(self.value, node).attr(em, node, name)
+        if isinstance(t, EnumType):
+            from tsjit.frontend.classes import enum_attribute
+
+            return enum_attribute(em, node, self.value, name)
         operator = "aten::to" if name == "type" else f"aten::{name}"
         if (builtin := BuiltinFunction.try_create(operator, self_arg)) is not None:
             return builtin
@@ -142,6 +150,8 @@ class SimpleValue(SugaredValue):
         t = self.value.type
         if isinstance(t, (ListType, StrType, TensorType)):
             return self
+        if isinstance(t, (ClassType, InterfaceType)):
+            return em.sugared_object(self.value, node).iter(em, node)
         if isinstance(t, DictType):
             return SimpleValue(em.builtin_call("aten::keys", node, [CallArg(self.value, node)]))
         if isinstance(t, TupleType):
@@ -151,11 +161,15 @@ class SimpleValue(SugaredValue):
     def len(self, em: FunctionEmitter, node: ast.AST) -> SSAValue:
         if isinstance(self.value.type, (ListType, StrType, TensorType)):
             return em.builtin_call("aten::len", node, [CallArg(self.value, node)])
+        if isinstance(self.value.type, (ClassType, InterfaceType)):
+            return em.sugared_object(self.value, node).len(em, node)
         raise em.error(node, f"'{type_str(self.value.type)}' object is not iterable")
 
     def getitem(self, em: FunctionEmitter, node: ast.AST, index: SSAValue,
                 type_hint: Attribute | None = None) -> SugaredValue:  # fmt: skip
         t = self.value.type
+        if isinstance(t, (ClassType, InterfaceType)):
+            return em.sugared_object(self.value, node).getitem(em, node, index, type_hint)
         if isinstance(t, (ListType, StrType, DictType)):
             return SimpleValue(
                 em.builtin_call("aten::__getitem__", node, [CallArg(self.value, node), CallArg(index, node)])
@@ -169,9 +183,15 @@ class SimpleValue(SugaredValue):
 
     def call(self, em: FunctionEmitter, node: ast.AST, args: list[CallArg], kwargs: list[CallArg],
              n_binders: int) -> SugaredValue:  # fmt: skip
+        if isinstance(self.value.type, (ClassType, InterfaceType)):
+            return em.sugared_object(self.value, node).call(em, node, args, kwargs, n_binders)
         raise em.error(node, f"'{type_str(self.value.type)}' object is not callable")
 
-    def set_attr(self, em: FunctionEmitter, node: ast.AST, name: str, value: SSAValue) -> None:
+    def set_attr(self, em: FunctionEmitter, node: ast.AST, name: str, value: SSAValue,
+                 annotation: Attribute | None = None) -> None:  # fmt: skip
+        if isinstance(self.value.type, ClassType):
+            em.sugared_object(self.value, node).set_attr(em, node, name, value, annotation)
+            return
         raise em.error(node, f"Tried to set an attribute: {name} on a non-class: {type_str(self.value.type)}")
 
 
@@ -182,15 +202,30 @@ class NoneValue(SugaredValue):
 
 
 class BuiltinFunction(SugaredValue):
-    """A schema operator (`aten::add`), possibly bound to a `self` (`x.add`)."""
+    """A schema operator (`aten::add`), possibly bound to a `self` (`x.add`). Reached
+    through `torch.ops.aten.add` it is an operator packet, whose attributes name single
+    overloads (`torch.ops.aten.add.Tensor`, `.default` for the unnamed one)."""
 
-    def __init__(self, operator: str, self_arg: CallArg | None = None):
+    def __init__(self, operator: str, self_arg: CallArg | None = None, overload: str | None = None,
+                 packet: bool = False):  # fmt: skip
         self.operator = operator
         self.self_arg = self_arg
+        self.overload = overload
+        self.packet = packet
 
     @property
     def kind(self) -> str:  # pyright: ignore[reportIncompatibleVariableOverride]
+        if self.overload:
+            return f"builtin {self.operator}.{self.overload}"
         return f"builtin {self.operator}"
+
+    def attr(self, em: FunctionEmitter, node: ast.AST, name: str) -> SugaredValue:
+        if not self.packet:
+            return super().attr(em, node, name)
+        overload = "" if name == "default" else name
+        if not any(s.overload_name == overload for s in schemas_for(self.operator)):
+            raise em.error(node, f"operator {self.operator} has no overload '{name}'")
+        return BuiltinFunction(self.operator, overload=overload)
 
     @staticmethod
     def try_create(operator: str, self_arg: CallArg | None) -> BuiltinFunction | None:
@@ -216,7 +251,7 @@ class BuiltinFunction(SugaredValue):
 
     def call(self, em: FunctionEmitter, node: ast.AST, args: list[CallArg], kwargs: list[CallArg],
              n_binders: int) -> SugaredValue:  # fmt: skip
-        return SimpleValue(em.builtin_call(self.operator, node, args, kwargs, self.self_arg))
+        return SimpleValue(em.builtin_call(self.operator, node, args, kwargs, self.self_arg, self.overload))
 
 
 def _builtin_function_names() -> frozenset[str]:
@@ -537,21 +572,6 @@ class ContextManagerClass(SugaredValue):
         return SimpleValue(obj)
 
 
-class ClassReference(SugaredValue):
-    """A class named by its qualified name in printed code (`__torch__.m.C`):
-    `C.__new__(C)` creates an object of it."""
-
-    kind = "class"
-
-    def __init__(self, info: ModuleInfo):
-        self.info = info
-
-    def attr(self, em: FunctionEmitter, node: ast.AST, name: str) -> SugaredValue:
-        if name == "__new__":
-            return SpecialForm("__new__")
-        raise em.error(node, f"Tried to lookup unknown attribute on class {self.info.qualname}")
-
-
 class PythonModuleValue(SugaredValue):
     """A Python namespace (`torch`, `math`, `torch.nn.functional`, `warnings`): its
     attributes resolve to operators, constants, library functions or submodules."""
@@ -587,8 +607,9 @@ class ModuleValue(SugaredValue):
     def attr(self, em: FunctionEmitter, node: ast.AST, name: str) -> SugaredValue:
         return self.info.attribute(em, node, self.value, name)
 
-    def set_attr(self, em: FunctionEmitter, node: ast.AST, name: str, value: SSAValue) -> None:
-        self.info.set_attribute(em, node, self.value, name, value)
+    def set_attr(self, em: FunctionEmitter, node: ast.AST, name: str, value: SSAValue,
+                 annotation: Attribute | None = None) -> None:  # fmt: skip
+        self.info.set_attribute(em, node, self.value, name, value, annotation)
 
     def has_attr(self, em: FunctionEmitter, node: ast.AST, name: str) -> bool:
         return self.info.has_attribute(name)
@@ -650,4 +671,5 @@ def match_or_fail(em: FunctionEmitter, signatures: Sequence[Signature], node: as
         )
     except MatchFailure as failure:
         types = [a.type for a in ([self_arg] if self_arg is not None else []) + list(args)]
-        raise em.error(node, describe_failure(what, failure, types)) from None
+        message, notes = failure_report(what, failure, types)
+        raise em.error(node, message, notes) from None

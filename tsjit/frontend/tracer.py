@@ -41,6 +41,7 @@ from tsjit.dialects import prim
 from tsjit.dialects.types import DictType, ListType, OptionalType, TensorType, TupleType
 from tsjit.dialects.value_names import name_hint
 from tsjit.frontend.script import ScriptFunction, ScriptModule
+from tsjit.runtime import interop
 from tsjit.frontend.torch_shim._state import ACTIVE
 from tsjit.frontend.torch_shim._tensor import Tensor, wrap
 from tsjit.frontend.tracer_state import TraceError, TracerWarning, TracingState, trace_error, wrap_arrays
@@ -275,7 +276,7 @@ class TracedFunction(_Traced, ScriptFunction):
         tracer = ACTIVE.current()
         if tracer is not None:
             return tracer.call_script(self, args)
-        return _as_inputs(self.executor()(*self.executor_arguments(args)), args)
+        return _as_inputs(interop.call(self.run, args), args)
 
     def __repr__(self) -> str:
         return f"<tsjit.TracedFunction {self.name}>"
@@ -288,7 +289,7 @@ class TracedModule(_Traced, ScriptModule):
         tracer = ACTIVE.current()
         if tracer is not None:  # a submodule of a module being traced: recorded as a method call
             return tracer.call_compiled_module(self, args)
-        return _as_inputs(self.executor()(*self.executor_arguments(args)), args)
+        return _as_inputs(interop.call(self.run, args), args)
 
     def __repr__(self) -> str:
         return f"<tsjit.TracedModule {self.info.qualname}>"

@@ -197,6 +197,7 @@ class TracingState:
         for table in ("_parameters", "_buffers"):
             for attr, value in getattr(module, table).items():
                 info.attributes[attr] = NoneType() if value is None else TensorType()
+                (info.parameters if table == "_parameters" else info.buffers).append(attr)
                 if value is not None:
                     self.owners.setdefault(id(value), (module, attr))
         self.unit.registry.by_instance[id(module)] = info

@@ -110,6 +110,7 @@ def _module_info(unit: Any, module: Any, qualname: str) -> Any:
     for table in ("_parameters", "_buffers"):
         for name, value in getattr(module, table).items():
             info.attributes[name] = NoneType() if value is None else TensorType()
+            (info.parameters if table == "_parameters" else info.buffers).append(name)
     unit.registry.by_instance[id(module)] = info
     unit.registry.by_qualname[qualname] = info
     return info

@@ -228,7 +228,7 @@ class _SlowCheck:
         return f"{text} ({detail})." if detail else f"{text}."
 
     def error(self, message: str) -> TorchScriptError:
-        return TorchScriptError(message, "RuntimeError", self.location)  # pyright: ignore[reportArgumentType]
+        return TorchScriptError(message, "RuntimeError").at(self.location)
 
     def declaration(self) -> str:
         params = ", ".join(f"{type_name(t)} {n}" for t, n in zip(self.types, self.names))

@@ -207,10 +207,9 @@ def _parsed_pipeline(pipeline: str) -> tuple[ModulePass, ...]:
     costs milliseconds, and every executor parses its pipeline."""
     from xdsl.universe import Universe
 
-    from tsjit.tools.ts_opt import strip_pipeline_anchors
+    from tsjit.transforms.pipeline_spec import parse_pipeline
 
-    passes = Universe.get_multiverse().all_passes
-    return tuple(PassPipeline.parse_spec(passes, strip_pipeline_anchors(pipeline)).passes)
+    return parse_pipeline(pipeline, Universe.get_multiverse().all_passes)
 
 
 # --------------------------------------------------------------------------------------

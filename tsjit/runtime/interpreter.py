@@ -26,17 +26,20 @@ the dispatch loop is `pc = steps[pc](registers)` — see `bench/interpreter.py`.
 from __future__ import annotations
 
 import functools
+import re
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp, NoneAttr
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.dialects.builtin import ArrayAttr, ModuleOp, NoneAttr
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from tsjit.diagnostics import SourceLocation, TsjitError
-from tsjit.dialects.types import ClassType, TupleType
+from tsjit.dialects import prim
+from tsjit.dialects.constant_values import EnumMember
+from tsjit.dialects.types import ClassType, TorchType, TupleType
 from tsjit.runtime import kernels
 from tsjit.runtime.errors import TorchScriptError
 from tsjit.runtime.float_errors import ignore_float_errors, restore_float_errors
@@ -59,6 +62,19 @@ class Program:
         self._functions = {op.sym_name.data: op for op in module.ops if isinstance(op, func.FuncOp)}
         self._compiled: dict[str, Any] = {}  # Code, or what `provide` gave
         self._lock = threading.RLock()
+        self.enums: dict[str, dict[str, object]] = {
+            op.qualified_name.data: dict(op.members) for op in module.ops if isinstance(op, prim.EnumOp)
+        }
+        """The members' values of each Enum class the module declares."""
+
+    def enum_member(self, member: EnumMember, where: Operation | None = None) -> EnumMember:
+        """An enum constant as a run-time value: with the value its class declares."""
+        members = self.enums.get(member.class_name)
+        if members is None or member.name not in members:
+            what = f"enum class {member.class_name}" if members is None else f"enum member {member.qualified_name}"
+            raise TsjitError(f"{what} is not declared in the program (no prim.Enum for it)",
+                             SourceLocation.of_op(where) if where is not None else None)  # fmt: skip
+        return EnumMember(member.qualified_name, members[member.name])
 
     def function(self, name: str) -> Code:
         """The compiled function `name` (compiling it, and what it calls, on first use)."""
@@ -105,6 +121,17 @@ class Program:
         return builtin_method(class_name, method)
 
 
+_SAME_FRAME = frozenset({"profile.bailout"})
+"""Ops that run another version of their own graph: the frames of what fails there are
+the graph's own, with no call of theirs."""
+
+
+def _calls_fallback(op: Operation) -> bool:
+    """A lowered bailout: the `func.call` of its graph's fallback function
+    (`profile.fallback_name`: `<graph>.fallback<k>`)."""
+    return isinstance(op, func.CallOp) and re.search(r"\.fallback\d+$", op.callee.string_value()) is not None
+
+
 @dataclass(frozen=True)
 class Cleanup:
     """A `with` block of linear code: the pcs of its body and its context's `__exit__`."""
@@ -123,7 +150,7 @@ class Cleanup:
             raised.__context__ = error
             return raised.at(location)
         except Exception as raised:
-            replaced = TorchScriptError(str(raised) or type(raised).__name__, "RuntimeError", location)
+            replaced = TorchScriptError(str(raised) or type(raised).__name__, "RuntimeError").at(location)
             replaced.__cause__, replaced.__context__ = raised, error
             return replaced
         return error
@@ -216,7 +243,7 @@ class Code:
             raise error from error.__cause__
         except Exception as error:  # a failing operator is TorchScript's RuntimeError
             message = str(error) or type(error).__name__
-            failure = TorchScriptError(message, "RuntimeError", self._location(pc))
+            failure = TorchScriptError(message, "RuntimeError").at(self._location(pc))
             if self.cleanups and (replaced := self.unwind(registers, pc, failure)) is not failure:
                 raise replaced from replaced.__cause__
             raise failure from error
@@ -233,50 +260,19 @@ class Code:
                 error = cleanup.leave(registers[cleanup.register], error, self._location(cleanup.end))
         return error
 
-    def _location(self, pc: int) -> str | None:
+    def _location(self, pc: int) -> list[SourceLocation]:
+        """The call stack of the instruction's op: its location, and the calls it was
+        inlined from."""
         op = self.instructions[pc].op
-        location = SourceLocation.of_op(op) if op is not None else None
-        return None if location is None else str(location)
+        if op is None or op.name in _SAME_FRAME or _calls_fallback(op):
+            return []
+        return SourceLocation.stack_of_op(op)
 
     def __str__(self) -> str:
         lines = [f"code {self.name}({self.arity} inputs, {len(self.template)} registers):"]
         lines += [f"  {pc:>4}  {instruction}" for pc, instruction in enumerate(self.instructions)]
         lines.append("  return " + " ".join(f"%{r}" for r in self.results))
         return "\n".join(lines)
-
-
-# --------------------------------------------------------------------------------------
-# fork / wait
-# --------------------------------------------------------------------------------------
-
-
-class Future:
-    """The result of `fork`: the forked call runs in its own thread; `wait` joins it and
-    returns its value or raises its exception. A thread per fork (not a bounded pool)
-    so that forked code may itself fork and wait without deadlock."""
-
-    __slots__ = ("_error", "_thread", "_value")
-
-    def __init__(self, function: Callable[..., Any], args: Sequence[Any]):
-        self._value: Any = None
-        self._error: BaseException | None = None
-        self._thread = threading.Thread(target=self._run, args=(function, args), daemon=True)
-        self._thread.start()
-
-    def _run(self, function: Callable[..., Any], args: Sequence[Any]) -> None:
-        token = ignore_float_errors()  # numpy's error state is per thread
-        try:
-            self._value = function(*args)
-        except BaseException as error:  # noqa: BLE001 -- re-raised by wait() in the waiting thread
-            self._error = error
-        finally:
-            restore_float_errors(token)
-
-    def wait(self) -> Any:
-        self._thread.join()
-        if self._error is not None:
-            raise self._error
-        return self._value
 
 
 # --------------------------------------------------------------------------------------
@@ -497,7 +493,12 @@ class _Compiler:
             emitter(self, op, dying)
             return
         builder = _CALLABLES.get(op.name)
-        callee, label = (builder(self, op), op.name) if builder is not None else self.kernel(op)
+        if builder is not None:
+            callee, label = builder(self, op), op.name
+        elif (objects := self.object_list_operator(op)) is not None:
+            callee, label = objects, op.name
+        else:
+            callee, label = self.kernel(op)
         self.emit_call(op, callee, label, dying)
 
     def emit_call(
@@ -547,7 +548,10 @@ class _Compiler:
 
     # -- structured ops --------------------------------------------------------------
     def constant_op(self, op: Operation, dying: set[SSAValue]) -> None:
-        self.registers[op.results[0]] = self.scratch(_constant_value(op))
+        value = _constant_value(op)
+        if _mentions_enum(op.results[0].type):
+            value = _with_enum_values(value, lambda m: self.program.enum_member(m, op))
+        self.registers[op.results[0]] = self.scratch(value)
 
     def uninitialized(self, op: Operation, dying: set[SSAValue]) -> None:
         self.registers[op.results[0]] = self.scratch(None)
@@ -716,6 +720,40 @@ class _Compiler:
         code = Code(op.name, len(block.args))
         _Compiler(self.program, code).compile(block)
         return code.invoke
+
+    def fork(self, op: Operation) -> Callable[..., Any]:
+        """`prim.fork`: its subgraph, compiled, runs on the fork pool."""
+        from tsjit.runtime.futures import fork
+
+        invoke = self.subgraph(op)
+
+        def start(*args: Any) -> Any:
+            return fork(invoke, args)
+
+        return start
+
+    def object_list_operator(self, op: Operation) -> Callable[..., Any] | None:
+        """`sort`/`sorted` of a list of objects order them by their class's `__lt__`."""
+        element = getattr(op.operands[0].type, "element_type", None) if op.operands else None
+        if not isinstance(element, ClassType) or op.name not in ("aten.sort", "aten.sorted"):
+            return None
+        code = self.program.method(element.qualname.data, "__lt__")
+        if code is None:
+            raise TsjitError(f"sorting objects of class {element.qualname.data} needs its __lt__ method",
+                             SourceLocation.of_op(op))  # fmt: skip
+        less = code.invoke
+        compare = functools.cmp_to_key(lambda a, b: -1 if less(a, b) else (1 if less(b, a) else 0))
+
+        def sorted_objects(items: list[Any], reverse: bool = False) -> list[Any]:
+            return sorted(items, key=compare, reverse=reverse)
+
+        if op.name == "aten.sorted":
+            return sorted_objects
+
+        def sort_objects(items: list[Any], reverse: bool = False) -> None:
+            items[:] = sorted_objects(items, reverse)
+
+        return sort_objects
 
 
 def _last_uses(block: Block, ops: Sequence[Operation], ending: frozenset[SSAValue]) -> dict[SSAValue, int]:
@@ -894,21 +932,6 @@ def _constant_chunk(compiler: _Compiler, op: Operation) -> Callable[..., Any]:
     return constant_chunk
 
 
-def _fork(compiler: _Compiler, op: Operation) -> Callable[..., Any]:
-    """`aten.fork %args {callee = @f}` runs `f(args)` in a thread and gives a Future."""
-    from xdsl.dialects.builtin import SymbolRefAttr
-
-    callee = op.attributes.get("callee")
-    if not isinstance(callee, SymbolRefAttr):
-        raise TsjitError("aten.fork needs a callee attribute: {callee = @function}", SourceLocation.of_op(op))
-    function = compiler.program.function(callee.root_reference.data)
-
-    def fork(*args: Any) -> Future:
-        return Future(function.invoke, args)
-
-    return fork
-
-
 def _profiling() -> Any:
     """`tsjit.runtime.profiling`, imported when a graph has profile ops."""
     from tsjit.runtime import profiling
@@ -916,8 +939,39 @@ def _profiling() -> Any:
     return profiling
 
 
-def _wait(future: Future) -> Any:
+def _wait(future: Any) -> Any:
     return future.wait()
+
+
+def _isinstance_checker(compiler: _Compiler, op: Operation) -> Callable[..., Any]:
+    from tsjit.runtime.values import is_instance
+
+    types = tuple(op.properties["types"])  # pyright: ignore[reportArgumentType]
+
+    def check(value: Any) -> bool:
+        return any(is_instance(value, t) for t in types)
+
+    return check
+
+
+def _mentions_enum(t: Attribute) -> bool:
+    from tsjit.dialects.types import EnumType
+
+    if isinstance(t, EnumType):
+        return True
+    return any(_mentions_enum(p) for p in getattr(t, "parameters", ()) if isinstance(p, TorchType)) or any(
+        _mentions_enum(e) for p in getattr(t, "parameters", ()) if isinstance(p, ArrayAttr) for e in p
+    )
+
+
+def _with_enum_values(value: Any, resolve: Callable[[EnumMember], EnumMember]) -> Any:
+    if isinstance(value, EnumMember):
+        return resolve(value)
+    if isinstance(value, list):
+        return [_with_enum_values(v, resolve) for v in value]
+    if isinstance(value, tuple):
+        return tuple(_with_enum_values(v, resolve) for v in value)
+    return value
 
 
 _EMITTERS: dict[str, Callable[[_Compiler, Operation, set[SSAValue]], None]] = {
@@ -954,7 +1008,8 @@ _CALLABLES: dict[str, Callable[[_Compiler, Operation], Callable[..., Any]]] = {
     "func.call": _Compiler.call_function,
     "prim.FusionGroup": _Compiler.subgraph,
     "prim.DifferentiableGraph": _Compiler.subgraph,
-    "aten.fork": _fork,
+    "prim.fork": _Compiler.fork,
+    "prim.isinstance": _isinstance_checker,
     "profile.profile": lambda compiler, op: _profiling().profile_recorder(op),
     "profile.type_check": lambda compiler, op: _profiling().type_checker(op.expected_types.data),
     "profile.bailout": _Compiler.bailout,

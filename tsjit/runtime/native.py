@@ -34,7 +34,7 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, replace
-from functools import cache
+from functools import cache, cached_property
 from typing import Any
 
 import numpy as np
@@ -44,7 +44,7 @@ from xdsl.passes import ModulePass, PassPipeline
 from xdsl.rewriter import Rewriter
 
 from tsjit.diagnostics import TsjitError
-from tsjit.dialects.prim import FusionGroupOp, LoopOp, YieldOp
+from tsjit.dialects.prim import ForkOp, FusionGroupOp, LoopOp, YieldOp
 from tsjit.dialects.types import TupleType
 from tsjit.runtime.executor import DEFAULT_PIPELINE, GraphExecutor, Pipeline
 from tsjit.runtime.interpreter import Code, Program
@@ -127,8 +127,15 @@ class LLVMExecutor(GraphExecutor):
 
     def specialization_passes(self) -> list[ModulePass]:
         from tsjit.transforms.fuse_pointwise import FusePointwisePass
+        from tsjit.transforms.inline import InlinePass
 
-        return [*super().specialization_passes(), FusePointwisePass(min_ops=self.policy.min_ops)]
+        # forked calls inlined first, so that the forked work fuses into native kernels too
+        fork_inlining = [InlinePass(forks=True)] if self._has_forks else []
+        return [*fork_inlining, *super().specialization_passes(), FusePointwisePass(min_ops=self.policy.min_ops)]
+
+    @cached_property
+    def _has_forks(self) -> bool:
+        return any(isinstance(op, ForkOp) for op in self.module.walk())
 
     def make_program(self, module: ModuleOp) -> NativeProgram:
         program = NativeProgram(module, self.engine, self.policy)

@@ -159,7 +159,7 @@ class _Generator:
                 "        raise error.at(location(pc)) from error.__cause__",
                 "    except Exception as error:",
                 "        message = str(error) or type(error).__name__",
-                "        raise TorchScriptError(message, 'RuntimeError', location(pc)) from error",
+                "        raise TorchScriptError(message, 'RuntimeError').at(location(pc)) from error",
                 *(["    finally:", "        reset_errors(token)"] if float_state else []),
                 "",
             ]
@@ -227,7 +227,7 @@ class _Generator:
             f"{pad}try:",
             *body,
             f"{pad}except Exception as error:",
-            f"{pad}    failure = leave(w{cleanup.start}, {context}, error, location(pc), location({cleanup.end}))",
+            f"{pad}    failure, pc = leave(w{cleanup.start}, {context}, error, pc)",
             f"{pad}    raise failure from failure.__cause__",
         ]
 
@@ -305,11 +305,14 @@ class _Generator:
         return jump.targets[0]
 
 
-def _leave(cleanup: Cleanup, context: Any, error: Exception, where: Any, exit_where: Any) -> TorchScriptError:
-    """The exception leaving a `with` body at `where`, after its `__exit__` ran."""
+def _leave(cleanup: Cleanup, context: Any, error: Exception, pc: int) -> tuple[TorchScriptError, int]:
+    """The exception leaving a `with` body after its `__exit__` ran, and the pc whose
+    location it gets (as the code's handler locates it): the failing op's, or the
+    exit's when `__exit__` raised instead."""
     if isinstance(error, TorchScriptError):
-        failure = error.at(where)
+        failure = error
     else:
-        failure = TorchScriptError(str(error) or type(error).__name__, "RuntimeError", where)
+        failure = TorchScriptError(str(error) or type(error).__name__, "RuntimeError")
         failure.__cause__ = error
-    return cleanup.leave(context, failure, exit_where)
+    raised = cleanup.leave(context, failure, None)
+    return raised, pc if raised is failure else cleanup.end

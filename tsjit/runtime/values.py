@@ -24,6 +24,10 @@ from typing import Any
 
 import numpy as np
 
+from xdsl.ir import Attribute
+
+from tsjit.dialects import types as ts
+from tsjit.dialects.constant_values import EnumMember
 from tsjit.dialects.types import DTYPE_BY_CODE, DTYPE_BY_TORCH_NAME, DTYPES, DType
 from tsjit.runtime.errors import TorchScriptError
 
@@ -133,6 +137,105 @@ class ScriptObject:
 
     def __repr__(self) -> str:
         return f"<{self.qualified_name} object with {sorted(self.attributes)}>"
+
+
+def is_instance(value: Value, t: Attribute) -> bool:
+    """Whether a run-time value is of TorchScript type `t` (`prim::isinstance`). A list
+    or dict does not carry its element types, so its elements are checked; an empty
+    one is an instance of every list (dict) type."""
+    if isinstance(t, ts.AnyType):
+        return True
+    if isinstance(t, ts.OptionalType):
+        return value is None or is_instance(value, t.element_type)
+    if isinstance(t, ts.UnionType):
+        return any(is_instance(value, m) for m in t.types)
+    check = _SCALAR_CHECKS.get(type(t))
+    if check is not None:
+        return check(value)
+    if isinstance(t, ts.TensorType):
+        return isinstance(value, np.ndarray) and (t.dtype_info is None or DTYPE_BY_NUMPY.get(value.dtype) == t.dtype_info)
+    if isinstance(t, ts.ListType):
+        return isinstance(value, list) and all(is_instance(v, t.element_type) for v in value)
+    if isinstance(t, ts.TupleType):
+        return (
+            isinstance(value, tuple)
+            and len(value) == len(t.types)
+            and all(is_instance(v, e) for v, e in zip(value, t.types))
+        )
+    if isinstance(t, ts.DictType):
+        return isinstance(value, dict) and all(
+            is_instance(k, t.key_type) and is_instance(v, t.value_type) for k, v in value.items()
+        )
+    if isinstance(t, ts.ClassType):
+        return isinstance(value, ScriptObject) and value.qualified_name == t.qualname.data
+    if isinstance(t, ts.EnumType):
+        return isinstance(value, EnumMember) and value.class_name == t.qualname.data
+    if isinstance(t, ts.OpaqueType):
+        kind = {"AnyList": list, "AnyTuple": tuple, "AnyClass": ScriptObject, "AnyClassType": ScriptObject}
+        return isinstance(value, kind.get(t.qualname.data, ()))
+    return False
+
+
+def _is_int(value: Value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+_SCALAR_CHECKS: dict[type, Any] = {}
+
+
+def _scalar_checks() -> None:
+    _SCALAR_CHECKS.update({
+        ts.IntType: _is_int,
+        ts.FloatType: lambda v: isinstance(v, float),
+        ts.BoolType: lambda v: isinstance(v, bool),
+        ts.StrType: lambda v: isinstance(v, str),
+        ts.NoneType: lambda v: v is None,
+        ts.DeviceType: lambda v: isinstance(v, Device),
+        ts.NumberType: lambda v: isinstance(v, (int, float, complex)) and not isinstance(v, bool),
+        ts.ComplexScalarType: lambda v: isinstance(v, complex),
+    })  # fmt: skip
+
+
+_scalar_checks()
+
+
+def value_type(value: Value) -> Attribute:
+    """The TorchScript type of a run-time value, as far as the value shows it (`Any`
+    for the elements of a container that mixes types)."""
+    if value is None:
+        return ts.NoneType()
+    if isinstance(value, bool):
+        return ts.BoolType()
+    if isinstance(value, int):
+        return ts.IntType()
+    if isinstance(value, float):
+        return ts.FloatType()
+    if isinstance(value, str):
+        return ts.StrType()
+    if isinstance(value, np.ndarray):
+        return ts.TensorType()
+    if isinstance(value, Device):
+        return ts.DeviceType()
+    if isinstance(value, ScriptObject):
+        return ts.ClassType(value.qualified_name)
+    if isinstance(value, EnumMember):
+        return ts.EnumType(value.class_name)
+    if isinstance(value, NamedTupleValue):
+        return ts.TupleType([value_type(v) for v in value], list(value.fields), value.qualified_name)  # pyright: ignore[reportArgumentType]
+    if isinstance(value, tuple):
+        return ts.TupleType([value_type(v) for v in value])  # pyright: ignore[reportArgumentType]
+    if isinstance(value, list):
+        return ts.ListType(_common([value_type(v) for v in value]))
+    if isinstance(value, dict):
+        return ts.DictType(_common([value_type(k) for k in value]), _common([value_type(v) for v in value.values()]))
+    return ts.AnyType()
+
+
+def _common(types: list[Attribute]) -> Attribute:
+    if not types:
+        return ts.AnyType()
+    first = types[0]
+    return first if all(t == first for t in types) else ts.AnyType()
 
 
 # --------------------------------------------------------------------------------------

@@ -39,9 +39,9 @@ from xdsl.traits import IsolatedFromAbove, IsTerminator, MemoryEffectKind, get_e
 
 from tsjit.diagnostics import SourceLocation
 from tsjit.dialects.aten import OperatorOp, schema_of
-from tsjit.dialects.prim import LoopOp
+from tsjit.dialects.prim import ConstantOp, LoopOp
 from tsjit.dialects.schema import FunctionSchema
-from tsjit.dialects.types import TensorType
+from tsjit.dialects.types import EnumType, TensorType
 from tsjit.transforms.analysis.alias_analysis import PRECISE_CONTAINER_USES, AliasDb
 from tsjit.transforms.pass_logging import TsjitPass, allow_rewrite, log_debug, log_update
 
@@ -128,6 +128,7 @@ class _Eliminator:
         db = self.db
         return (
             bool(op.results)
+            and not _enum_constant(op)
             and not op.has_trait(IsTerminator)
             and not db.has_side_effects(op)
             and not db.is_nondeterministic(op)
@@ -140,6 +141,12 @@ class _Eliminator:
         """Two results that both leave the graph must stay two objects."""
         db = self.db
         return not (db.aliases_graph_output(existing.results) and db.aliases_graph_output(op.results))
+
+
+def _enum_constant(op: Operation) -> bool:
+    """Enum members are never merged, as in PyTorch (whose node hashing has no enum
+    values): constant pooling leaves them too."""
+    return isinstance(op, ConstantOp) and isinstance(op.results[0].type, EnumType)
 
 
 def _key(op: Operation) -> Hashable:

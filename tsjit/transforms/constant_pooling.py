@@ -20,22 +20,27 @@ TorchScript's mutable constants, hence this pass.
 from __future__ import annotations
 
 import struct
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ArrayAttr, DenseIntOrFPElementsAttr, FloatAttr, ModuleOp
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Attribute, Block, Operation
 from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.traits import IsolatedFromAbove
 
 from tsjit.dialects.prim import ConstantOp
+from tsjit.dialects.types import EnumType
 from tsjit.transforms.analysis.alias_analysis import AliasDb
 from tsjit.transforms.pass_logging import TsjitPass, allow_rewrite, log_update
 
 
 def constant_key(op: ConstantOp) -> Hashable:
-    """What makes two constants interchangeable: their type and exact value."""
+    """What makes two constants interchangeable: their type and exact value (an enum
+    member is never pooled, as in PyTorch, whose enum values do not hash)."""
+    if isinstance(op.result.type, EnumType):
+        return op
     return (op.result.type, None if op.value is None else _value_key(op.value))
 
 
@@ -50,12 +55,48 @@ def _value_key(value: Attribute) -> Hashable:
 
 
 def pool_constants(graph: func.FuncOp) -> int:
-    """Deduplicates and hoists the constants of `graph`; returns how many it merged."""
-    constants = [op for op in graph.walk() if isinstance(op, ConstantOp)]
-    if not constants:
-        return 0
-    aliases = AliasDb(graph) if any(_mutable(c) for c in constants) else None
-    entry = graph.body.block
+    """Deduplicates and hoists the constants of `graph`; returns how many it merged.
+    A subgraph isolated from the graph (`prim.fork`, `prim.FusionGroup`) keeps its own
+    constants, pooled at the top of its body."""
+    aliases: list[AliasDb | None] = []
+
+    def analysis() -> AliasDb | None:
+        if not aliases:
+            aliases.append(AliasDb(graph))
+        return aliases[0]
+
+    merged = 0
+    for scope, constants in _scopes(graph):
+        if constants:
+            merged += _pool(scope.regions[0].block, constants, analysis)
+    return merged
+
+
+def _scopes(graph: func.FuncOp) -> list[tuple[Operation, list[ConstantOp]]]:
+    """The graph and each subgraph isolated from above, with their own constants."""
+    scopes: list[tuple[Operation, list[ConstantOp]]] = []
+
+    def visit(scope: Operation) -> None:
+        constants: list[ConstantOp] = []
+        scopes.append((scope, constants))
+        pending = [op for region in scope.regions for block in region.blocks for op in block.ops]
+        pending.reverse()
+        while pending:
+            op = pending.pop()
+            if isinstance(op, ConstantOp):
+                constants.append(op)
+            elif op.has_trait(IsolatedFromAbove):
+                visit(op)
+            else:
+                nested = [inner for region in op.regions for block in region.blocks for inner in block.ops]
+                pending.extend(reversed(nested))
+
+    visit(graph)
+    return scopes
+
+
+def _pool(entry: Block, constants: list[ConstantOp], analysis: Callable[[], AliasDb | None]) -> int:
+    aliases = analysis() if any(_mutable(c) for c in constants) else None
     kept: dict[Hashable, ConstantOp] = {}
     last: Operation | None = None
     merged = 0

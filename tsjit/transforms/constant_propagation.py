@@ -14,7 +14,8 @@ of its inputs or outputs. Its results become `prim.Constant`s of the result type
 too, up to `max_tensor_elements` elements. An error the kernel raises leaves the op, so
 the error still happens at run time.
 
-Control flow folds as in PyTorch: an If on a constant condition is replaced by the
+`prim.isinstance` of a constant folds by the constant's (exact) type. Control flow folds
+as in PyTorch: an If on a constant condition is replaced by the
 branch taken; If outputs both branches yield alike (the same value, or equal constants)
 leave the If; a Loop that cannot start (a constant trip count of at most zero or a false
 initial condition) is replaced by its initial values, and carried values a Loop passes
@@ -41,7 +42,9 @@ from tsjit.dialects.aten import OperatorOp, schema_of
 from tsjit.dialects.prim import (
     ConstantError,
     ConstantOp,
+    DictConstructOp,
     IfOp,
+    IsInstanceOp,
     ListConstructOp,
     ListUnpackOp,
     LoopOp,
@@ -53,7 +56,7 @@ from tsjit.dialects.prim import (
     YieldOp,
     constant_attr,
 )
-from tsjit.dialects.types import DeviceType, DictType, ListType, TensorType
+from tsjit.dialects.types import BoolType, DeviceType, DictType, ListType, TensorType, is_subtype_of
 from tsjit.transforms.analysis.alias_analysis import AliasDb
 from tsjit.transforms.constant_pooling import constant_key
 from tsjit.transforms.pass_logging import TsjitPass
@@ -274,6 +277,25 @@ class FoldConstantIf(RewritePattern):
         rewriter.replace(op, [], [stand_in(v, r, rewriter) for v, r in zip(values, op.outs, strict=True)])
 
 
+CONTAINERS = (ListConstructOp, DictConstructOp, TupleConstructOp)
+
+
+class FoldIsInstanceOfConstant(RewritePattern):
+    """`prim.isinstance` of a constant, or of a container of constants (which PyTorch
+    makes a constant), seen through the casts that widened it to a Union or Any for a
+    call: a constant's type is exact, so it decides."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: IsInstanceOp, rewriter: PatternRewriter, /) -> None:
+        source = op.input
+        while isinstance(source.owner, UncheckedCastOp):
+            source = source.owner.input
+        owner = source.owner
+        if isinstance(owner, ConstantOp) or isinstance(owner, CONTAINERS) and constant_operands(owner) is not None:
+            decided = any(is_subtype_of(source.type, t) for t in op.types)
+            rewriter.replace(op, ConstantOp.from_value(decided, BoolType()))
+
+
 @dataclass
 class RemoveUniformIfOutputs(RewritePattern):
     """If outputs that both branches yield alike — the same value, or equal constants —
@@ -410,5 +432,6 @@ class ConstantPropagationPass(TsjitPass):
                     RemoveUniformIfOutputs(aliases),
                     RemoveLoopInvariantCarried(aliases),
                     FoldConstantOp(aliases, self.max_tensor_elements),
+                    FoldIsInstanceOfConstant(),
                 ],
             )

@@ -7,8 +7,11 @@
 A `func.call` is inlined when its callee is a `func.func` with a body (the text
 importer declares callees it has no body for: those calls stay); a `prim.CallMethod`
 when its receiver's class type names a method function `<class>.<method>` of the module,
-the convention the interpreter resolves methods by. Inlined ops keep the callee's
-locations, so errors still point at the callee's source. Calls into a recursive cycle
+the convention the interpreter resolves methods by. Calls a forked subgraph makes stay
+calls, as in PyTorch, unless asked (`inline{forks=true}`). Inlined ops are located at
+`callsite(<their own location> at <the call's>)`, as MLIR's inliner does, so errors
+still point at the callee's source and a run-time error's traceback shows the call
+(PyTorch's inlined call stack). Calls into a recursive cycle
 stay calls: TorchScript has no recursion, and inlining one would not terminate.
 
 xDSL ships no inliner for `func` (its `inline-snrt` is specific to snitch), hence ours.
@@ -21,12 +24,12 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.dialects.builtin import CallSiteLoc, FileLineColLoc, ModuleOp
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
 from tsjit.diagnostics import SourceLocation, TsjitError
-from tsjit.dialects.prim import CallMethodOp, plural
+from tsjit.dialects.prim import CallMethodOp, ForkOp, plural
 from tsjit.dialects.types import ClassType
 from tsjit.transforms.pass_logging import TsjitPass
 
@@ -36,13 +39,14 @@ class InlineFunctionCall(RewritePattern):
     """`func.call @f(...)` of a function with a body: the body in place of the call."""
 
     callees: Mapping[str, func.FuncOp]
+    forks: bool = False  # also calls a forked subgraph makes
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: func.CallOp, rewriter: PatternRewriter, /) -> None:
         callee = self.callees.get(op.callee.string_value())
-        if callee is not None:
+        if callee is not None and (self.forks or not in_fork(op)):
             check_call(op, callee, len(op.arguments), len(op.results))
-            rewriter.replace(op, [], inline_body(callee.body.block, op.arguments, rewriter))
+            rewriter.replace(op, [], inline_body(callee.body.block, op.arguments, rewriter, op.location))
 
 
 @dataclass
@@ -51,16 +55,17 @@ class InlineMethodCall(RewritePattern):
     function's body, with `%obj` as its first argument."""
 
     callees: Mapping[str, func.FuncOp]
+    forks: bool = False
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: CallMethodOp, rewriter: PatternRewriter, /) -> None:
         receiver = op.obj.type
-        if not isinstance(receiver, ClassType):
+        if not isinstance(receiver, ClassType) or not self.forks and in_fork(op):
             return
         callee = self.callees.get(f"{receiver.qualname.data}.{op.method_name.data}")
         if callee is not None:
             check_call(op, callee, len(op.operands), len(op.results))
-            rewriter.replace(op, [], inline_body(callee.body.block, op.operands, rewriter))
+            rewriter.replace(op, [], inline_body(callee.body.block, op.operands, rewriter, op.location))
 
 
 def check_call(op: Operation, callee: func.FuncOp, arguments: int, results: int) -> None:
@@ -80,13 +85,31 @@ def check_call(op: Operation, callee: func.FuncOp, arguments: int, results: int)
         )
 
 
-def inline_body(body: Block, arguments: Sequence[SSAValue], rewriter: PatternRewriter) -> list[SSAValue]:
+def in_fork(op: Operation) -> bool:
+    """Whether `op` is in a forked subgraph (which PyTorch's inliner leaves alone)."""
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, func.FuncOp):
+        if isinstance(parent, ForkOp):
+            return True
+        parent = parent.parent_op()
+    return False
+
+
+def inline_body(
+    body: Block, arguments: Sequence[SSAValue], rewriter: PatternRewriter, call_location: Attribute | None = None
+) -> list[SSAValue]:
     """Clones `body` before the matched op with its arguments bound to `arguments`;
-    returns the values its terminator returns."""
+    returns the values its terminator returns. With the call's location, every cloned
+    op is located at its call site."""
     mapping: dict[SSAValue, SSAValue] = dict(zip(body.args, arguments, strict=True))
     terminator = body.last_op
     assert terminator is not None
-    rewriter.insert([op.clone(mapping) for op in body.ops if op is not terminator])
+    clones = [op.clone(mapping) for op in body.ops if op is not terminator]
+    if isinstance(call_location, FileLineColLoc | CallSiteLoc):
+        for clone in clones:
+            for inner in clone.walk():
+                inner.location = CallSiteLoc(inner.location, call_location)
+    rewriter.insert(clones)
     return [mapping.get(v, v) for v in terminator.operands]
 
 
@@ -154,11 +177,16 @@ def _in_cycles(calls: Mapping[str, set[str]]) -> set[str]:
 
 @dataclass(frozen=True)
 class InlinePass(TsjitPass):
-    """Inlines every call of a non-recursive function or method the module defines."""
+    """Inlines every call of a non-recursive function or method the module defines;
+    in forked subgraphs only with `forks` (PyTorch leaves them calls; a native backend
+    inlines them to fuse the forked work)."""
 
     name = "inline"
+
+    forks: bool = False
+    """Also inline the calls of forked subgraphs."""
 
     def run(self, ctx: Context, op: ModuleOp) -> None:
         callees = inlinable_functions(op)
         if callees:
-            self.rewrite(op, [InlineFunctionCall(callees), InlineMethodCall(callees)])
+            self.rewrite(op, [InlineFunctionCall(callees, self.forks), InlineMethodCall(callees, self.forks)])

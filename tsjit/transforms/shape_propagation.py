@@ -7,8 +7,9 @@ device and requires_grad its rule in `analysis/shape_rules.py` derives; ops with
 rule keep what they declare. Through control flow: an If's outputs are the unification
 of what its branches yield; a Loop's carried values are iterated to a fixpoint (the
 unification of the entry types with what each trip yields), so a type that changes from
-trip to trip (a growing dim) becomes unknown there rather than wrong. Tuples carry their
-elements' refined types to their unpacks.
+trip to trip (a growing dim) becomes unknown there rather than wrong; a subgraph's
+arguments are its inputs (a fork's result a future of what it yields, which `aten.wait`
+gives back). Tuples carry their elements' refined types to their unpacks.
 
     func.func @f(%x : !ts.tensor<f32, [2, 3]>) ...          func.func @f(%x : !ts.tensor<f32, [2, 3]>) ...
       %y = aten.sum %x, %d, %k ... -> !ts.tensor      →       %y = aten.sum %x, %d, %k ... -> !ts.tensor<f32, [2]>
@@ -37,15 +38,17 @@ from tsjit.dialects.aten import schema_of
 from tsjit.dialects.prim import (
     ConstantChunkOp,
     ConstantOp,
+    ForkOp,
     IfOp,
     LoopOp,
+    SubgraphOp,
     TupleConstructOp,
     TupleIndexOp,
     TupleUnpackOp,
     UncheckedCastOp,
     YieldOp,
 )
-from tsjit.dialects.types import TensorType, TupleType, is_subtype_of, unify
+from tsjit.dialects.types import FutureType, TensorType, TupleType, is_subtype_of, unify
 from tsjit.transforms.analysis.shape_rules import Operands, dtype_of, rule_for, tensor_type, wrap
 from tsjit.transforms.pass_logging import TsjitPass, allow_rewrite, log_update
 
@@ -96,6 +99,12 @@ class ShapeAnalysis:
                 self.constant_chunk(op)
             case UncheckedCastOp():
                 self.refine(op.result, self.type_of(op.input))
+            case SubgraphOp():
+                self.subgraph(op)
+            case _ if op.name == "aten.wait":
+                future = self.type_of(op.operands[0])
+                if isinstance(future, FutureType):
+                    self.refine(op.results[0], future.element_type)
             case _:
                 self.schema_op(op)
                 for region in op.regions:
@@ -128,6 +137,19 @@ class ShapeAnalysis:
                 self.refine(argument, None)
             self.block(body)
         for result, t in zip(op.outs, current):
+            self.refine(result, t)
+
+    def subgraph(self, op: SubgraphOp) -> None:
+        """A subgraph's arguments are its inputs; its results what its body yields (a
+        fork's result, a future of it)."""
+        body = op.body.block
+        for argument, value in zip(body.args, op.inputs):
+            self.refine(argument, self.type_of(value))
+        self.block(body)
+        yielded = [self.type_of(v) for v in _yield(body).values]
+        if isinstance(op, ForkOp):
+            yielded = [FutureType(yielded[0])]  # pyright: ignore[reportArgumentType]
+        for result, t in zip(op.outs, yielded):
             self.refine(result, t)
 
     @staticmethod

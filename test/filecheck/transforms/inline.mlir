@@ -1,12 +1,12 @@
 // RUN: ts-opt %s -p inline --print-debuginfo | filecheck %s
 
-// Calls are replaced by the callee's body, transitively; the callee's ops keep
-// their own locations.
+// Calls are replaced by the callee's body, transitively; the callee's ops are
+// located at their call sites, `callsite(own at call)`, as MLIR's inliner does.
 
 // CHECK-LABEL: func.func @forward
-// CHECK-NEXT:    %one = prim.Constant 1 : !ts.int loc("helper.py":2:4)
-// CHECK-NEXT:    %s = aten.add %x, %y, %one : (!ts.tensor, !ts.tensor, !ts.int) -> !ts.tensor loc("helper.py":3:4)
-// CHECK-NEXT:    %m = aten.mul %s, %s : (!ts.tensor, !ts.tensor) -> !ts.tensor loc("twice.py":7:8)
+// CHECK-NEXT:    %one = prim.Constant 1 : !ts.int loc(callsite("helper.py":2:4 at "main.py":1:1))
+// CHECK-NEXT:    %s = aten.add %x, %y, %one : (!ts.tensor, !ts.tensor, !ts.int) -> !ts.tensor loc(callsite("helper.py":3:4 at "main.py":1:1))
+// CHECK-NEXT:    %m = aten.mul %s, %s : (!ts.tensor, !ts.tensor) -> !ts.tensor loc(callsite("twice.py":7:8 at callsite("{{.*}}inline.mlir":25:3 at "main.py":1:1)))
 // CHECK-NEXT:    func.return %m : !ts.tensor
 func.func @forward(%x : !ts.tensor, %y : !ts.tensor) -> !ts.tensor {
   %a = func.call @scale_add(%x, %y) : (!ts.tensor, !ts.tensor) -> !ts.tensor loc("main.py":1:1)

@@ -40,8 +40,14 @@ ROUND_TRIP = [
     "int?",
     "Dict(str, Tensor)",
     "Dict(int, float[])",
-    "Future(int)",
+    "Future[int]",
+    "Future[Tensor[]]",
     "Union(int, str)",
+    "Union(Tensor, int[], float, bool)",
+    "Union(int, NoneType, str)",
+    "Enum<__torch__.source.Color>",
+    "Enum<__torch__.source.Color>[]",
+    "InterfaceType<OneArg>",
     "__torch__.source.Model",
     "NoneType",
     "Device",
@@ -154,3 +160,25 @@ def test_generic_types_with_the_wrong_number_of_parameters_are_located_errors(te
     with pytest.raises(ParseError) as caught:
         read_program(make_context(), f"func.func @f(%x : {text}) {{\n  func.return\n}}\n", "t.mlir")
     assert str(from_xdsl_error(caught.value)) == f"t.mlir:1:19: {message}"
+
+
+def test_unions_are_normalized_as_torchscript_does():
+    from tsjit.dialects.types import BoolType, FloatType, IntType, ListType, NoneType, OptionalType, StrType, union_of
+
+    assert union_of([StrType(), IntType()]) == union_of([IntType(), StrType()])
+    assert to_torchscript_str(union_of([StrType(), IntType(), NoneType()])) == "Union(int, NoneType, str)"
+    assert union_of([IntType(), NoneType()]) == OptionalType(IntType())
+    assert union_of([OptionalType(IntType()), IntType()]) == OptionalType(IntType())
+    assert union_of([IntType(), IntType()]) == IntType()
+    assert to_torchscript_str(union_of([BoolType(), ListType(IntType()), FloatType(), TensorType()])) == (
+        "Union(Tensor, int[], float, bool)"
+    )
+
+
+def test_classes_are_subtypes_of_interfaces_and_enums_print_as_pytorch_does():
+    from tsjit.dialects.types import ClassType, EnumType, InterfaceType, is_subtype_of
+
+    assert is_subtype_of(ClassType("__torch__.m.Impl"), InterfaceType("__torch__.m.OneArg"))
+    assert not is_subtype_of(InterfaceType("__torch__.m.OneArg"), ClassType("__torch__.m.Impl"))
+    assert to_torchscript_str(InterfaceType("__torch__.m.OneArg")) == "InterfaceType<OneArg>"
+    assert parse_torchscript_type("Enum<__torch__.m.Color>") == EnumType("__torch__.m.Color")

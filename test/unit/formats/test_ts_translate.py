@@ -31,7 +31,7 @@ def test_import_export_and_python(tmp_path: Path, capsys: pytest.CaptureFixture[
     graph = tmp_path / "g.txt"
     graph.write_text(GRAPH)
     code, mlir, _ = run(["--import-torchscript", str(graph), "--print-debuginfo"], capsys)
-    assert code == 0 and '%0 = aten.neg %x.1 : (!ts.tensor) -> !ts.tensor loc("m.py":2:4)' in mlir
+    assert code == 0 and '%0 = aten.neg %x.1 : (!ts.tensor) -> !ts.tensor loc("m.py":2:5)' in mlir
     module = tmp_path / "g.mlir"
     module.write_text(mlir)
     assert run(["--export-torchscript", str(module)], capsys)[1] == GRAPH.replace("%1", "%0")

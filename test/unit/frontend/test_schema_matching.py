@@ -111,10 +111,13 @@ def test_input_names_self_of_aten_operators():
 def test_no_overload_lists_the_candidates():
     with pytest.raises(TsjitError) as error:
         operators('return torch.add(x, "a")')
-    message = str(error.value)
-    assert message.startswith("calls.py:6:12: arguments for call to aten::add are not valid: (Tensor, str)")
-    assert "aten::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor" in message
-    assert "\n" not in message
+    assert str(error.value.location) == "calls.py:6:12"
+    assert error.value.message == "arguments for call to aten::add are not valid: (Tensor, str) match no overload"
+    notes = error.value.notes  # one candidate a line, then why it refused, as PyTorch lists them
+    assert notes[0] == "The following variants are available:"
+    tensor = notes.index("  aten::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor:")
+    assert notes[tensor + 1] == "    expected a value of type 'Tensor' for argument 'other' but instead found type 'str'"
+    assert notes[-2].startswith("  aten::add.out(")  # out= overloads last
 
 
 def test_a_script_function_reports_its_own_schema():

@@ -118,3 +118,41 @@ def test_memory_formats_and_layouts_script_as_pytorchs_ints():
     x = np.ones((1, 2, 3, 4), np.float32)
     y, *codes = scripted(x)
     assert codes == [0, 1, 3, 0] and np.array_equal(y, x)
+
+
+def test_the_jit_decorators_and_helpers_of_the_language():
+    from typing import Dict, List, Optional
+
+    from tsjit.frontend.classes import is_interface, modifier
+    from tsjit.frontend.torch_shim import jit
+
+    @jit.interface
+    class Shape:
+        def area(self) -> float:
+            pass
+
+    class Plain:
+        pass
+
+    def helper(x: int) -> int:
+        return x
+
+    assert is_interface(Shape) and not is_interface(Plain)
+    assert jit.script(Plain) is Plain  # a class compiles where scripted code uses it
+    assert modifier(jit.unused(lambda: 1)) == "unused"
+    assert modifier(jit.ignore(drop=True)(lambda: 1)) == "unused"
+    assert modifier(jit.ignore(helper)) == "ignore"
+    attribute = jit.Attribute([], List[str])
+    assert attribute.value == [] and attribute.type == List[str]
+    assert jit.isinstance({"a": [1, 2]}, Dict[str, List[int]])
+    assert not jit.isinstance({"a": [1.5]}, Dict[str, List[int]])
+    assert jit.isinstance(None, Optional[int]) and jit.isinstance((1, "a"), tuple)
+
+
+def test_interop_threads_are_the_fork_pools():
+    saved = torch.get_num_interop_threads()
+    try:
+        torch.set_num_interop_threads(3)
+        assert torch.get_num_interop_threads() == 3
+    finally:
+        torch.set_num_interop_threads(saved)

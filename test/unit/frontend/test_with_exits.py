@@ -12,6 +12,7 @@ too), the results and the exceptions must be the same on both backends.
 from __future__ import annotations
 
 import functools
+import re
 import textwrap
 import types
 from typing import Any
@@ -198,11 +199,13 @@ def eager(source: str, x: np.ndarray, n: int) -> Any:
 
 @functools.cache
 def recorded_text(source: str) -> str:
-    """The scripted module's text with `torch.no_grad` replaced by the recorder class."""
+    """The scripted module's text with `torch.no_grad` replaced by the recorder class
+    (whose `__enter__` and `__exit__` replace those the module holds)."""
     scripted = script_file_text("import torch\n" + textwrap.dedent(source), "with_exits.py")
     text = str(scripted.module).replace(NO_GRAD, RECORDER)
-    assert text.rstrip().endswith("}")
-    return text.rstrip()[:-1] + RECORDER_METHODS + "}\n"
+    kept = re.sub(rf'\n  func\.func @"?{re.escape(RECORDER)}\.__(enter|exit)__.*?\n  }}', "", text, flags=re.S)
+    assert kept.rstrip().endswith("}")
+    return kept.rstrip()[:-1] + RECORDER_METHODS + "}\n"
 
 
 def recorded_module(source: str):

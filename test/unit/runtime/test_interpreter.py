@@ -718,12 +718,19 @@ func.func @forward(%x : {F}, %y : {F}) -> {F} {{
 
 def test_fork_runs_in_another_thread_and_wait_returns_its_value(monkeypatch: pytest.MonkeyPatch):
     threads: list[int] = []
+    forked_ran = threading.Event()
 
     def sigmoid_recording_thread(x: Any) -> Any:
         threads.append(threading.get_ident())
+        forked_ran.set()
         return 1 / (1 + np.exp(-x))
 
+    def add_waiting_for_the_fork(a: Any, b: Any, alpha: Any) -> Any:
+        forked_ran.wait(10)  # the caller is busy while the forked call runs elsewhere
+        return a + alpha * b
+
     monkeypatch.setitem(kernels.KERNELS, "aten::sigmoid", sigmoid_recording_thread)
+    monkeypatch.setitem(kernels.KERNELS, "aten::add.Tensor", add_waiting_for_the_fork)
     forward = compile_forward(f"""
 func.func @helper(%x : {F}, %k : !ts.int) -> {F} {{
   %s = aten.sigmoid %x : ({F}) -> {F}
@@ -733,13 +740,16 @@ func.func @helper(%x : {F}, %k : !ts.int) -> {F} {{
 func.func @forward(%x : {F}) -> {F} {{
   %two = prim.Constant 2 : !ts.int
   %one = prim.Constant 1 : !ts.int
-  %fut = aten.fork %x, %two {{callee = @helper}} : ({F}, !ts.int) -> !ts.future<{F}>
-  %y = aten.add %x, %one, %one : ({F}, !ts.int, !ts.int) -> {F}
+  %fut = prim.fork(%a = %x : {F}, %k = %two : !ts.int) -> (!ts.future<{F}>) {{
+    %h = func.call @helper(%a, %k) : ({F}, !ts.int) -> {F}
+    prim.Yield %h : {F}
+  }}
+  %y = aten.add %x, %x, %one : ({F}, {F}, !ts.int) -> {F}
   %w = aten.wait %fut : (!ts.future<{F}>) -> {F}
   %r = aten.add %w, %y, %one : ({F}, {F}, !ts.int) -> {F}
   func.return %r : {F}
 }}""")
-    assert forward(tensor(0))[0] == 2
+    assert forward(tensor(0))[0] == 1
     assert threads and threads[0] != threading.get_ident()
 
 
@@ -752,7 +762,10 @@ func.func @fail(%x : {F}) -> {F} {{
   func.return %x : {F}
 }}
 func.func @forward(%x : {F}) -> {F} {{
-  %fut = aten.fork %x {{callee = @fail}} : ({F}) -> !ts.future<{F}>
+  %fut = prim.fork(%a = %x : {F}) -> (!ts.future<{F}>) {{
+    %h = func.call @fail(%a) : ({F}) -> {F}
+    prim.Yield %h : {F}
+  }}
   %w = aten.wait %fut : (!ts.future<{F}>) -> {F}
   func.return %w : {F}
 }}""")

@@ -302,7 +302,7 @@ def test_a_corrupt_profile_is_a_verifier_error_naming_the_op():
 def test_executors_by_name(backend: str):
     run = make_executor(module(), "forward", backend, executor="profiling")
     assert isinstance(run, ProfilingGraphExecutor) and run.backend_name == backend
-    assert isinstance(tsjit.compile(module(), executor="profiling"), ProfilingGraphExecutor)
+    assert isinstance(tsjit.compile(module(), executor="profiling").executor, ProfilingGraphExecutor)
     with pytest.raises(TsjitError, match="unknown executor 'jit' \\(executors: argspec, profiling\\)"):
         make_executor(module(), "forward", executor="jit")
 

@@ -311,3 +311,27 @@ def test_replaced_values_and_forgotten_ops_keep_answers_current():
     db.replace_value(g["z"], g["a"])
     assert db.memory_of(g["a"]) == memory
     assert db.memory_of(g["z"]) and not db.may_alias(g["a"], g["z"])
+
+
+def test_a_fork_captures_its_inputs_and_nothing_moves_across_it_or_its_wait():
+    """The forked code may write what it captured at any time until the wait: the fork
+    writes its inputs, they escape, and reads of them stay on their side of it."""
+    g = Graph("""graph(%x : Tensor):
+  %none : NoneType = prim::Constant()
+  %z : Tensor = aten::clone(%x, %none)
+  %fut : Future[Tensor] = prim::fork_0(%z)
+  %e : Tensor = aten::exp(%z)
+  %w : Tensor = aten::wait(%fut)
+  %f : Tensor = aten::exp(%z)
+  return (%e, %f, %w)
+with prim::fork_0 = graph(%a : Tensor):
+  %one : int = prim::Constant[value=1]()
+  %r : Tensor = aten::add_(%a, %a, %one)
+  return (%r)""")
+    db = g.db
+    fork, wait = g.op("fut"), g.op("w")
+    assert db.writes_to_alias(fork, [g["z"]]) and db.has_side_effects(fork)
+    assert db.escapes_scope([g["z"]])
+    assert db.writes_to_alias(wait, [g["z"]]) and db.has_side_effects(wait)
+    assert not db.move_before_topologically_valid(g.op("e"), fork, dry_run=True)
+    assert not db.move_before_topologically_valid(g.op("f"), wait, dry_run=True)

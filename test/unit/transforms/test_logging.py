@@ -113,7 +113,9 @@ def test_levels_by_module_stem_or_pass_name(
     EraseExpPass().apply(Context(), module())
     lines = capsys.readouterr().err.splitlines()
     assert lines[0] == "[DEBUG test_logging] starting"
-    assert lines[1:4] == ["[UPDATE test_logging] aten.exp at <stdin>:1:1: rewritten by EraseUnusedExp"] * 3
+    assert lines[1:4] == [  # each op at its own line of the graph text, the unused last first
+        f"[UPDATE test_logging] aten.exp at <stdin>:{line}:17: rewritten by EraseUnusedExp" for line in (4, 3, 2)
+    ]
     assert lines[4] == "[DUMP test_logging] After erase-exp:"
 
 

@@ -107,6 +107,19 @@ def set_grad_enabled(mode: bool) -> no_grad:
     return no_grad()
 
 
+def set_num_interop_threads(threads: int) -> None:
+    """How many threads run `torch.jit.fork`ed calls (scripted and eager)."""
+    from tsjit.runtime.futures import set_num_interop_threads as set_threads
+
+    set_threads(threads)
+
+
+def get_num_interop_threads() -> int:
+    from tsjit.runtime.futures import get_num_interop_threads as get_threads
+
+    return get_threads()
+
+
 pi = math.pi
 e = math.e
 inf = math.inf
@@ -149,6 +162,6 @@ from tsjit.frontend.torch_shim.nn import functional  # noqa: E402, F401
 
 __all__ = [
     "Generator", "Size", "Tensor", "as_tensor", "device", "dtype", "enable_grad", "fft", "from_numpy", "generator",
-    "get_default_dtype", "is_floating_point", "is_grad_enabled", "is_tensor", "jit", "linalg", "manual_seed",
+    "get_default_dtype", "get_num_interop_threads", "set_num_interop_threads", "is_floating_point", "is_grad_enabled", "is_tensor", "jit", "linalg", "manual_seed",
     "nn", "no_grad", "numel", "ops", "set_grad_enabled", "special", "tensor", "to_dtype",
 ]  # fmt: skip

@@ -209,7 +209,15 @@ def _check_int_divisor(a: object, b: object) -> None:
             raise TorchScriptError("ZeroDivisionError")
 
 
+def _refuse_bools(a: object, b: object, kernel: str) -> None:
+    """PyTorch has no kernel of the divisions and remainders for bool (a bool tensor
+    with an int scalar promotes to int and has one)."""
+    if np.result_type(a, b) == np.bool_:
+        raise TorchScriptError(f"\"{kernel}\" not implemented for 'Bool'")
+
+
 def _floor_divide(a: object, b: object) -> object:
+    _refuse_bools(a, b, "div_floor_cpu")
     _check_int_divisor(a, b)
     return np.floor_divide(a, b)
 
@@ -217,6 +225,7 @@ def _floor_divide(a: object, b: object) -> object:
 def _remainder(a: object, b: object) -> object:
     """Python's `%`, with PyTorch's formula for floats: C's fmod moved to the divisor's
     side unless it is zero (so `-4.0 % 2.0` is -0.0, where numpy's is 0.0)."""
+    _refuse_bools(a, b, "remainder_cpu")
     _check_int_divisor(a, b)
     if np.result_type(a, b).kind != "f":
         return np.remainder(a, b)
@@ -225,11 +234,13 @@ def _remainder(a: object, b: object) -> object:
 
 
 def _fmod(a: object, b: object) -> object:
+    _refuse_bools(a, b, "fmod_cpu")
     _check_int_divisor(a, b)
     return np.fmod(a, b)
 
 
 def _trunc_divide(a: object, b: object) -> object:
+    _refuse_bools(a, b, "div_trunc_cpu")
     if np.result_type(a, b).kind in "fc":
         return np.trunc(np.true_divide(a, b))
     _check_int_divisor(a, b)

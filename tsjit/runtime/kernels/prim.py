@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from tsjit.dialects.constant_values import EnumMember
 from tsjit.runtime.errors import TorchScriptError
 from tsjit.runtime.kernels import Kernel, kernel, register_kernel
 from tsjit.runtime.values import CPU, Device, scalar_type
@@ -216,3 +217,28 @@ def tuple_index(tup: tuple, i: int) -> object:
         return tup[i]
     except IndexError:
         raise TorchScriptError(f"Tuple index out of range: index {i}, tuple size {len(tup)}") from None
+
+
+# --------------------------------------------------------------------------------------
+# Enum values: members with their declared values (`tsjit.dialects.constant_values.EnumMember`)
+# --------------------------------------------------------------------------------------
+
+
+@kernel("prim::EnumName")
+def enum_name(member: EnumMember) -> str:
+    return member.name
+
+
+@kernel("prim::EnumValue.int", "prim::EnumValue.float", "prim::EnumValue.str")
+def enum_value(member: EnumMember) -> object:
+    return member.value
+
+
+@kernel("aten::eq.enum")
+def enum_eq(a: EnumMember, b: EnumMember) -> bool:
+    return a == b
+
+
+@kernel("aten::ne.enum")
+def enum_ne(a: EnumMember, b: EnumMember) -> bool:
+    return a != b

@@ -114,6 +114,7 @@ ALIAS_RULES: dict[str, AliasRule] = {
     "profile.bailout": AliasRule.CONSERVATIVE,
     "func.call": AliasRule.CONSERVATIVE,
     "aten.wait": AliasRule.CONSERVATIVE,
+    "prim.fork": AliasRule.CONSERVATIVE,  # the forked code may write what it captures until the wait
     "prim.If": AliasRule.IF,
     "prim.Loop": AliasRule.LOOP,
     "prim.With": AliasRule.WITH,

@@ -215,6 +215,7 @@ class ScalarEmitter:
     def floor_div(self, a: SSAValue, b: SSAValue) -> SSAValue:
         """`//` on tensors. Floats follow PyTorch's div_floor_floating (numpy's too):
         the quotient of a - fmod(a, b), so that `0.7 // 0.1` is 6 and `inf // 2` NaN."""
+        self._refuse_bool("floor division")
         if not self.kind.is_float:
             return self._integer_floor_div(a, b)
         mod = self.fmod(a, b)
@@ -238,6 +239,7 @@ class ScalarEmitter:
         return self.emit(arith.DivUIOp(a, b) if self.kind.unsigned else arith.FloorDivSIOp(a, b))
 
     def trunc_div(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        self._refuse_bool("truncating division")
         if self.kind.is_float:
             return self.trunc(self.div(a, b))
         b = self._checked_divisor(b)
@@ -246,6 +248,7 @@ class ScalarEmitter:
     def remainder(self, a: SSAValue, b: SSAValue) -> SSAValue:
         """Python's `%` on tensors: the sign of the divisor; PyTorch's formula, C's fmod
         moved to the divisor's side unless it is zero (`-4.0 % 2.0` is -0.0)."""
+        self._refuse_bool("remainder")
         if self.kind.is_float:
             r = self.fmod(a, b)
             opposite = self.and_(self.cmp("ne", r, self.zero()), self.xor(self.cmp("lt", b, self.zero()), self.cmp("lt", r, self.zero())))
@@ -268,10 +271,17 @@ class ScalarEmitter:
 
     def fmod(self, a: SSAValue, b: SSAValue) -> SSAValue:
         """C's `fmod`: the sign of the dividend."""
+        self._refuse_bool("fmod")
         if self.kind.is_float:
             return self.emit(llvm.FRemOp(a, b))  # `arith` has no remf in xDSL 0.74
         b = self._checked_divisor(b)
         return self.emit(arith.RemUIOp(a, b) if self.kind.unsigned else arith.RemSIOp(a, b))
+
+    def _refuse_bool(self, what: str) -> None:
+        """Divisions and remainders of bools raise in PyTorch: such ops stay unfused,
+        and their kernels raise."""
+        if self.kind.is_bool:
+            raise ValueError(f"{what} of bools raises in PyTorch")
 
     def _checked_divisor(self, b: SSAValue) -> SSAValue:
         """The divisor, made safe where it may be zero: zero raises in TorchScript."""

@@ -3,7 +3,8 @@
 
 // tsjit IR written by hand, printed as PyTorch's graph text: constants in PyTorch's
 // spelling, func.call as a Function constant and prim::CallFunction, a subgraph op as
-// `prim::FusionGroup_0` and its `with` definition, locations as `# file:line:col`.
+// `prim::FusionGroup_0` and its `with` definition, locations as `# file:line:col`
+// (MLIR counts columns from 1, PyTorch's graph text from 0).
 // Values keep their names, made unique (`%x`, `%x_1`); others are numbered.
 
 func.func @forward(%x : !ts.tensor<f32, [2]>, %n : !ts.int) -> !ts.tuple<!ts.tensor, !ts.float, !ts.str> {
@@ -31,14 +32,14 @@ func.func private @helper(!ts.tensor, !ts.float) -> !ts.tensor
 
 // CHECK:      graph(%x : Float(2),
 // CHECK-NEXT:       %n : int):
-// CHECK-NEXT:   %one : int = prim::Constant[value=1]() # model.py:3:4
+// CHECK-NEXT:   %one : int = prim::Constant[value=1]() # model.py:3:3
 // CHECK-NEXT:   %half : float = prim::Constant[value=0.5]()
 // CHECK-NEXT:   %big : float = prim::Constant[value=1e+20]()
 // CHECK-NEXT:   %text : str = prim::Constant[value="tab\there \"q\""]()
 // CHECK-NEXT:   %t : Float(2) = prim::Constant[value= 1.5  -2 [ CPUFloatType{2} ]]()
 // CHECK-NEXT:   %s : Long = prim::Constant[value={3}]()
 // CHECK-NEXT:   %true : bool = prim::Constant[value=1]()
-// CHECK-NEXT:   %x.1 : Tensor = aten::add(%x, %t, %one) # model.py:4:8
+// CHECK-NEXT:   %x.1 : Tensor = aten::add(%x, %t, %one) # model.py:4:7
 // CHECK-NEXT:   %0 : Function = prim::Constant[name="helper"]()
 // CHECK-NEXT:   %y : Tensor = prim::CallFunction(%0, %x.1, %half)
 // CHECK-NEXT:   %f : Tensor = prim::FusionGroup_0(%y, %s)

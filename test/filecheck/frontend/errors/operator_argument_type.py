@@ -8,7 +8,11 @@ def forward(x):
     return torch.add(x, "a")
 
 
-# CHECK: {{.*}}operator_argument_type.py:8:12: error: arguments for call to aten::add are not valid: (Tensor, str) match no overload; candidates: aten::add(Scalar a, Scalar b) -> Scalar (expected a value of type 'Scalar' for argument 'b' but instead found type 'str'); aten::add.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor (expected a value of type 'Scalar' for argument 'other' but instead found type 'str'); aten::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor (expected a value of type 'Tensor' for argument 'other' but instead found type 'str'); aten::add.complex(complex a, complex b) -> complex (expected a value of type 'complex' for argument 'b' but instead found type 'str'); and 15 more
+# CHECK: {{.*}}operator_argument_type.py:8:12: error: arguments for call to aten::add are not valid: (Tensor, str) match no overload
 # CHECK-NEXT: return torch.add(x, "a")
 # CHECK-NEXT: {{^ *\^$}}
+# CHECK-NEXT: The following variants are available:
+# CHECK-NEXT:   aten::add(Scalar a, Scalar b) -> Scalar:
+# CHECK-NEXT:     expected a value of type 'Scalar' for argument 'b' but instead found type 'str'
+# CHECK-NEXT:   aten::add.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor:
 # CHECK-NOT: Traceback

@@ -4,14 +4,18 @@
 // RUN: not ts-opt %S/Inputs/bad_return.mlir 2>&1 | filecheck %s --check-prefix=VERIFY
 // RUN: not ts-opt %S/Inputs/missing.mlir 2>&1 | filecheck %s --check-prefix=MISSING
 
-// PASS: ts-opt: error: Unrecognized passes: ['no-such-pass']
+// PASS:      pass-pipeline:1:1: error: unknown pass 'no-such-pass' (ts-opt --list-passes lists them)
+// PASS-NEXT: no-such-pass
+// PASS-NEXT: ^
 // PASS-NOT: Traceback
-// SPEC: ts-opt: error: bad pass pipeline at column 5: Expected argument name here
+// SPEC:      pass-pipeline:1:5: error: expected argument name here
+// SPEC-NEXT: cse{
+// SPEC-NEXT: {{^    \^$}}
 // PARSE:      bad_type.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'ts.Dict' is not registered
 // VERIFY:      bad_return.mlir:3:3: error: 'func.return' op Expected arguments to have the same types as the function output types: expected [!ts.int], got [!ts.float]
 // VERIFY-NEXT: func.return %y : !ts.float
 // VERIFY-NEXT: ^
-// MISSING: ts-opt: error: {{.*}}No such file or directory
+// MISSING: ts-opt: error: cannot read '{{.*}}missing.mlir': no such file or directory
 func.func @ok() {
   func.return
 }
