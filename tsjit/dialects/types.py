@@ -351,12 +351,22 @@ class TupleType(TorchType):
             return (ArrayAttr(()), ArrayAttr(()), NoneAttr())
         if parser.parse_optional_punctuation(">"):
             return (ArrayAttr(()), ArrayAttr(()), NoneAttr())
+        first: str | None = None  # the first field's name, when no qualified name comes first
         if (q := parser.parse_optional_str_literal()) is not None:
-            qualname = StringAttr(q)
-            parser.parse_punctuation(",")
+            if parser.parse_optional_punctuation(":") is not None:
+                first = q
+            else:
+                qualname = StringAttr(q)
+                if parser.parse_optional_punctuation(">"):
+                    return (ArrayAttr(()), ArrayAttr(()), qualname)
+                parser.parse_punctuation(",")
 
         def element() -> TypeAttribute:
-            if (n := parser.parse_optional_str_literal()) is not None:
+            nonlocal first
+            if first is not None:
+                names.append(StringAttr(first))
+                first = None
+            elif (n := parser.parse_optional_str_literal()) is not None:
                 names.append(StringAttr(n))
                 parser.parse_punctuation(":")
             return parser.parse_type()
@@ -749,6 +759,9 @@ def to_torchscript_str(t: Attribute) -> str:
     if isinstance(t, TupleType):
         if isinstance(t.qualname, StringAttr):
             return t.qualname.data
+        if t.names.data:
+            fields = (f"{n.data} : {to_torchscript_str(e)}" for n, e in zip(t.names, t.types))
+            return "NamedTuple(" + ", ".join(fields) + ")"
         return "(" + ", ".join(to_torchscript_str(e) for e in t.types) + ")"
     if isinstance(t, DictType):
         return f"Dict({to_torchscript_str(t.key_type)}, {to_torchscript_str(t.value_type)})"
@@ -866,6 +879,8 @@ class _TypeReader:
         name = self.word()
         if name in ("Tensor", "Dynamic") or name in DTYPE_BY_NAME:
             return self.tensor(name)
+        if name == "NamedTuple" and self.eat("("):
+            return self.named_tuple()
         if name in ("Dict", "Future", "Union", "Optional", "List", "Tuple", "Await", "RRef") and (
             self.peek("(") or self.peek("[")
         ):
@@ -888,6 +903,18 @@ class _TypeReader:
             return ClassType(name)
         self.fail(f"unknown type name '{name}'")
         raise AssertionError  # unreachable
+
+    def named_tuple(self) -> TupleType:
+        """`NamedTuple(a : Tensor, b : int)`, as PyTorch prints a named tuple's type."""
+        names: list[str] = []
+        types: list[TorchType] = []
+        while not self.eat(")"):
+            if names:
+                self.expect(",")
+            names.append(self.word())
+            self.expect(":")
+            types.append(self.type())
+        return TupleType(types, names)
 
     def generic(self, name: str, args: list[TorchType]) -> TorchType:
         arity = {"Dict": 2, "Future": 1, "Optional": 1, "List": 1, "Await": 1, "RRef": 1}
