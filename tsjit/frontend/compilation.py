@@ -145,6 +145,16 @@ class CompilationUnit:
     # -- signatures --------------------------------------------------------------------------
     def parse_signature(self, source: SourceFile, definition: ast.FunctionDef, scope: Scope,
                         function: types.FunctionType | None, is_method: bool) -> tuple[FunctionSignature, list[ast.AST]]:  # fmt: skip
+        """The signature from the definition's annotations (read on a deep stack when
+        they nest deeply: the body's check comes later)."""
+        parts = [part for part in (definition.args, definition.returns) if part is not None]
+        depth = max(check_source_nesting(part, source.filename, source.line_offset) for part in parts)
+        if needs_deep_stack(depth):
+            return deeply(self._parse_signature, source, definition, scope, function, is_method)
+        return self._parse_signature(source, definition, scope, function, is_method)
+
+    def _parse_signature(self, source: SourceFile, definition: ast.FunctionDef, scope: Scope,
+                         function: types.FunctionType | None, is_method: bool) -> tuple[FunctionSignature, list[ast.AST]]:  # fmt: skip
         arguments = definition.args
         if arguments.vararg is not None or arguments.kwarg is not None:
             node = arguments.vararg or arguments.kwarg
