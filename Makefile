@@ -15,13 +15,13 @@ $(STAMP): pyproject.toml
 
 test: $(STAMP)
 	$(BIN)/lit -sv test/filecheck
-	$(BIN)/pytest test
+	$(BIN)/pytest -n auto test
 
 lit: $(STAMP)
 	$(BIN)/lit -sv test/filecheck
 
 pytest: $(STAMP)
-	$(BIN)/pytest test
+	$(BIN)/pytest -n auto test
 
 # Every OpInfo sample in every mode (make test runs the graph mode in full, a sample of the rest).
 opinfo: $(STAMP)
