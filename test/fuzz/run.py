@@ -6,7 +6,8 @@ tensor programs through the interpreter and the llvm backend, in worker processe
 
 It prints the counts per outcome and, for each distinct failure (by signature), one
 input that shows it; `--save DIR` writes those inputs there. Exit status 1 when anything
-failed. The same seed gives the same inputs.
+failed. The same seed gives the same inputs. Ctrl-C or SIGTERM stops a run early; it
+still prints the counts it reached.
 """
 
 from __future__ import annotations

@@ -188,6 +188,8 @@ def register_binary(
     out_of_place, in_place = binary(compute, rule, op), binary_inplace(compute, rule, op)
     if alpha:
         out_of_place, in_place = alpha_scaled(out_of_place), alpha_scaled(in_place)
+    if compute is _subtract:
+        out_of_place, in_place = _checked_subtraction(out_of_place), _checked_subtraction(in_place)
     for name in names:
         register_kernel(name, in_place if is_inplace(name) else out_of_place)
 
@@ -256,6 +258,27 @@ def _bool_sub_error() -> TorchScriptError:
     )
 
 
+def _check_bool_subtraction(a: object, b: object) -> None:
+    """A bool tensor on either side of `-` raises in PyTorch, whatever the other
+    operand (the computation dtype no longer shows it)."""
+    a_bool, b_bool = (type(x) is ndarray and x.dtype.kind == "b" for x in (a, b))
+    if (a_bool or type(a) is bool) and (b_bool or type(b) is bool):
+        raise _bool_sub_error()
+    if a_bool or b_bool:
+        raise TorchScriptError(
+            "Subtraction, the `-` operator, with a bool tensor is not supported. "
+            "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead."
+        )
+
+
+def _checked_subtraction(run: Callable[..., ndarray]) -> Callable[..., ndarray]:
+    def subtract(self: ndarray, other: object, *alpha: object) -> ndarray:
+        _check_bool_subtraction(self, other)
+        return run(self, other, *alpha)
+
+    return subtract
+
+
 def _subtract(a: object, b: object) -> object:
     # Operands are already in the computation dtype: one bool tensor means a bool subtraction.
     if (type(a) is ndarray and a.dtype.kind == "b") or (type(b) is ndarray and b.dtype.kind == "b"):
@@ -308,6 +331,7 @@ _SUB = binary(_subtract)
 
 @kernel("aten::rsub.Tensor", "aten::rsub.Scalar")
 def rsub(self: ndarray, other: object, alpha: object = 1) -> ndarray:
+    _check_bool_subtraction(other, self)
     if alpha != 1 or type(alpha) is not int:
         self = _scale(self, alpha, binary_dtype(self, other))
     return _SUB(other, self)

@@ -467,6 +467,7 @@ class Elementwise:
     conditions: tuple[int, ...] = ()
     accepts: Callable[[dict[str, Any]], bool] = lambda statics: True
     conversion: bool = False
+    takes_bool: bool = True  # False: an operand of bool kind raises in PyTorch (left to the kernel)
 
 
 def _unary(fn: Callable[[ScalarEmitter, SSAValue], SSAValue]) -> Elementwise:
@@ -572,8 +573,8 @@ _CONVERSION_ARGUMENTS = (
 ELEMENTWISE: dict[str, Elementwise] = {
     # arithmetic
     "aten::add": Elementwise(lambda e, a, b, alpha=None: e.add(a, e.scaled(b, alpha))),
-    "aten::sub": Elementwise(lambda e, a, b, alpha=None: e.sub(a, e.scaled(b, alpha))),
-    "aten::rsub": Elementwise(lambda e, a, b, alpha=None: e.sub(b, e.scaled(a, alpha))),
+    "aten::sub": Elementwise(lambda e, a, b, alpha=None: e.sub(a, e.scaled(b, alpha)), takes_bool=False),
+    "aten::rsub": Elementwise(lambda e, a, b, alpha=None: e.sub(b, e.scaled(a, alpha)), takes_bool=False),
     "aten::mul": Elementwise(lambda e, a, b: e.mul(a, b)),
     "aten::div": Elementwise(_div, statics=("rounding_mode",)),
     "aten::true_divide": Elementwise(lambda e, a, b: e.div(a, b)),
@@ -769,6 +770,8 @@ def match_elementwise(op: Operation, constant: Callable[[SSAValue], Any]) -> Ele
     if not rule.accepts(statics) or not _binds(rule.body, len(operands), statics):
         return None
     kinds = [kind_of(op.operands[i].type) for i in operands]
+    if not rule.takes_bool and any(kind is not None and kind.is_bool for kind in kinds):
+        return None
     compute = _compute_kind(rule.compute, op, operands, kinds, result)
     if compute is None:
         return None
