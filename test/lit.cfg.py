@@ -1,6 +1,9 @@
 """lit configuration: FileCheck tests of tsjit's tools over textual IR."""
 
+import atexit
 import os
+import shutil
+import tempfile
 
 import lit.formats
 
@@ -19,6 +22,9 @@ config.environment["PATH"] = os.pathsep.join(path)
 for var in ("HOME", "TMPDIR", "LANG", "LC_ALL", "TSJIT_LOG_LEVEL", "TSJIT_OPT_LIMIT"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
+# The tools share a kernel cache of this run's own, never the user's.
+config.environment["TSJIT_CACHE_DIR"] = tempfile.mkdtemp(prefix="tsjit-lit-cache-")
+atexit.register(shutil.rmtree, config.environment["TSJIT_CACHE_DIR"], True)
 
 config.substitutions.append(("%archives", os.path.join(config.test_source_root, "data", "archives")))
 config.substitutions.append(("%conformance", os.path.join(os.path.dirname(config.test_source_root), "..", "shared", "conformance")))

@@ -21,6 +21,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from xdsl.dialects.builtin import ModuleOp
 
+__version__ = "0.1.0"
+
 __all__ = [
     "script",
     "trace",

@@ -234,7 +234,7 @@ def constant_attr(value: object, type: Attribute) -> Attribute | None:
         raise ConstantError(f"a constant of type {type} needs a value")
     if (kind := SCALAR_KINDS.get(type.__class__)) is not None:
         if kind.accepts(value):
-            return kind.make(value)
+            return _scalar_attr(kind, value)
     elif isinstance(type, TensorType):
         dense = value if isinstance(value, DenseIntOrFPElementsAttr) else _dense_from_array(value)
         if dense is not None and _tensor_fits(dense, type):
@@ -244,6 +244,26 @@ def constant_attr(value: object, type: Attribute) -> Attribute | None:
     elif isinstance(type, TupleType) and isinstance(value, (list, tuple)) and len(value) == len(type.types):
         return ArrayAttr(_element_attr(e, t, value) for e, t in zip(value, type.types))
     raise ConstantError(f"{_describe(value)} is not a constant of type {type}")
+
+
+def _scalar_attr(kind: ScalarKind, value: object) -> Attribute:
+    """`kind.make(value)`, made once per distinct value: programs repeat their literals
+    (`1`, `0.5`, `-1`) and the passes make constants all the time."""
+    if type(value) is float:
+        if value != value:  # NaN: not a dictionary key
+            return kind.make(value)
+        key: tuple[object, ...] = (id(kind), float, value, math.copysign(1.0, value))  # -0.0 is not 0.0
+    else:
+        key = (id(kind), type(value), value)
+    attr = _SCALAR_ATTRS.get(key)
+    if attr is None:
+        if len(_SCALAR_ATTRS) >= 4096:
+            _SCALAR_ATTRS.clear()
+        attr = _SCALAR_ATTRS[key] = kind.make(value)
+    return attr
+
+
+_SCALAR_ATTRS: dict[tuple[object, ...], Attribute] = {}
 
 
 def _element_attr(value: object, type: Attribute, container: object) -> Attribute:

@@ -231,7 +231,9 @@ class ConstantOp(IRDLOperation, HasFolderInterface):
     traits = traits_def(ConstantLike(), Pure())
 
     def __init__(self, value: Attribute | None, result_type: Attribute):
-        super().__init__(properties={} if value is None else {"value": value}, result_types=[result_type])
+        # Operation's flat constructor (what `create` calls): IRDL's generic builder
+        # costs as much again, and the frontend makes constants by the thousand.
+        Operation.__init__(self, result_types=(result_type,), properties={} if value is None else {"value": value})
 
     @classmethod
     def from_value(cls, value: object, type: Attribute | None = None) -> ConstantOp:
@@ -1163,7 +1165,8 @@ class StoreOp(IRDLOperation):
     assembly_format = "`[` `name` `=` $name `]` $input attr-dict `:` type($input)"
 
     def __init__(self, var_name: str, input: Operand):
-        super().__init__(operands=[input], properties={"name": StringAttr(var_name)})
+        # the flat constructor, as ConstantOp's: one per assignment the frontend reads
+        Operation.__init__(self, operands=(SSAValue.get(input),), properties={"name": StringAttr(var_name)})
 
 
 @irdl_op_definition
@@ -1183,7 +1186,8 @@ class LoadOp(IRDLOperation):
     assembly_format = "`[` `name` `=` $name `]` attr-dict `:` type($result)"
 
     def __init__(self, var_name: str, result_type: Attribute):
-        super().__init__(result_types=[result_type], properties={"name": StringAttr(var_name)})
+        # the flat constructor, as ConstantOp's: one per variable the frontend reads
+        Operation.__init__(self, result_types=(result_type,), properties={"name": StringAttr(var_name)})
 
 
 @irdl_op_definition

@@ -14,7 +14,7 @@ to and from TorchScript's own type strings (`Float(2, *)`, `int?`, `Dict(str, Te
 
 from __future__ import annotations
 
-import functools
+from abc import ABCMeta
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -98,7 +98,57 @@ DTYPE_BY_ELEMENT = {d.element: d for d in DTYPES}
 # --------------------------------------------------------------------------------------
 
 
-class TorchType(ParametrizedAttribute, TypeAttribute):
+class _Interned(ABCMeta):
+    """Makes constructing a type look its value up first: `TensorType()`, `IntType()`,
+    `ListType(t)` return one shared object per distinct type (built and verified once),
+    so that the frontend and the passes, which make types all the time, build no
+    attributes on their hot paths. The parser's types (`new`) are interned alike, apart
+    from these: equal, but not always identical."""
+
+    def __call__(cls, *args: Any, **kwargs: Any) -> Any:
+        key = _intern_key(cls, args, kwargs)
+        if key is None:
+            return super().__call__(*args, **kwargs)
+        found = _INTERNED.get(key)
+        if found is None:
+            if len(_INTERNED) >= _INTERNED_LIMIT:
+                _INTERNED.clear()
+            found = _INTERNED[key] = super().__call__(*args, **kwargs)
+        return found
+
+
+_INTERNED: dict[tuple[Any, ...], Any] = {}
+_INTERNED_LIMIT = 1 << 16
+"""Distinct types kept (shapes make many); beyond it the table starts again."""
+_ATOMS = (str, int, float, type(None))
+
+
+def _intern_key(cls: type, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, ...] | None:
+    """A hashable key for a constructor call, or None when an argument is of a kind
+    that could change later (anything but numbers, strings, attributes and lists or
+    tuples of those)."""
+    parts: list[Any] = [cls]
+    for value in args:
+        if not _add_key_part(parts, value):
+            return None
+    for name, value in kwargs.items():
+        parts.append(name)
+        if not _add_key_part(parts, value):
+            return None
+    return tuple(parts)
+
+
+def _add_key_part(parts: list[Any], value: Any) -> bool:
+    if isinstance(value, _ATOMS) or isinstance(value, Attribute):
+        parts.append(value)
+        return True
+    if type(value) in (list, tuple) and all(isinstance(v, _ATOMS) or isinstance(v, Attribute) for v in value):
+        parts.append((tuple(value),))
+        return True
+    return False
+
+
+class TorchType(ParametrizedAttribute, TypeAttribute, metaclass=_Interned):
     """Base of every TorchScript type; lets code ask `isinstance(t, TorchType)`."""
 
     @classmethod
@@ -116,6 +166,50 @@ class TorchType(ParametrizedAttribute, TypeAttribute):
                 parser.pos,
             )
         return parameters
+
+    @classmethod
+    def new(cls, params: Sequence[Attribute]) -> Any:
+        """What the parser builds a type with: interned like a constructor call."""
+        key = (cls, "new", *params)
+        found = _INTERNED.get(key)
+        if found is None:
+            if len(_INTERNED) >= _INTERNED_LIMIT:
+                _INTERNED.clear()
+            found = _INTERNED[key] = super().new(params)
+        return found
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if not k.startswith(_CACHED)}
+
+
+_CACHED = "_tsjit_"
+"""Prefix of what a type caches about itself in its `__dict__` (hash, unshaped form):
+left out when pickled, as string hashes differ between processes."""
+
+
+def _cache_hash_and_compare_by_identity_first(cls: type[TorchType]) -> None:
+    """xDSL's attributes hash and compare all their parameters, recursively, on every
+    call; types are immutable, so their hash is computed once, and equality tries
+    identity (interned types) and the hashes before the parameters."""
+    compute_hash, compare = cls.__hash__, cls.__eq__
+
+    def __hash__(self: TorchType) -> int:
+        cached = self.__dict__.get("_tsjit_hash")
+        if cached is None:
+            cached = self.__dict__["_tsjit_hash"] = compute_hash(self)
+        return cached
+
+    def __eq__(self: TorchType, other: object) -> bool:
+        if self is other:
+            return True
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        if __hash__(self) != __hash__(other):  # pyright: ignore[reportArgumentType]
+            return False
+        return compare(self, other)
+
+    cls.__hash__ = __hash__  # pyright: ignore[reportAttributeAccessIssue]
+    cls.__eq__ = __eq__  # pyright: ignore[reportAttributeAccessIssue]
 
 
 def _simple(name: str, doc: str) -> type[TorchType]:
@@ -489,26 +583,10 @@ TYPES: tuple[type[TorchType], ...] = (
     UnionType, ClassType, EnumType, InterfaceType, OpaqueType,
 )  # fmt: skip
 
-
-
-def _remembered_hash(hash_fields: Any) -> Any:
-    """A type's hash, computed once: the generated one hashes every nested type again,
-    which makes dictionaries keyed by deeply nested types quadratic in their depth."""
-
-    def __hash__(self: TorchType) -> int:
-        known = self.__dict__.get("_hash")
-        if known is None:
-            known = hash_fields(self)
-            object.__setattr__(self, "_hash", known)
-        return known
-
-    return __hash__
-
-
-for _type in (ListType, OptionalType, FutureType, TupleType, DictType, UnionType):
-    _type.__hash__ = _remembered_hash(_type.__hash__)  # pyright: ignore[reportAttributeAccessIssue]
-
 TS = Dialect("ts", [], list(TYPES))
+
+for _type in TYPES:
+    _cache_hash_and_compare_by_identity_first(_type)
 
 
 # --------------------------------------------------------------------------------------
@@ -635,10 +713,21 @@ def merge_tensor_types(a: TensorType, b: TensorType) -> TensorType:
     )
 
 
-@functools.lru_cache(maxsize=4096)
 def unshaped(t: Attribute) -> Attribute:
-    """The type with every tensor (also inside containers) made plain `Tensor`
-    (remembered: a nested type's parts are unshaped once, not once per level)."""
+    """The type with every tensor (also inside containers) made plain `Tensor`."""
+    cached = getattr(t, "__dict__", _NO_CACHE).get("_tsjit_unshaped")
+    if cached is not None:
+        return cached
+    result = _unshaped(t)
+    if isinstance(t, TorchType):
+        t.__dict__["_tsjit_unshaped"] = result
+    return result
+
+
+_NO_CACHE: dict[str, Any] = {}
+
+
+def _unshaped(t: Attribute) -> Attribute:
     if isinstance(t, TensorType):
         return TensorType()
     if isinstance(t, (ListType, OptionalType, FutureType)):

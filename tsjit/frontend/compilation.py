@@ -27,7 +27,7 @@ from tsjit.dialects.types import TensorType, TupleType
 from tsjit.frontend.annotations import Annotation, TypeParser, type_str
 from tsjit.frontend.modules import ModuleInfo, ModuleRegistry
 from tsjit.frontend.resolver import Resolver, Scope
-from tsjit.frontend.schema_matching import NO_DEFAULT, Param, Signature
+from tsjit.frontend.schema_matching import NO_DEFAULT, Choice, Param, Signature
 from tsjit.frontend.source import SourceFile
 from tsjit.frontend.sugared_values import NamedTupleConstructor
 from tsjit.nesting import check_source_nesting, deeply, needs_deep_stack
@@ -99,7 +99,7 @@ class CompilationUnit:
         self.interfaces: dict[str, Any] = {}  # qualified name -> InterfaceInfo
         self.functions: dict[str, object] = {}  # qualified name -> function of serialized code
         self.implementations: set[tuple[str, str]] = set()  # (interface, class) pairs checked
-        self.overload_choices: dict[tuple[object, ...], tuple[int, bool]] = {}  # see match_signatures
+        self.overload_choices: dict[tuple[object, ...], Choice] = {}  # see match_signatures
         self.deepest = 0
         """The deepest nesting of the functions compiled (`tsjit.nesting`)."""
 

@@ -615,8 +615,7 @@ class FunctionEmitter:
                     raise self.error(node, message)
                 self.frame.set_type_error(name, lambda m=message: m)
                 continue
-            self.frame.types[name] = unified
-            self.frame.values.pop(name, None)
+            self.frame.merge_var(name, unified)
 
     def insert_uninitialized_store(self, block: Block, name: str, type: Attribute) -> None:
         assert self.frame is not None

@@ -3,7 +3,9 @@
 
 A first-class value assigned to a variable becomes a `prim.Store`, every read a
 `prim.Load` of the variable's declared type; SSA conversion (`ssa.py`) later resolves
-them. Values that are not first-class (modules, functions, `range(...)`) live in the
+them. A read in the block that made the last assignment, with nothing nested assigning
+the variable since, is that value already (what SSA conversion would make of the Load),
+so it emits no Load. Values that are not first-class (modules, functions, `range(...)`) live in the
 frame as sugared values. Reassigning a variable of an enclosing block must keep its type
 (after implicit conversion), because control flow merges it.
 """
@@ -46,6 +48,9 @@ class Frame:
         self.values: dict[str, SugaredValue] = {}
         self.type_errors: dict[str, Callable[[], str]] = {}  # used on the root frame only
         self.renames: dict[str, str] = {}  # comprehension targets: name -> storage name
+        self.current: dict[str, SSAValue] = {}
+        """Variables whose value in this block is known: the last one stored here, of the
+        declared type, with no nested block assigning the variable since."""
         self.refined: set[str] = set()  # variables only refined here (`isinstance`, `is None`)
 
     def storage_name(self, name: str) -> str:
@@ -67,6 +72,9 @@ class Frame:
         return None
 
     def find(self, name: str, node: ast.AST | None) -> SugaredValue | None:
+        known = self.current.get(name)
+        if known is not None:
+            return SimpleValue(known)
         frame: Frame | None = self
         while frame is not None:
             if (found := frame.find_in_this_frame(name, node)) is not None:
@@ -153,11 +161,33 @@ class Frame:
                 raise em.error(node, f"Variable '{name}' is annotated with type {type_str(annotated_type)} but is being "
                                      f"assigned to a value of type {type_str(simple.type)}")  # fmt: skip
             em.store(name, simple, node)
-            self.types[name] = annotated_type if annotated_type is not None else simple.type
+            declared = annotated_type if annotated_type is not None else simple.type
+            self.types[name] = declared
             self.values.pop(name, None)
+            if declared == simple.type:
+                self.current[name] = simple
+            else:  # a read has the declared type: it needs its Load
+                self.current.pop(name, None)
         else:
             self.values[name] = value
             self.types.pop(name, None)
+            self.current.pop(name, None)
+        self._forget_in_parents(name)
+
+    def merge_var(self, name: str, type: Attribute) -> None:
+        """Declares `name` with `type` after control flow that assigns it: its value
+        becomes known only when SSA conversion merges the branches."""
+        self.types[name] = type
+        self.values.pop(name, None)
+        self.current.pop(name, None)
+
+    def _forget_in_parents(self, name: str) -> None:
+        """An assignment in a nested block changes the variable for the blocks around
+        it, whose reads must then go through Loads."""
+        frame = self.parent
+        while frame is not None:
+            frame.current.pop(name, None)
+            frame = frame.parent
 
     def remove_var(self, node: ast.AST, name: str) -> None:
         removed = False
@@ -167,6 +197,7 @@ class Frame:
                 bool(frame.values.pop(name, None) is not None or frame.types.pop(name, None) is not None)
                 or removed
             )
+            frame.current.pop(name, None)
             frame = frame.parent
         if not removed:
             raise self.emitter.error(node, f"undefined value {name}")

@@ -272,16 +272,12 @@ class _ExitTransformer:
         """The rest of `block` runs only if no exit happened."""
         terminator = block.last_op
         assert terminator is not None
-        guard = self.new_if(pair.has_exited, InsertPoint.before(start))
-        exit_block, guard_block = guard.then_region.block, guard.else_region.block
-        guard_yield = guard_block.last_op
-        assert guard_yield is not None
-        op: Operation | None = start
-        while op is not None and op is not terminator:
-            following = op.next_op
-            op.detach()
-            guard_block.insert_op_before(op, guard_yield)
-            op = following
+        guard_block = _split_off(block, start, terminator)
+        guard_yield = prim.YieldOp()
+        guard_block.add_op(guard_yield)
+        guard = prim.IfOp(pair.has_exited, [], Region(Block([prim.YieldOp()])), Region(guard_block))
+        self.rewriter.insert_op(guard, InsertPoint.before(terminator))
+        exit_block = guard.then_region.block
         outputs = list(terminator.operands)
         exit_yield = exit_block.last_op
         assert exit_yield is not None
@@ -297,6 +293,19 @@ class _ExitTransformer:
         assert exit_block.last_op is not None
         exit_block.insert_op_before(exit_op, exit_block.last_op)
         return self.transform_if(guard)
+
+
+def _split_off(block: Block, start: Operation, terminator: Operation) -> Block:
+    """A new block of `block`'s ops from `start` up to its terminator, unlinked as a
+    whole: moving them one at a time checks each op against every enclosing block,
+    which the nested guards of many exits make quadratic."""
+    rest = block.split_before(start)
+    region = rest.parent
+    assert region is not None
+    rest.detach_op(terminator)
+    block.add_op(terminator)
+    region.detach_block(rest)
+    return rest
 
 
 def _if_status(then_status: Status, else_status: Status) -> Status:

@@ -89,6 +89,28 @@ class Signature:
             return f"{self.name}({params})"
         return f"{self.name}({params}) -> " + (returns if len(self.returns) == 1 else f"({returns})")
 
+    def may_take(self, positional: int, keywords: tuple[str, ...], has_self: bool) -> bool:
+        """Whether a call with this many positional arguments, these keywords and
+        maybe a receiver can bind every parameter without a default (a quick test
+        before matching: conversions never change how many arguments there are, but
+        trailing positional arguments may pack into a list)."""
+        required, names, packs = self._arity
+        if self.is_vararg or packs:
+            return True
+        provided = positional + len(keywords) + has_self
+        if provided < required or positional > len(self.params):
+            return False
+        return all(k in names or (self.is_aten and k == "input") for k in keywords)
+
+    @functools.cached_property
+    def _arity(self) -> tuple[int, frozenset[str], bool]:
+        """Parameters without default, parameter names, and whether the last
+        positional parameter is a list that trailing arguments may fill."""
+        required = sum(1 for p in self.params if p.default is NO_DEFAULT)
+        positional = [p for p in self.params if not p.kwarg_only]
+        packs = bool(positional) and _varargs_can_be_used_as_list(self, len(positional) - 1, positional[-1])
+        return required, frozenset(p.name for p in self.params), packs
+
 
 def _formal_str(formal: Formal) -> str:
     return type_str(formal) if isinstance(formal, Attribute) else str(formal)
@@ -117,6 +139,7 @@ _BLOCKED_OVERLOADS = frozenset({"aten::view.dtype"})
 """`x.view(1)` must not mean `x.view(torch.int8)`: ScalarType is an int to TorchScript."""
 
 
+@functools.cache
 def operator_signatures(name: str, overload: str | None = None) -> tuple[Signature, ...]:
     """The overloads of `name` a call may select (only `overload` when it is given)."""
     if overload is not None:
@@ -608,28 +631,51 @@ def match_signatures(
     args: Sequence[CallArg],
     kwargs: Sequence[CallArg],
     self_arg: CallArg | None = None,
-    choices: dict[tuple[object, ...], tuple[int, bool]] | None = None,
+    choices: dict[tuple[object, ...], Choice] | None = None,
 ) -> tuple[int, Matched]:
     """The index and match of the signature a call selects: without implicit conversions
     first, then with them (one candidate: with them straight away), the most specific
     among those that match in a pass. Raises MatchFailure.
 
-    The choice depends only on the arguments' types (and which are unannotated `[]`
-    literals); with a `choices` memo (kept as long as the signatures live) a call like
-    one seen before tries the chosen signature only."""
+    Only signatures whose parameters the call's arity can fill are tried (a failing
+    call tries them all, for the message). The choice depends only on the arguments'
+    types (and which are unannotated `[]` literals); with a `choices` memo (kept as long
+    as the signatures live) a call like one seen before replays the choice: the chosen
+    signature's inputs straight from the arguments and defaults, or, when it converts
+    arguments, its matching alone."""
     key = _choice_key(signatures, args, kwargs, self_arg, matcher.builder)
     known = choices.get(key) if choices is not None else None
     if known is not None:
-        index, allow_conversions = known
-        matched = try_match(matcher, signatures[index], args, kwargs, self_arg, allow_conversions, [])
-        assert matched is not None, "a remembered overload choice no longer matches"
-        return index, matched
+        return known.index, known.replay(matcher, signatures[known.index], args, kwargs, self_arg)
+    arity = (len(args), tuple(k.name for k in kwargs), self_arg is not None)
+    candidates = [i for i, s in enumerate(signatures) if s.may_take(*arity)] if len(signatures) > 1 else [0]
+    try:
+        index, matched, allow_conversions = _match_first_pass(matcher, signatures, candidates, args, kwargs, self_arg)
+    except MatchFailure:
+        if len(candidates) == len(signatures):
+            raise
+        _match_first_pass(matcher, signatures, range(len(signatures)), args, kwargs, self_arg)  # raises, with every reason
+        raise AssertionError("a signature the arity excluded matched") from None
+    if choices is not None:
+        choices[key] = Choice.of(index, allow_conversions, matched, args, kwargs, self_arg)
+    return index, matched
+
+
+def _match_first_pass(
+    matcher: Matcher,
+    signatures: Sequence[Signature],
+    candidates: Sequence[int],
+    args: Sequence[CallArg],
+    kwargs: Sequence[CallArg],
+    self_arg: CallArg | None,
+) -> tuple[int, Matched, bool]:
     passes = (True,) if len(signatures) == 1 else (False, True)
     reasons: list[tuple[Signature, list[str]]] = []
     for allow_conversions in passes:
         reasons = []
         best: tuple[int, Matched] | None = None
-        for index, signature in enumerate(signatures):
+        for index in candidates:
+            signature = signatures[index]
             errors: list[str] = []
             matched = try_match(matcher, signature, args, kwargs, self_arg, allow_conversions, errors)
             if matched is None:
@@ -637,10 +683,65 @@ def match_signatures(
             elif best is None or matched.cost < best[1].cost:
                 best = (index, matched)
         if best is not None:
-            if choices is not None:
-                choices[key] = (best[0], allow_conversions)
-            return best
+            return best[0], best[1], allow_conversions
     raise MatchFailure(reasons)
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A remembered overload choice. `inputs` says where each input of the chosen
+    signature comes from when no argument is converted: ("arg", i), ("kwarg", i),
+    ("self", 0) or ("default", value), each with the input's type; None when
+    conversions make the inputs, which are then matched again."""
+
+    index: int
+    allow_conversions: bool
+    inputs: tuple[tuple[str, object, Attribute], ...] | None
+    return_types: tuple[Attribute, ...]
+
+    @staticmethod
+    def of(index: int, allow_conversions: bool, matched: Matched, args: Sequence[CallArg],
+           kwargs: Sequence[CallArg], self_arg: CallArg | None) -> Choice:  # fmt: skip
+        sources: list[tuple[str, object, Attribute]] | None = []
+        for plan in matched.plans:
+            source = _source_of(plan, args, kwargs, self_arg)
+            if source is None:
+                sources = None
+                break
+            sources.append((*source, plan.type))
+        return Choice(index, allow_conversions, None if sources is None else tuple(sources), tuple(matched.return_types))
+
+    def replay(self, matcher: Matcher, signature: Signature, args: Sequence[CallArg], kwargs: Sequence[CallArg],
+               self_arg: CallArg | None) -> Matched:  # fmt: skip
+        if self.inputs is None:
+            matched = try_match(matcher, signature, args, kwargs, self_arg, self.allow_conversions, [])
+            assert matched is not None, "a remembered overload choice no longer matches"
+            return matched
+        plans: list[Plan] = []
+        for kind, where, t in self.inputs:
+            if kind == "default":
+                plans.append(UseArg(t, 0, CallArg(None, matcher.node, None, where)))
+            else:
+                arg = args[where] if kind == "arg" else kwargs[where] if kind == "kwarg" else self_arg  # pyright: ignore[reportArgumentType, reportCallIssue]
+                plans.append(UseArg(t, 0, arg))  # pyright: ignore[reportArgumentType]
+        return Matched(signature, plans, list(self.return_types), 0)
+
+
+def _source_of(plan: Plan, args: Sequence[CallArg], kwargs: Sequence[CallArg],
+               self_arg: CallArg | None) -> tuple[str, object] | None:  # fmt: skip
+    """Where an unconverted input comes from (see `Choice`); None for a conversion."""
+    if type(plan) is not UseArg:
+        return None
+    arg = plan.arg
+    if arg is self_arg:
+        return ("self", 0)
+    for kind, group in (("arg", args), ("kwarg", kwargs)):
+        for i, candidate in enumerate(group):
+            if candidate is arg:
+                return (kind, i)
+    if arg.value is None:  # a parameter's default
+        return ("default", arg.constant)
+    return None
 
 
 def _choice_key(

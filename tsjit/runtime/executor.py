@@ -205,11 +205,9 @@ def _parse_pipeline(pipeline: Pipeline) -> list[ModulePass]:
 def _parsed_pipeline(pipeline: str) -> tuple[ModulePass, ...]:
     """Parsed once per spec (passes are frozen values): finding the universe of passes
     costs milliseconds, and every executor parses its pipeline."""
-    from xdsl.universe import Universe
+    from tsjit.transforms.pipelines import parse_pipeline
 
-    from tsjit.transforms.pipeline_spec import parse_pipeline
-
-    return parse_pipeline(pipeline, Universe.get_multiverse().all_passes)
+    return parse_pipeline(pipeline)
 
 
 # --------------------------------------------------------------------------------------

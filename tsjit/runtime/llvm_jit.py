@@ -15,7 +15,9 @@ the host CPU. A module of more than `large_module_ops` ops gets code generation 
 as LLVM's code generator takes superlinear time on very large functions (a 20K-op
 function: 0.64 s at level 3, 0.03 s at level 0; its lowering in xDSL, about 0.2 ms per
 op, costs more than either). Compiled modules are cached by the SHA-256 of their text,
-which includes every signature.
+which includes every signature: in the engine for this process, and as object code in
+the persistent `KernelCache` (`TSJIT_CACHE_DIR`, see `kernel_cache`) for the next ones,
+which then only load the code.
 
 Splitting a 1-D elementwise kernel over threads (`SplitCall`: `Kernel.split_call`, and
 the native executors' `threads=`) pays off only on large arrays: ctypes releases the GIL
@@ -50,6 +52,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Region
 from xdsl.traits import SymbolTable
 
+from tsjit.runtime.kernel_cache import CachedKernel, KernelCache
 from tsjit.transforms.lowering.calling_convention import (
     POINTER,
     KernelSignature,
@@ -61,8 +64,8 @@ from tsjit.transforms.lowering.llvm_export import convert_module
 
 
 class LLVMEngine:
-    """Owns every compiled module (the kernel cache) and the thread pool of
-    `Kernel.split_call`."""
+    """Owns every compiled module (the kernel cache of this process, backed by the
+    persistent `KernelCache` on disk) and the thread pool of `Kernel.split_call`."""
 
     def __init__(
         self,
@@ -71,35 +74,64 @@ class LLVMEngine:
         threads: int = 1,
         split_threshold: int = 1 << 20,
         large_module_ops: int = 10_000,
+        disk_cache: KernelCache | None | bool = True,
     ):
         self.opt_level = opt_level
         self.threads = threads
         self.split_threshold = split_threshold
         self.large_module_ops = large_module_ops
+        self.disk_cache = KernelCache.default() if disk_cache is True else disk_cache or None
+        """Where object code persists across processes (`TSJIT_CACHE_DIR`); None: nowhere."""
         self.hits = self.misses = 0
         self._cache: dict[str, CompiledModule] = {}
         self._pool: ThreadPoolExecutor | None = None
         self._pool_size = 0
 
     def compile(self, module: ModuleOp) -> CompiledModule:
-        """Compiles every function of `module` (not modified), or returns the cached
-        result for a module with the same text."""
-        key = hashlib.sha256(f"O{self.opt_level}\n{module}".encode()).hexdigest()
+        """Compiles every function of `module` (not modified), or returns the compiled
+        module of the same text: this process's if it has one, else the disk cache's."""
+        text = str(module)
+        key = hashlib.sha256(f"O{self.opt_level}\n{text}".encode()).hexdigest()
         if (compiled := self._cache.get(key)) is not None:
             self.hits += 1
             return compiled
         self.misses += 1
-        lowered, signatures = lower(module)
+        signatures = kernel_signatures(module)
+        disk = self.disk_cache
+        disk_key = disk.key(text, self.opt_level, self.large_module_ops) if disk is not None else None
+        compiled = None
+        if disk is not None and disk_key is not None and (cached := disk.load(disk_key)) is not None:
+            compiled = self._load(cached, signatures)
+            if compiled is None:
+                disk.discard(disk.path(disk_key), "LLVM could not load its object code")
+        if compiled is None:
+            compiled, entry = self._build(module, signatures)
+            if disk is not None and disk_key is not None:
+                disk.store(disk_key, entry)
+        self._cache[key] = compiled
+        return compiled
+
+    def _build(
+        self, module: ModuleOp, signatures: dict[str, KernelSignature]
+    ) -> tuple[CompiledModule, CachedKernel]:
+        """Lowers, optimizes and compiles `module`: its compiled form and cache entry."""
+        lowered = lower_to_llvm(module)
         _add_results_entries(lowered, signatures)
         size = sum(1 for _ in lowered.walk())
         codegen_level = self.opt_level if size <= self.large_module_ops else 0
         machine = _target_machine(codegen_level)
         optimized = _optimize(_parse(str(convert_module(lowered)), machine), machine, self.opt_level)
-        execution = llvm_binding.create_mcjit_compiler(optimized, machine)
-        execution.finalize_object()
-        compiled = CompiledModule(self, execution, optimized, signatures, codegen_level)
-        self._cache[key] = compiled
-        return compiled
+        entry = CachedKernel(machine.emit_object(optimized), codegen_level, optimized.as_bitcode())
+        execution = _execution_engine(machine, entry.object_code)
+        return CompiledModule(self, execution, signatures, codegen_level, optimized), entry
+
+    def _load(self, entry: CachedKernel, signatures: dict[str, KernelSignature]) -> CompiledModule | None:
+        """The compiled module of a cache entry; None when LLVM refuses its code."""
+        try:
+            execution = _execution_engine(_target_machine(entry.codegen_level), entry.object_code)
+        except (RuntimeError, OSError):
+            return None
+        return CompiledModule(self, execution, signatures, entry.codegen_level, bitcode=entry.bitcode)
 
     def pool(self, threads: int) -> ThreadPoolExecutor:
         if self._pool is None or self._pool_size < threads:
@@ -116,21 +148,24 @@ class LLVMEngine:
 
 
 class CompiledModule:
-    """The machine code of one module: its kernels by name, and the optimized IR."""
+    """The machine code of one module: its kernels by name, and the optimized IR (kept
+    as a module, or as bitcode when the code came from the disk cache)."""
 
     def __init__(
         self,
         engine: LLVMEngine,
         execution: llvm_binding.ExecutionEngine,
-        optimized: llvm_binding.ModuleRef,
         signatures: dict[str, KernelSignature],
         codegen_level: int,
+        optimized: llvm_binding.ModuleRef | None = None,
+        bitcode: bytes = b"",
     ):
         self.engine = engine
         self.signatures = signatures
         self.codegen_level = codegen_level
         self._execution = execution  # owns the code the kernels point into
         self._optimized = optimized
+        self._bitcode = bitcode
         self._kernels: dict[str, Kernel] = {}
 
     def __getitem__(self, name: str) -> Kernel:
@@ -145,12 +180,19 @@ class CompiledModule:
         return kernel
 
     @property
+    def optimized(self) -> llvm_binding.ModuleRef:
+        """The module as LLVM's optimizer left it."""
+        if self._optimized is None:
+            self._optimized = llvm_binding.parse_bitcode(self._bitcode)
+        return self._optimized
+
+    @property
     def optimized_ir(self) -> str:
-        return str(self._optimized)
+        return str(self.optimized)
 
     def is_vectorized(self, name: str) -> bool:
         """Whether LLVM turned any of the function's code into vector instructions."""
-        return _VECTOR_TYPE.search(str(self._optimized.get_function(name))) is not None
+        return _VECTOR_TYPE.search(str(self.optimized.get_function(name))) is not None
 
 
 _VECTOR_TYPE = re.compile(r"<\d+ x (?:float|double|half|bfloat|i\d+)>")
@@ -262,15 +304,24 @@ class SplitCall:
 def lower(module: ModuleOp) -> tuple[ModuleOp, dict[str, KernelSignature]]:
     """A copy of `module` in the llvm dialect, and the signature of each function
     defined in it (taken before lowering, when memref parameters are still visible)."""
-    signatures = {
+    return lower_to_llvm(module), kernel_signatures(module)
+
+
+def kernel_signatures(module: ModuleOp) -> dict[str, KernelSignature]:
+    """The signature of each function `module` defines."""
+    return {
         op.sym_name.data: kernel_signature(op)
         for op in module.ops
         if isinstance(op, func.FuncOp | llvm.FuncOp) and op.body.blocks
     }
+
+
+def lower_to_llvm(module: ModuleOp) -> ModuleOp:
+    """A copy of `module` in the llvm dialect."""
     lowered = module.clone()
     if any(op.dialect_name() != "llvm" for op in lowered.walk() if op is not lowered):
         ConvertToLLVMPass().apply(Context(), lowered)
-    return lowered, signatures
+    return lowered
 
 
 def _add_results_entries(lowered: ModuleOp, signatures: dict[str, KernelSignature]) -> None:
@@ -327,6 +378,17 @@ def _target_machine(codegen_level: int) -> llvm_binding.TargetMachine:
         opt=codegen_level,
         jit=True,
     )
+
+
+def _execution_engine(machine: llvm_binding.TargetMachine, object_code: bytes) -> llvm_binding.ExecutionEngine:
+    """An MCJIT engine running `object_code` (which `machine` made, or one like it)."""
+    empty = llvm_binding.parse_assembly("")
+    empty.triple = machine.triple
+    empty.data_layout = str(machine.target_data)
+    execution = llvm_binding.create_mcjit_compiler(empty, machine)
+    execution.add_object_file(llvm_binding.ObjectFileRef.from_data(object_code))
+    execution.finalize_object()
+    return execution
 
 
 @cache

@@ -207,6 +207,8 @@ class LowerTuplesPass(TsjitPass):
     name = "lower-tuples"
 
     def run(self, ctx: Context, op: ModuleOp) -> None:
+        if not _has_tuples(op):
+            return  # every pattern needs a tuple value: one walk instead of six patterns per op
         self.rewrite(
             op,
             [
@@ -218,3 +220,17 @@ class LowerTuplesPass(TsjitPass):
                 EraseUnusedTupleOp(),
             ],
         )
+
+
+def _has_tuples(module: ModuleOp) -> bool:
+    """Whether any value of `module` (an op's result or a block's argument) is a tuple."""
+    for op in module.walk():
+        for result in op.results:
+            if isinstance(result.type, TupleType):
+                return True
+        for region in op.regions:
+            for block in region.blocks:
+                for argument in block.args:
+                    if isinstance(argument.type, TupleType):
+                        return True
+    return False

@@ -16,8 +16,10 @@ from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
 
 from tsjit.diagnostics import TsjitError
+from tsjit.transforms import pipeline_spec
 from tsjit.transforms.pass_logging import TsjitPass, run_pass
 
 PIPELINES: dict[str, tuple[str, ...]] = {
@@ -45,6 +47,20 @@ PIPELINES: dict[str, tuple[str, ...]] = {
     ),
 }
 """Pipeline name -> pass names, in order."""
+
+
+def parse_pipeline(spec: str) -> tuple[ModulePass, ...]:
+    """The passes of a pipeline spec (`inline,cse{...}`, MLIR's anchored spelling too):
+    from tsjit's own table when it names them all, else from every registered universe
+    (plugins, xDSL's passes), whose discovery costs a tenth of a second."""
+    from tsjit.transforms import PASSES
+
+    try:
+        return pipeline_spec.parse_pipeline(spec, PASSES)
+    except pipeline_spec.PipelineError:
+        from xdsl.universe import Universe
+
+        return pipeline_spec.parse_pipeline(spec, Universe.get_multiverse().all_passes)
 
 
 class PipelinePass(TsjitPass):
