@@ -152,6 +152,22 @@ class TorchType(ParametrizedAttribute, TypeAttribute, metaclass=_Interned):
     """Base of every TorchScript type; lets code ask `isinstance(t, TorchType)`."""
 
     @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        """The generic `<p, ...>` form, with the number of parameters checked (xDSL
+        itself fails on a wrong count with an unlocated `zip()` error)."""
+        start = parser.pos
+        parameters = super().parse_parameters(parser)
+        expected = len(cls.get_irdl_definition().parameters)
+        if len(parameters) != expected:
+            named_at = parser.lexer.input.content.rfind(cls.name, 0, start)  # the type's own name
+            parser.raise_error(
+                f"!{cls.name} takes {expected} parameter{'s' if expected != 1 else ''}, got {len(parameters)}",
+                named_at - 1 if named_at > 0 else start,
+                parser.pos,
+            )
+        return parameters
+
+    @classmethod
     def new(cls, params: Sequence[Attribute]) -> Any:
         """What the parser builds a type with: interned like a constructor call."""
         key = (cls, "new", *params)
@@ -445,21 +461,22 @@ class TupleType(TorchType):
             return (ArrayAttr(()), ArrayAttr(()), NoneAttr())
         if parser.parse_optional_punctuation(">"):
             return (ArrayAttr(()), ArrayAttr(()), NoneAttr())
-        first_name: str | None = None
+        first: str | None = None  # the first field's name, when no qualified name comes first
         if (q := parser.parse_optional_str_literal()) is not None:
             if parser.parse_optional_punctuation(":") is not None:
-                first_name = q  # `"values": T`: a field of a tuple without class name
+                first = q
             else:
                 qualname = StringAttr(q)
+                if parser.parse_optional_punctuation(">"):
+                    return (ArrayAttr(()), ArrayAttr(()), qualname)
                 parser.parse_punctuation(",")
 
         def element() -> TypeAttribute:
-            nonlocal first_name
-            if first_name is not None:
-                names.append(StringAttr(first_name))
-                first_name = None
-                return parser.parse_type()
-            if (n := parser.parse_optional_str_literal()) is not None:
+            nonlocal first
+            if first is not None:
+                names.append(StringAttr(first))
+                first = None
+            elif (n := parser.parse_optional_str_literal()) is not None:
                 names.append(StringAttr(n))
                 parser.parse_punctuation(":")
             return parser.parse_type()
@@ -854,6 +871,8 @@ def to_torchscript_str(t: Attribute) -> str:
     if isinstance(t, InterfaceType):
         return f"InterfaceType<{t.short_name}>"
     if isinstance(t, TupleType):
+        if isinstance(t.qualname, StringAttr):
+            return t.qualname.data
         if t.names.data:
             fields = (f"{n.data} : {to_torchscript_str(e)}" for n, e in zip(t.names, t.types))
             return "NamedTuple(" + ", ".join(fields) + ")"
@@ -923,6 +942,15 @@ class _TypeReader:
         if not self.eat(s):
             self.fail(f"expected '{s}'")
 
+    def integer(self, what: str) -> int:
+        self.skip()
+        start = self.pos
+        text = self.word()
+        if not text.isascii() or not text.isdigit():
+            self.pos = start
+            self.fail(f"expected an integer {what}, found '{text}'")
+        return int(text)
+
     def word(self) -> str:
         self.skip()
         start = self.pos
@@ -965,6 +993,14 @@ class _TypeReader:
             return self.tensor(name)
         if name == "NamedTuple" and self.eat("("):
             return self.named_tuple()
+        if name in ("Dict", "Future", "Union", "Optional", "List", "Tuple", "Await", "RRef") and (
+            self.peek("(") or self.peek("[")
+        ):
+            close = ")" if self.eat("(") else "]"
+            if close == "]":
+                self.expect("[")
+            args = self.type_list(close)
+            return self.generic(name, args)
         if name in ("Enum", "InterfaceType") and self.eat("<"):
             qualname = self.word()
             self.expect(">")
@@ -988,7 +1024,7 @@ class _TypeReader:
         raise AssertionError  # unreachable
 
     def named_tuple(self) -> TupleType:
-        """`NamedTuple(values : Tensor, indices : Tensor)`, after the `(`."""
+        """`NamedTuple(a : Tensor, b : int)`, as PyTorch prints a named tuple's type."""
         names: list[str] = []
         types: list[TorchType] = []
         while not self.eat(")"):
@@ -1038,7 +1074,7 @@ class _TypeReader:
                 continue
             self.skip()
             if self.pos < len(self.text) and self.text[self.pos].isdigit():
-                sizes.append(int(self.word()))
+                sizes.append(self.integer("size"))
                 continue
             self.skip()
             key_start = self.pos
@@ -1050,9 +1086,9 @@ class _TypeReader:
                 while not self.eat("]"):
                     if strides:
                         self.expect(",")
-                    strides.append(int(self.word()))
+                    strides.append(self.integer("stride"))
             elif key == "requires_grad":
-                grad = bool(int(self.word()))
+                grad = bool(self.integer("requires_grad"))
             elif key == "device":
                 self.skip()
                 start = self.pos

@@ -233,6 +233,10 @@ class GraphPrinter:
                 else value_type.types
             )
             items = [self.element_value(v, t, op) for v, t in zip(value, elements)]
+            if isinstance(value_type, ts.ListType) and not items:  # PyTorch's empty list
+                from tsjit.formats.python_code import python_type
+
+                return f"annotate({python_type(value_type)}, [])"
             if isinstance(value_type, ts.ListType):
                 return "[" + ", ".join(items) + "]" if items else f"annotate({python_type(value_type)}, [])"
             return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"

@@ -474,15 +474,20 @@ class _Reader:
             self.pos = word.end()
             return {"True": True, "False": False, "None": None}[word.group()]
         if word is not None and word.group() == "annotate" and text.startswith("(", word.end()):
-            self.pos = word.end() + 1
-            self.type()  # the container's type: the constant's own type says the same
-            self.expect(",")
-            value = self.attribute_value()
-            self.expect(")")
-            return value
+            return self.annotated(word.end() + 1)
         if word is None:
             raise self.fail(f"unknown attribute value kind starting with {self.found()}")
         return self.type()
+
+    def annotated(self, start: int) -> object:
+        """`annotate(List[int], [])`, PyTorch's spelling of an empty list constant: the
+        value (the node's type says the rest)."""
+        self.pos = self.type_end(start)
+        self.expect(",")
+        value = self.attribute_value()
+        self.skip()
+        self.expect(")")
+        return value
 
     def sequence(self, close: str) -> list[object]:
         items: list[object] = []

@@ -48,6 +48,7 @@ from xdsl.utils.exceptions import VerifyException
 from tsjit.diagnostics import TsjitError
 from tsjit.dialects import types as ts
 from tsjit.dialects.prim import ConstantError, ConstantOp, constant_attr
+from tsjit.dialects.value_names import name_hint
 from tsjit.formats import torchscript_syntax as syntax
 
 FUNCTION_TYPE = ts.OpaqueType("Function")
@@ -411,8 +412,8 @@ class GraphImporter:
             scope.visible[definition.name] = value
             if scope.blocks:
                 scope.blocks[-1].append(definition.name)
-            if not definition.name[0].isdigit():
-                value.name_hint = definition.name
+            if (hint := name_hint(definition.name)) is not None:
+                value.name_hint = hint
 
     def define_name(self, scope: _Scope, name: str, offset: int) -> None:
         if name in scope.defined:

@@ -175,7 +175,7 @@ class Resolver:
             return SimpleValue(em.constant(obj, None, node))
         if isinstance(obj, shim_dtype) or type(obj).__name__ == "dtype" and type(obj).__module__ == "torch":
             return SimpleValue(em.constant(_dtype_code(obj), IntType(), node))
-        if (code := _enum_code(obj)) is not None:  # torch.strided, torch.contiguous_format: ints
+        if (code := _enum_code(obj)) is not None:  # memory formats and layouts are ints
             return SimpleValue(em.constant(code, IntType(), node))
         if isinstance(obj, tuple) and not hasattr(obj, "_fields"):
             values = [self.to_sugared(em, node, item, name).as_value(em, node) for item in obj]
@@ -407,14 +407,16 @@ def _torch_dtype_code(name: str) -> int | None:
 
 
 def _enum_code(obj: object) -> int | None:
-    """The int TorchScript passes for a layout or memory format (the shim's or PyTorch's)."""
+    """The int TorchScript passes for `torch.channels_last`, `torch.strided` (the shim's,
+    or PyTorch's when the user's code holds the real torch); None for anything else."""
     from tsjit.frontend.torch_shim._tensor import LAYOUTS, MEMORY_FORMATS, EnumValue
 
     if isinstance(obj, EnumValue):
         return obj.code
-    if type(obj).__module__ == "torch" and type(obj).__name__ in ("layout", "memory_format"):
-        known = LAYOUTS.get(str(obj).removeprefix("torch.")) or MEMORY_FORMATS.get(str(obj).removeprefix("torch."))
-        return None if known is None else known.code
+    kind = type(obj)
+    if kind.__module__ == "torch" and kind.__name__ in ("memory_format", "layout"):
+        found = {**MEMORY_FORMATS, **LAYOUTS}.get(str(obj).removeprefix("torch."))
+        return None if found is None else found.code
     return None
 
 

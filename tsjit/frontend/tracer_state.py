@@ -46,6 +46,7 @@ from tsjit.dialects.types import (
     TupleType,
     unify,
 )
+from tsjit.dialects.value_names import name_hint
 from tsjit.frontend.torch_shim._dispatch import (
     ArgRef,
     CallRef,
@@ -669,9 +670,7 @@ def _argument_names(function: Callable[..., Any], count: int) -> list[str]:
 
 
 def _hint(name: str) -> str | None:
-    if not name or name[0].isdigit() or not name.replace("_", "a").replace(".", "a").isalnum():
-        return None
-    return name
+    return name_hint(name)
 
 
 def wrap_arrays(value: Any) -> Any:

@@ -107,7 +107,8 @@ def test_torchscript_strings_structure():
 
 @pytest.mark.parametrize(
     "text, column",
-    [("Dict(str)", 10), ("Float(2, x=1)", 10), ("Blob", 5), ("(int, ", 7), ("int]", 4)],
+    [("Dict(str)", 10), ("Float(2, x=1)", 10), ("Blob", 5), ("(int, ", 7), ("int]", 4),
+     ("Float(2, strides=[1.5])", 19), ("Float(2.5)", 7), ("Float(2, requires_grad=x)", 24)],  # fmt: skip
 )
 def test_bad_type_strings(text, column):
     with pytest.raises(TypeStringError) as e:
@@ -168,6 +169,23 @@ def test_subtyping(sub, sup, expected):
 def test_unify(a, b, joined):
     assert unify(a, b) == joined
     assert unify(b, a) == joined
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [("!ts.list", "!ts.list takes 1 parameter, got 0"), ("!ts.dict<!ts.int>", "!ts.dict takes 2 parameters, got 1"),
+     ("!ts.int<!ts.int>", "!ts.int takes 0 parameters, got 1")],  # fmt: skip
+)
+def test_generic_types_with_the_wrong_number_of_parameters_are_located_errors(text, message):
+    from xdsl.utils.exceptions import ParseError
+
+    from tsjit.context import make_context
+    from tsjit.diagnostics import from_xdsl_error
+    from tsjit.formats import read_program
+
+    with pytest.raises(ParseError) as caught:
+        read_program(make_context(), f"func.func @f(%x : {text}) {{\n  func.return\n}}\n", "t.mlir")
+    assert str(from_xdsl_error(caught.value)) == f"t.mlir:1:19: {message}"
 
 
 def test_unions_are_normalized_as_torchscript_does():

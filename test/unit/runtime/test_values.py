@@ -140,3 +140,26 @@ def test_match_tensors():
     flipped = expected.copy()
     flipped[1, 0] = -np.inf
     assert match_value(flipped, expected) is not None
+
+
+@pytest.mark.parametrize(
+    ("encoded", "message"),
+    [
+        ({"tensor": 3}, "'tensor' expects an object with dtype, shape and data, got 3"),
+        ({"tensor": {"dtype": "float32"}}, "the tensor has no 'shape'"),
+        ({"tensor": {"dtype": "float32", "shape": 3, "data": [1]}}, "a tensor's shape is a JSON array of non-negative ints, got 3"),
+        ({"tensor": {"dtype": "float32", "shape": [1], "data": 1}}, "a tensor's data is a JSON array, got 1"),
+        ({"tensor": {"dtype": "float32", "shape": [1], "data": ["x"]}}, 'element 0: a float is a JSON number or "nan", "inf", "-inf", got \'x\''),
+        ({"tensor": {"dtype": "int64", "shape": [1], "data": [1.5]}}, "an int64 tensor's data are JSON integers in"),
+        ({"tensor": {"dtype": "bool", "shape": [1], "data": [2]}}, "a bool tensor's data are JSON true and false"),
+        ({"dict": [1]}, "dict entry 0 is not a [key, value] pair: 1"),
+        ({"float": "x"}, 'a float is a JSON number or "nan", "inf", "-inf", got \'x\''),
+        ({"device": 3}, "'device' expects a JSON string, got 3"),
+        ({"none": 1}, "'none' expects null, got 1"),
+    ],
+)
+def test_malformed_json_values_are_value_errors_naming_the_value(encoded, message):
+    with pytest.raises(ValueError) as caught:
+        decode_value(encoded, "input 0")
+    assert str(caught.value).startswith("input 0")
+    assert message in str(caught.value)

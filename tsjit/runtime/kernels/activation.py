@@ -44,15 +44,26 @@ def with_inplace(name: str, names_inplace: tuple[str, ...] = ()) -> Callable:
 
 
 def _clamp(x: ndarray, low: object, high: object) -> tuple[ndarray, np.dtype]:
+    """PyTorch's clamp: min(max(x, low), high) by comparisons, so that NaN and the sign of
+    a zero equal to a bound pass through; bounds are cast to the result dtype (an int
+    bound out of an unsigned range wraps around, as in PyTorch)."""
     if low is None and high is None:
         raise TorchScriptError("torch.clamp: At least one of 'min' or 'max' must not be None")
     dtype = result_type(x, low, high)
     result = x.astype(dtype, copy=False)
     if low is not None:
-        result = np.maximum(result, low.astype(dtype, copy=False) if type(low) is ndarray else low)
+        bound = _bound(low, dtype)
+        result = np.where(result < bound, bound, result)
     if high is not None:
-        result = np.minimum(result, high.astype(dtype, copy=False) if type(high) is ndarray else high)
+        bound = _bound(high, dtype)
+        result = np.where(result > bound, bound, result)
     return as_tensor(result), dtype
+
+
+def _bound(value: object, dtype: np.dtype) -> ndarray:
+    if type(value) is ndarray:
+        return value.astype(dtype, copy=False)
+    return np.asarray(value).astype(dtype)
 
 
 @kernel("aten::clamp", "aten::clamp.Tensor", "aten::clip", "aten::clip.Tensor")

@@ -185,15 +185,23 @@ def argmin(self: ndarray, dim: int | None = None, keepdim: bool = False) -> ndar
     return _arg_reduce(self, dim, keepdim, "argmin", np.argmin)
 
 
+def _check_reduced(x: ndarray, dims: Sequence[int], op: str) -> None:
+    """Every reduced dim non-empty (all of them when `dims` is empty)."""
+    if not dims or x.ndim == 0:
+        _check_nonempty(x, op)
+    for d in dims:
+        _check_nonempty(x, op, wrap_dim(d, x.ndim))
+
+
 @kernel("aten::amax")
 def amax(self: ndarray, dim: Sequence[int] = (), keepdim: bool = False) -> ndarray:
-    _check_nonempty(self, "amax")
+    _check_reduced(self, dim, "amax")
     return as_tensor(np.maximum.reduce(self, axis=axes(dim, self.ndim), keepdims=keepdim))
 
 
 @kernel("aten::amin")
 def amin(self: ndarray, dim: Sequence[int] = (), keepdim: bool = False) -> ndarray:
-    _check_nonempty(self, "amin")
+    _check_reduced(self, dim, "amin")
     return as_tensor(np.minimum.reduce(self, axis=axes(dim, self.ndim), keepdims=keepdim))
 
 

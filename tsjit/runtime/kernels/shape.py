@@ -649,7 +649,10 @@ def zero_(self: ndarray) -> ndarray:
 
 @kernel("aten::flip")
 def flip(self: ndarray, dims: Sequence[int]) -> ndarray:
-    return np.flip(self, wrap_dims(dims, self.ndim) if self.ndim else None).copy()
+    if self.ndim == 0:  # np.flip of a 0-dim array is a scalar
+        wrap_dims(dims, self.ndim)
+        return self.copy()
+    return np.flip(self, wrap_dims(dims, self.ndim)).copy()
 
 
 @kernel("aten::roll")
@@ -700,10 +703,12 @@ def unfold(self: ndarray, dimension: int, size: int, step: int) -> ndarray:
     length = self.shape[d] if self.ndim else 1
     if size > length:
         raise TorchScriptError(f"maximum size for tensor at dimension {d} is {length} but size is {size}")
+    if size < 0:
+        raise TorchScriptError(f"size is {size} but must be >= 0")
     if step <= 0:
         raise TorchScriptError(f"step is {step} but must be > 0")
     if self.ndim == 0:
-        return self.reshape(1)
+        return self.reshape(1)[:size]  # one window of `size` (0 or 1) elements
     windows = np.lib.stride_tricks.sliding_window_view(self, size, axis=d, writeable=self.flags.writeable)
     return windows[_along(d, slice(None, None, step))]
 
