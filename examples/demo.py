@@ -11,7 +11,9 @@
 4. loops: `convert-aten-to-loops` turns the group into a shape-generic loop nest;
 5. llvm: `convert-to-llvm`, then LLVM at O3 for this CPU: the vectorized kernel;
 6. both backends run the cell; they must agree, and the llvm one is timed against the
-   interpreter and numpy.
+   interpreter and numpy;
+7. two everyday torch.nn models of `examples/models.py` (a small CNN, an LSTM model),
+   scripted and run on both backends (`examples/models.py` adds a transformer layer).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import sys
 import time
 from pathlib import Path
 
+import models  # examples/models.py, beside this file
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
@@ -169,6 +172,10 @@ def main() -> None:
     ]
     stage(6, "run: both backends, against numpy", "\n".join(lines))
     if not ok:
+        sys.exit(1)
+
+    stage(7, "torch.nn models: scripted, on both backends", "")
+    if models.main(("small CNN", "LSTM model")) != 0:
         sys.exit(1)
 
 

@@ -54,10 +54,16 @@ def load(path: str) -> Any:
     from tsjit.context import make_context
     from tsjit.formats import read_program, read_text
     from tsjit.formats.mlir import verify
+    from tsjit.nesting import retry_deeply
 
-    module = read_program(make_context(), read_text(path), path)
-    verify(module)
-    return module
+    text = read_text(path)
+
+    def read() -> ModuleOp:
+        module = read_program(make_context(), text, path)
+        verify(module)
+        return module
+
+    return retry_deeply(read)
 
 
 def save(module: Any, path: str, extra_files: dict[str, bytes] | None = None) -> None:

@@ -233,7 +233,8 @@ def from_xdsl_error(error: BaseException, filename: str = "<input>") -> TsjitErr
     index = loc.line - 1 - error.span.line_offset
     src = lines[index] if 0 <= index < len(lines) else None
     name = loc.file if loc.file and loc.file != "<unknown>" else filename
-    return TsjitError(error.msg.strip(), SourceLocation(name, loc.line, int(loc.col)), src)
+    message = error.msg.strip().replace("\r", "\\r").replace("\n", "\\n")  # one line, even quoting input
+    return TsjitError(message, SourceLocation(name, loc.line, int(loc.col)), src)
 
 
 # --------------------------------------------------------------------------------------
@@ -364,11 +365,13 @@ def report_errors(tool: str, debug: bool = False) -> Iterator[None]:
 
 
 def tool_main(tool: str, body: Callable[[list[str] | None], None], argv: list[str] | None = None) -> None:
-    """Entry point wrapper: `--debug` anywhere in argv enables tracebacks."""
+    """Entry point wrapper: `--debug` anywhere in argv enables tracebacks. The body runs
+    with the stack deeply nested programs need (`tsjit.nesting`)."""
+    from tsjit.nesting import deeply
+
     args = sys.argv[1:] if argv is None else list(argv)
     debug = "--debug" in args
     if debug:
         args.remove("--debug")
     with report_errors(tool, debug):
-        body(args)
-
+        deeply(body, args)

@@ -37,6 +37,7 @@ from tsjit.dialects.types import (
     DTYPE_BY_TORCH_NAME,
     BoolType,
     DeviceType,
+    DictType,
     EnumType,
     FloatType,
     IntType,
@@ -63,6 +64,7 @@ if TYPE_CHECKING:
 #   !ts.none    no value                   !ts.optional<T>   no value, or a T value
 #   !ts.tensor  DenseIntOrFPElementsAttr whose dtype and shape the type allows
 #   !ts.list<T>, !ts.tuple<T...>   ArrayAttr of element values
+#   !ts.dict<K, V>  ArrayAttr of [key, value] ArrayAttr pairs, in insertion order
 #   !ts.enum<"C">   StringAttr naming the member, `"C.RED"` (its value is C's declaration's)
 
 
@@ -211,6 +213,14 @@ def is_constant_value(value: Attribute | None, type: Attribute) -> bool:
             and len(value) == len(type.types)
             and all(is_constant_value(e, t) for e, t in zip(value, type.types))
         )
+    if isinstance(type, DictType):
+        return isinstance(value, ArrayAttr) and all(
+            isinstance(pair, ArrayAttr)
+            and len(pair) == 2
+            and is_constant_value(pair.data[0], type.key_type)
+            and is_constant_value(pair.data[1], type.value_type)
+            for pair in value
+        )
     return False
 
 
@@ -243,6 +253,11 @@ def constant_attr(value: object, type: Attribute) -> Attribute | None:
         return ArrayAttr(_element_attr(e, type.element_type, value) for e in value)
     elif isinstance(type, TupleType) and isinstance(value, (list, tuple)) and len(value) == len(type.types):
         return ArrayAttr(_element_attr(e, t, value) for e, t in zip(value, type.types))
+    elif isinstance(type, DictType) and isinstance(value, dict):
+        return ArrayAttr(
+            ArrayAttr((_element_attr(k, type.key_type, value), _element_attr(v, type.value_type, value)))
+            for k, v in value.items()
+        )
     raise ConstantError(f"{_describe(value)} is not a constant of type {type}")
 
 
@@ -275,8 +290,8 @@ def _element_attr(value: object, type: Attribute, container: object) -> Attribut
 
 
 def constant_python_value(value: Attribute | None, type: Attribute) -> object:
-    """The Python value of a constant: int, float, bool, str, None, list, tuple, or a
-    read-only numpy array for tensors (numpy is imported on first use)."""
+    """The Python value of a constant: int, float, bool, str, None, list, tuple, dict,
+    or a read-only numpy array for tensors (numpy is imported on first use)."""
     if value is None:
         return None
     if isinstance(type, OptionalType):
@@ -289,6 +304,11 @@ def constant_python_value(value: Attribute | None, type: Attribute) -> object:
     assert isinstance(value, ArrayAttr)
     if isinstance(type, ListType):
         return [constant_python_value(e, type.element_type) for e in value]
+    if isinstance(type, DictType):
+        return {
+            constant_python_value(k, type.key_type): constant_python_value(v, type.value_type)
+            for k, v in (pair.data for pair in value)  # pyright: ignore[reportAttributeAccessIssue]
+        }
     assert isinstance(type, TupleType)
     return tuple(constant_python_value(e, t) for e, t in zip(value, type.types))
 
@@ -326,6 +346,8 @@ def _describe(value: object) -> str:
         return _float_literal(value)
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(_describe(e) for e in value) + "]"
+    if isinstance(value, dict):
+        return "dict{" + ", ".join(f"{_describe(k)}: {_describe(v)}" for k, v in value.items()) + "}"
     if isinstance(value, Attribute):
         return str(value)
     if hasattr(value, "dtype") and hasattr(value, "shape"):
@@ -382,6 +404,18 @@ def print_constant_literal(printer: Printer, value: Attribute, type: Attribute) 
         types = [type.element_type] * len(value) if isinstance(type, ListType) else list(type.types)
         with printer.in_square_brackets():
             printer.print_list(zip(value, types), lambda pair: print_constant_literal(printer, *pair))
+    elif isinstance(type, DictType):
+        assert isinstance(value, ArrayAttr)
+
+        def entry(pair: Attribute) -> None:
+            key, item = pair.data  # pyright: ignore[reportAttributeAccessIssue]
+            print_constant_literal(printer, key, type.key_type)
+            printer.print_string(": ")
+            print_constant_literal(printer, item, type.value_type)
+
+        printer.print_string("dict")
+        with printer.in_braces():
+            printer.print_list(value, entry)
     else:
         assert isinstance(value, DenseIntOrFPElementsAttr)
         print_dense(printer, value)
@@ -389,10 +423,18 @@ def print_constant_literal(printer: Printer, value: Attribute, type: Attribute) 
 
 def parse_constant_literal(parser: Parser) -> object:
     """A literal of the custom syntax as a Python value: numbers (`inf`, `nan`), bools,
-    strings, `[...]` lists, `(re, im)` complex numbers, and `dense<...> : tensor<...>`
-    as a DenseIntOrFPElementsAttr."""
+    strings, `[...]` lists, `dict{key: value, ...}` dicts, `(re, im)` complex numbers,
+    and `dense<...> : tensor<...>` as a DenseIntOrFPElementsAttr."""
     if parser.parse_optional_keyword("dense") is not None:
         return parse_dense(parser)
+    if parser.parse_optional_keyword("dict") is not None:
+
+        def entry() -> tuple[object, object]:
+            key = parse_constant_literal(parser)
+            parser.parse_punctuation(":")
+            return key, parse_constant_literal(parser)
+
+        return dict(parser.parse_comma_separated_list(parser.Delimiter.BRACES, entry))
     if parser.parse_optional_punctuation("(") is not None:
         real = parse_constant_literal(parser)
         parser.parse_punctuation(",")

@@ -222,6 +222,7 @@ class ConstantOp(IRDLOperation, HasFolderInterface):
         %n = prim.Constant : !ts.none
         %s = prim.Constant "a\\"b" : !ts.str
         %l = prim.Constant [1, 2] : !ts.list<!ts.int>
+        %d = prim.Constant dict{"a": 1.0} : !ts.dict<!ts.str, !ts.float>
         %t = prim.Constant dense<[1.0, 2.0]> : tensor<2xf32> : !ts.tensor<f32, [2]>
     """
 

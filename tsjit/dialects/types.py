@@ -152,6 +152,22 @@ class TorchType(ParametrizedAttribute, TypeAttribute, metaclass=_Interned):
     """Base of every TorchScript type; lets code ask `isinstance(t, TorchType)`."""
 
     @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        """The generic `<p, ...>` form, with the number of parameters checked (xDSL
+        itself fails on a wrong count with an unlocated `zip()` error)."""
+        start = parser.pos
+        parameters = super().parse_parameters(parser)
+        expected = len(cls.get_irdl_definition().parameters)
+        if len(parameters) != expected:
+            named_at = parser.lexer.input.content.rfind(cls.name, 0, start)  # the type's own name
+            parser.raise_error(
+                f"!{cls.name} takes {expected} parameter{'s' if expected != 1 else ''}, got {len(parameters)}",
+                named_at - 1 if named_at > 0 else start,
+                parser.pos,
+            )
+        return parameters
+
+    @classmethod
     def new(cls, params: Sequence[Attribute]) -> Any:
         """What the parser builds a type with: interned like a constructor call."""
         key = (cls, "new", *params)
@@ -393,6 +409,22 @@ class FutureType(_ElementType):
 
 
 @irdl_attr_definition
+class AwaitType(_ElementType):
+    """`Await[T]`, the result of `torch.jit._awaitable`: a lazily computed T."""
+
+    name = "ts.await"
+    element_type: TypeAttribute
+
+
+@irdl_attr_definition
+class RRefType(_ElementType):
+    """`RRef[T]`, a remote reference of `torch.distributed.rpc`."""
+
+    name = "ts.rref"
+    element_type: TypeAttribute
+
+
+@irdl_attr_definition
 class TupleType(TorchType):
     """`Tuple[T1, ...]`; a NamedTuple also carries its qualified name and field names."""
 
@@ -429,12 +461,22 @@ class TupleType(TorchType):
             return (ArrayAttr(()), ArrayAttr(()), NoneAttr())
         if parser.parse_optional_punctuation(">"):
             return (ArrayAttr(()), ArrayAttr(()), NoneAttr())
+        first: str | None = None  # the first field's name, when no qualified name comes first
         if (q := parser.parse_optional_str_literal()) is not None:
-            qualname = StringAttr(q)
-            parser.parse_punctuation(",")
+            if parser.parse_optional_punctuation(":") is not None:
+                first = q
+            else:
+                qualname = StringAttr(q)
+                if parser.parse_optional_punctuation(">"):
+                    return (ArrayAttr(()), ArrayAttr(()), qualname)
+                parser.parse_punctuation(",")
 
         def element() -> TypeAttribute:
-            if (n := parser.parse_optional_str_literal()) is not None:
+            nonlocal first
+            if first is not None:
+                names.append(StringAttr(first))
+                first = None
+            elif (n := parser.parse_optional_str_literal()) is not None:
                 names.append(StringAttr(n))
                 parser.parse_punctuation(":")
             return parser.parse_type()
@@ -553,8 +595,8 @@ class OpaqueType(_NamedType):
 
 TYPES: tuple[type[TorchType], ...] = (
     IntType, FloatType, BoolType, StrType, NoneType, DeviceType, NumberType, AnyType,
-    ComplexScalarType, TensorType, ListType, OptionalType, FutureType, TupleType, DictType,
-    UnionType, ClassType, EnumType, InterfaceType, OpaqueType,
+    ComplexScalarType, TensorType, ListType, OptionalType, FutureType, AwaitType, RRefType,
+    TupleType, DictType, UnionType, ClassType, EnumType, InterfaceType, OpaqueType,
 )  # fmt: skip
 
 TS = Dialect("ts", [], list(TYPES))
@@ -605,7 +647,7 @@ def is_subtype_of(sub: Attribute, sup: Attribute) -> bool:
         return len(sub.types) == len(sup.types) and all(
             is_subtype_of(a, b) for a, b in zip(sub.types, sup.types)
         )
-    if isinstance(sub, FutureType) and isinstance(sup, FutureType):
+    if isinstance(sub, (FutureType, AwaitType)) and type(sub) is type(sup):
         return is_subtype_of(sub.element_type, sup.element_type)
     if isinstance(sup, InterfaceType):
         # Whether a class has the interface's methods is a fact about its methods, not
@@ -704,7 +746,7 @@ _NO_CACHE: dict[str, Any] = {}
 def _unshaped(t: Attribute) -> Attribute:
     if isinstance(t, TensorType):
         return TensorType()
-    if isinstance(t, (ListType, OptionalType, FutureType)):
+    if isinstance(t, (ListType, OptionalType, FutureType, AwaitType, RRefType)):
         return type(t)(unshaped(t.element_type))  # pyright: ignore[reportArgumentType]
     if isinstance(t, TupleType):
         return TupleType([unshaped(e) for e in t.types], [n.data for n in t.names], _qual(t))  # pyright: ignore[reportArgumentType]
@@ -742,9 +784,9 @@ def unify(a: Attribute, b: Attribute) -> Attribute | None:
         elements = [unify(x, y) for x, y in zip(a.types, b.types)]
         if all(e is not None for e in elements):
             return TupleType(elements)  # pyright: ignore[reportArgumentType]
-    if isinstance(a, FutureType) and isinstance(b, FutureType):
-        if (e := unify(a.element_type, b.element_type)) is not None:
-            return FutureType(e)  # pyright: ignore[reportArgumentType]
+    if isinstance(a, (FutureType, AwaitType)) and type(a) is type(b):
+        if (e := unify(a.element_type, b.element_type)) is not None:  # pyright: ignore[reportAttributeAccessIssue]
+            return type(a)(e)  # pyright: ignore[reportArgumentType]
     ua, ub = unshaped(a), unshaped(b)
     if is_subtype_of(ua, ub):
         return ub
@@ -781,6 +823,7 @@ _OPAQUE_NAMES = (
     "AnyClassType", "AnyClass", "AnyEnumType", "RRef", "Await", "ConstQuantizerPtr",
     "__torch__.torch.classes", "Event", "Future", "Object", "Buffer", "DispatchKeySet", "Function",
 )  # fmt: skip
+_GENERIC_NAMES = frozenset({"Dict", "Future", "Union", "Optional", "List", "Tuple", "Await", "RRef"})
 _NAME_OF: dict[type[Attribute], str] = {
     IntType: "int", FloatType: "float", BoolType: "bool", StrType: "str", NoneType: "NoneType",
     DeviceType: "Device", NumberType: "Scalar", AnyType: "Any", ComplexScalarType: "complex",
@@ -808,7 +851,9 @@ def parse_torchscript_type(text: str) -> TorchType:
 
 
 def to_torchscript_str(t: Attribute) -> str:
-    """The inverse of `parse_torchscript_type`, as PyTorch prints the type in a graph."""
+    """The inverse of `parse_torchscript_type`, as PyTorch prints the type in a graph:
+    `NamedTuple(values : Tensor, indices : Tensor)` (the graph printer drops the
+    tuple's class name), `Future[int]`, `RRef[int]`, `Await(int)`, `Enum<__torch__.E>`."""
     if type(t) in _NAME_OF:
         return _NAME_OF[type(t)]
     if isinstance(t, TensorType):
@@ -819,9 +864,18 @@ def to_torchscript_str(t: Attribute) -> str:
         return to_torchscript_str(t.element_type) + "?"
     if isinstance(t, FutureType):
         return f"Future[{to_torchscript_str(t.element_type)}]"
+    if isinstance(t, RRefType):
+        return f"RRef[{to_torchscript_str(t.element_type)}]"
+    if isinstance(t, AwaitType):
+        return f"Await({to_torchscript_str(t.element_type)})"
+    if isinstance(t, InterfaceType):
+        return f"InterfaceType<{t.short_name}>"
     if isinstance(t, TupleType):
         if isinstance(t.qualname, StringAttr):
             return t.qualname.data
+        if t.names.data:
+            fields = (f"{n.data} : {to_torchscript_str(e)}" for n, e in zip(t.names, t.types))
+            return "NamedTuple(" + ", ".join(fields) + ")"
         return "(" + ", ".join(to_torchscript_str(e) for e in t.types) + ")"
     if isinstance(t, DictType):
         return f"Dict({to_torchscript_str(t.key_type)}, {to_torchscript_str(t.value_type)})"
@@ -829,8 +883,6 @@ def to_torchscript_str(t: Attribute) -> str:
         return "Union(" + ", ".join(to_torchscript_str(e) for e in t.types) + ")"
     if isinstance(t, EnumType):
         return f"Enum<{t.qualname.data}>"
-    if isinstance(t, InterfaceType):
-        return f"InterfaceType<{t.short_name}>"
     if isinstance(t, (ClassType, OpaqueType)):
         return t.qualname.data
     raise ValueError(f"{t} is not a TorchScript type")
@@ -890,6 +942,15 @@ class _TypeReader:
         if not self.eat(s):
             self.fail(f"expected '{s}'")
 
+    def integer(self, what: str) -> int:
+        self.skip()
+        start = self.pos
+        text = self.word()
+        if not text.isascii() or not text.isdigit():
+            self.pos = start
+            self.fail(f"expected an integer {what}, found '{text}'")
+        return int(text)
+
     def word(self) -> str:
         self.skip()
         start = self.pos
@@ -930,6 +991,8 @@ class _TypeReader:
         name = self.word()
         if name in ("Tensor", "Dynamic") or name in DTYPE_BY_NAME:
             return self.tensor(name)
+        if name == "NamedTuple" and self.eat("("):
+            return self.named_tuple()
         if name in ("Dict", "Future", "Union", "Optional", "List", "Tuple", "Await", "RRef") and (
             self.peek("(") or self.peek("[")
         ):
@@ -942,6 +1005,13 @@ class _TypeReader:
             qualname = self.word()
             self.expect(">")
             return EnumType(qualname) if name == "Enum" else InterfaceType(qualname)
+        if name in _GENERIC_NAMES:
+            # Graph text spells `Dict(K, V)`, `Future[T]` and `RRef[T]`; annotations
+            # inside `annotate(List[int], [])` constants spell `List[T]`, `Dict[K, V]`.
+            for opening, closing in (("(", ")"), ("[", "]")):
+                if self.peek(opening) and not self.text.startswith(opening + closing, self.pos):
+                    self.expect(opening)
+                    return self.generic(name, self.type_list(closing))
         if name in _SCALAR_NAMES:
             return _SCALAR_NAMES[name]()
         if _is_type_variable(name):
@@ -952,6 +1022,18 @@ class _TypeReader:
             return ClassType(name)
         self.fail(f"unknown type name '{name}'")
         raise AssertionError  # unreachable
+
+    def named_tuple(self) -> TupleType:
+        """`NamedTuple(a : Tensor, b : int)`, as PyTorch prints a named tuple's type."""
+        names: list[str] = []
+        types: list[TorchType] = []
+        while not self.eat(")"):
+            if names:
+                self.expect(",")
+            names.append(self.word())
+            self.expect(":")
+            types.append(self.type())
+        return TupleType(types, names)
 
     def generic(self, name: str, args: list[TorchType]) -> TorchType:
         arity = {"Dict": 2, "Future": 1, "Optional": 1, "List": 1, "Await": 1, "RRef": 1}
@@ -969,7 +1051,9 @@ class _TypeReader:
             return TupleType(args)
         if name == "Union":
             return union_of(args)
-        return OpaqueType(name)  # Await(T), RRef(T): carried, not modelled
+        if name == "Await":
+            return AwaitType(args[0])
+        return RRefType(args[0])
 
     def tensor(self, name: str) -> TensorType:
         dtype = DTYPE_BY_NAME[name].element if name in DTYPE_BY_NAME else None
@@ -990,7 +1074,7 @@ class _TypeReader:
                 continue
             self.skip()
             if self.pos < len(self.text) and self.text[self.pos].isdigit():
-                sizes.append(int(self.word()))
+                sizes.append(self.integer("size"))
                 continue
             self.skip()
             key_start = self.pos
@@ -1002,9 +1086,9 @@ class _TypeReader:
                 while not self.eat("]"):
                     if strides:
                         self.expect(",")
-                    strides.append(int(self.word()))
+                    strides.append(self.integer("stride"))
             elif key == "requires_grad":
-                grad = bool(int(self.word()))
+                grad = bool(self.integer("requires_grad"))
             elif key == "device":
                 self.skip()
                 start = self.pos

@@ -6,7 +6,9 @@ from the file name and the text itself.
 
 from __future__ import annotations
 
+import functools
 import os
+from typing import Any
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -48,8 +50,10 @@ def looks_like_graph_text(text: str) -> bool:
 def read_program(ctx: Context, text: str, filename: str = "<stdin>", line_offset: int = 0) -> ModuleOp:
     """Reads MLIR, PyTorch graph text or Python source (`.py`, scripted) into a module.
     Errors about it show its lines; names relative to it (graph text's source comments)
-    are looked up beside it."""
+    are looked up beside it. Text nested deeper than `tsjit.nesting.NESTING_LIMIT` is a
+    located error; deeply nested text is read on a deep stack."""
     from tsjit.diagnostics import add_source_directory, remember_source
+    from tsjit.nesting import check_text_nesting, deeply, needs_deep_stack
 
     if line_offset or not os.path.isfile(filename):  # a chunk of a file, standard input
         remember_source(filename, "\n" * line_offset + text)
@@ -62,7 +66,11 @@ def read_program(ctx: Context, text: str, filename: str = "<stdin>", line_offset
     if looks_like_graph_text(text):
         from tsjit.formats.torchscript_text import import_graph_text
 
-        return import_graph_text(ctx, text, filename, line_offset=line_offset)
-    from tsjit.formats.mlir import parse_mlir
+        reader: Any = functools.partial(import_graph_text, line_offset=line_offset)
+    else:
+        from tsjit.formats.mlir import parse_mlir
 
-    return parse_mlir(ctx, text, filename, line_offset)
+        reader = functools.partial(parse_mlir, line_offset=line_offset)
+    if needs_deep_stack(check_text_nesting(text, filename, line_offset)):
+        return deeply(reader, ctx, text, filename)
+    return reader(ctx, text, filename)

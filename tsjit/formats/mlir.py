@@ -10,25 +10,48 @@ verification walks the ops itself.
 from __future__ import annotations
 
 import bisect
+import re
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
 from xdsl.ir import Block, Operation
 from xdsl.parser import Parser
-from xdsl.utils.exceptions import VerifyException
-from xdsl.utils.lexer import Span
-from xdsl.utils.mlir_lexer import MLIRTokenKind
+from xdsl.parser.core import ForwardDeclaredValue
+from xdsl.parser.generic_parser import ParserState
+from xdsl.utils.exceptions import ParseError, VerifyException
+from xdsl.utils.lexer import Input, Span
+from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
 from tsjit.diagnostics import SourceLocation, TsjitError
 
 
+STRING_LITERAL = re.compile(r'"[^"\\\n\v\f]*(?:\\(?:["nt\\]|[0-9A-Fa-f]{2})[^"\\\n\v\f]*)*"')
+"""The string literals xDSL's lexer reads, as a pattern that fails in linear time. The
+lexer's own (xDSL 0.74) repeats a group whose first branch is itself a loop,
+`"(?:[^"...]+|escape)*"`: on a string that never closes, the engine tries every way to
+split its characters between the two loops, doubling the time with each character
+(36 characters take minutes). Here the characters between escapes are one loop."""
+
+
+MAX_INTEGER_BITS = 128
+
+
+class _Lexer(MLIRLexer):
+    _unescaped_characters_regex = STRING_LITERAL
+
+
 class LocatingParser(Parser):
     """A Parser that gives each op without an explicit `loc(...)` its position, and
-    reports verification errors raised while building an op at that op."""
+    reports verification errors raised while building an op at that op. Its lexer reads
+    string literals with `STRING_LITERAL`."""
 
     _line_starts: list[int] | None = None
     _location_end: int = -1
     _open_regions: list[int] | None = None  # offsets of the `{` of the regions being read
+
+    def __init__(self, ctx: Context, text: str, name: str = "<unknown>"):
+        super().__init__(ctx, "", name)  # xDSL's lexer would read the first token
+        self._parser_state = ParserState(_Lexer(Input(text, name)))
 
     def parse_optional_region(self, arguments=None):  # noqa: ANN001, ANN201 - xDSL's signature
         if self._open_regions is None:
@@ -57,12 +80,26 @@ class LocatingParser(Parser):
             self._location_end = self._current_token.span.start
         return location
 
+    def _parse_optional_integer_or_float_type(self):  # noqa: ANN202 - xDSL's signature
+        """Integer types up to `MAX_INTEGER_BITS` (xDSL makes an `i2147483647` and
+        then allocates for its values)."""
+        match = self._builtin_integer_type_regex.match(self._current_token.text)
+        if match is not None and int(match.group(1)) > MAX_INTEGER_BITS:
+            self.raise_error(f"integer types are at most {MAX_INTEGER_BITS} bits wide, got '{match.group(0)}'")
+        return super()._parse_optional_integer_or_float_type()
+
     def parse_operation(self) -> Operation:
         start = self._current_token.span
         try:
             op = super().parse_operation()
         except VerifyException as e:
             self.raise_error(_message(e), start)
+        except (ValueError, OverflowError, NotImplementedError, MemoryError) as e:
+            if isinstance(e, ParseError):
+                raise
+            # what xDSL raises while building attributes from extreme text (an integer
+            # too large for its type or for Python, an i2147483647)
+            self.raise_error(_message(e, f"the input is too large to build ({type(e).__name__})"), start)
         spelled = self._location_end == self._current_token.span.start  # `loc(...)` ends the op
         if isinstance(op.location, UnknownLoc) and not spelled:
             line, col = self._line_col(start.start)
@@ -91,6 +128,10 @@ def parse_mlir(ctx: Context, text: str, filename: str = "<stdin>", line_offset: 
 
 def verify(root: Operation) -> None:
     """Verifies `root` and everything in it; the error names the failing op's location."""
+    for op in root.walk():  # before any verifier asks such a value for its owner
+        for operand in op.operands:
+            if isinstance(operand, ForwardDeclaredValue):  # used, never defined where it is visible
+                raise TsjitError(f"'{op.name}' op uses a value that is never defined", SourceLocation.of_op(op))
     for op in root.walk():
         try:
             op.verify(verify_nested_ops=False)
@@ -101,8 +142,9 @@ def verify(root: Operation) -> None:
             raise TsjitError(message, SourceLocation.of_op(op)) from e
 
 
-def _message(error: VerifyException) -> str:
+def _message(error: Exception, otherwise: str = "verification failed") -> str:
     """xDSL splits constraint errors over lines ("operand 'c' ... does not verify:" then
     the reason); a diagnostic is one line, so join them."""
-    lines = [line.strip() for line in str(error).splitlines() if line.strip()]
-    return " ".join(lines) if lines else "verification failed"
+    text = error.args[0] if error.args and isinstance(error.args[0], str) else str(error)
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return " ".join(lines) if lines else otherwise

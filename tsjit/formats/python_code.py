@@ -135,6 +135,9 @@ def export_function(
     return "\n".join(printer.lines) + "\n"
 
 
+_GENERIC_NAMES = {ts.FutureType: "Future", ts.AwaitType: "Await", ts.RRefType: "RRef"}
+
+
 def python_type(t: Attribute) -> str:
     """A type as a Python annotation: `Tensor`, `List[int]`, `Optional[Tensor]`."""
     if type(t) in _SIMPLE_TYPES:
@@ -143,8 +146,8 @@ def python_type(t: Attribute) -> str:
         return f"List[{python_type(t.element_type)}]"
     if isinstance(t, ts.OptionalType):
         return f"Optional[{python_type(t.element_type)}]"
-    if isinstance(t, ts.FutureType):
-        return f"Future[{python_type(t.element_type)}]"
+    if isinstance(t, (ts.FutureType, ts.AwaitType, ts.RRefType)):
+        return f"{_GENERIC_NAMES[type(t)]}[{python_type(t.element_type)}]"
     if isinstance(t, ts.TupleType):
         if isinstance(t.qualname, StringAttr):
             return t.qualname.data

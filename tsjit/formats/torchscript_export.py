@@ -214,7 +214,10 @@ class GraphPrinter:
         return "[" + ", ".join(extra) + "]" if extra else ""
 
     def constant_value(self, value: Attribute, value_type: Attribute, op: Operation) -> str:
-        """A `prim.Constant` value as PyTorch prints it for the constant's type."""
+        """A `prim.Constant` value as PyTorch prints it for the constant's type (empty
+        containers with their annotation: `annotate(List[int], [])`)."""
+        from tsjit.formats.python_code import python_type  # python_code imports this module
+
         if isinstance(value_type, ts.OptionalType):
             value_type = value_type.element_type
         if isinstance(value_type, ts.BoolType) and isinstance(value, IntegerAttr):
@@ -230,9 +233,21 @@ class GraphPrinter:
                 else value_type.types
             )
             items = [self.element_value(v, t, op) for v, t in zip(value, elements)]
+            if isinstance(value_type, ts.ListType) and not items:  # PyTorch's empty list
+                from tsjit.formats.python_code import python_type
+
+                return f"annotate({python_type(value_type)}, [])"
             if isinstance(value_type, ts.ListType):
-                return "[" + ", ".join(items) + "]"
+                return "[" + ", ".join(items) + "]" if items else f"annotate({python_type(value_type)}, [])"
             return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
+        if isinstance(value_type, ts.DictType) and isinstance(value, ArrayAttr):
+            if not value.data:
+                return f"annotate({python_type(value_type)},{{}})"
+            entries = (
+                f"{self.element_value(k, value_type.key_type, op)}: {self.element_value(v, value_type.value_type, op)}"
+                for k, v in (pair.data for pair in value)  # pyright: ignore[reportAttributeAccessIssue]
+            )
+            return "{" + ", ".join(entries) + "}"
         return self.attribute(value, op)
 
     def element_value(self, value: Attribute, value_type: Attribute, op: Operation) -> str:

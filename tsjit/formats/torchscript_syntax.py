@@ -62,6 +62,14 @@ class TensorLiteral:
 
 
 @dataclass(slots=True)
+class DictLiteral:
+    """`{"a": 1., "b": 2.}`: a dict constant's entries in order (keys as read: the
+    constant's type decides what `1` means)."""
+
+    items: list[tuple[object, object]]
+
+
+@dataclass(slots=True)
 class Attribute:
     """`name=value` in a node's `[...]`. Values are int, float, bool, str, None, lists
     and tuples of those, TensorLiteral, or a TorchType (`types=[Float(2), int]`)."""
@@ -154,6 +162,8 @@ _TRAILING_COMMENT = re.compile(r"[ \t]*#[ \t]*([^\n]*)")
 _SOURCE_RANGE = re.compile(r"(.+):(\d+):(\d+)\s*$")
 _SIMPLE_TYPE = re.compile(r"[A-Za-z_][\w.]*(?:\[\]|\?)*(?=\s*[,)=\]\n])")
 _NUMBER = re.compile(r"[-+]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|inf\b|nan\b)")
+_SCALAR_TENSOR = re.compile(r"\{\s*[-+]?(?:[\d.]|inf\b|nan\b)[^:}]*\}")
+"""`{2.5}` (a one-element tensor), not `{"a": 1}` or `{1: 2}` (a dict)."""
 _TENSOR = re.compile(r"([^\[\]\"'\n]*?)\[ (CPU|CUDA|MPS|XPU|HIP|Meta)?(\w+?)Type\{([\d,]*)\} \]")
 _STRING = re.compile(r""""((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'""")
 _ESCAPE = re.compile(r"\\([0-7]{1,3}|x[0-9a-fA-F]{2}|.)")
@@ -433,7 +443,8 @@ class _Reader:
             return attributes
 
     def attribute_value(self) -> object:
-        """One value: string, number, tensor, list, tuple, bool, None or type."""
+        """One value: string, number, tensor, list, tuple, dict, bool, None, type, or
+        an empty container with its type (`annotate(List[int], [])`)."""
         text = self.text
         tensor = _TENSOR.match(text, self.pos)
         if tensor is not None:
@@ -444,7 +455,7 @@ class _Reader:
         if char in ('"', "'"):
             return self.string()
         if char == "{":
-            return self.scalar_tensor()
+            return self.scalar_tensor() if _SCALAR_TENSOR.match(text, pos) else self.dict_literal()
         if text.startswith(_UNPRINTED, pos):
             printed = next(u for u in _UNPRINTED if text.startswith(u, pos))
             raise self.fail(f"attribute value '{printed}' has no printed contents and cannot be read back")
@@ -462,9 +473,21 @@ class _Reader:
         if word is not None and word.group() in ("True", "False", "None"):
             self.pos = word.end()
             return {"True": True, "False": False, "None": None}[word.group()]
+        if word is not None and word.group() == "annotate" and text.startswith("(", word.end()):
+            return self.annotated(word.end() + 1)
         if word is None:
             raise self.fail(f"unknown attribute value kind starting with {self.found()}")
         return self.type()
+
+    def annotated(self, start: int) -> object:
+        """`annotate(List[int], [])`, PyTorch's spelling of an empty list constant: the
+        value (the node's type says the rest)."""
+        self.pos = self.type_end(start)
+        self.expect(",")
+        value = self.attribute_value()
+        self.skip()
+        self.expect(")")
+        return value
 
     def sequence(self, close: str) -> list[object]:
         items: list[object] = []
@@ -480,6 +503,21 @@ class _Reader:
                 continue
             self.expect(close)
             return items
+
+    def dict_literal(self) -> DictLiteral:
+        """`{key: value, ...}`, keys and values attribute values."""
+        self.pos += 1  # `{`
+        items: list[tuple[object, object]] = []
+        self.skip()
+        while not self.text.startswith("}", self.pos):
+            if items:
+                self.expect(",")
+            key = self.attribute_value()
+            self.expect(":")
+            items.append((key, self.attribute_value()))
+            self.skip()
+        self.pos += 1
+        return DictLiteral(items)
 
     def string(self) -> str:
         match = _STRING.match(self.text, self.pos)

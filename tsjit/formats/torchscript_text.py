@@ -48,6 +48,7 @@ from xdsl.utils.exceptions import VerifyException
 from tsjit.diagnostics import TsjitError
 from tsjit.dialects import types as ts
 from tsjit.dialects.prim import ConstantError, ConstantOp, constant_attr
+from tsjit.dialects.value_names import name_hint
 from tsjit.formats import torchscript_syntax as syntax
 
 FUNCTION_TYPE = ts.OpaqueType("Function")
@@ -315,6 +316,16 @@ class GraphImporter:
             )
             items = [self.constant_value(v, t, offset) for v, t in zip(value, element_types)]
             return items if isinstance(value_type, ts.ListType) else tuple(items)
+        if isinstance(value_type, ts.DictType) and isinstance(value, syntax.DictLiteral):
+            return {
+                self.constant_value(k, value_type.key_type, offset): self.constant_value(
+                    v, value_type.value_type, offset
+                )
+                for k, v in value.items
+            }
+        if isinstance(value, syntax.DictLiteral):
+            spelled = ts.to_torchscript_str(value_type)
+            raise self.source.error(f"a dict literal is not a constant of type {spelled}", offset)
         return value
 
     def dense(
@@ -401,8 +412,8 @@ class GraphImporter:
             scope.visible[definition.name] = value
             if scope.blocks:
                 scope.blocks[-1].append(definition.name)
-            if not definition.name[0].isdigit():
-                value.name_hint = definition.name
+            if (hint := name_hint(definition.name)) is not None:
+                value.name_hint = hint
 
     def define_name(self, scope: _Scope, name: str, offset: int) -> None:
         if name in scope.defined:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import numbers
 import typing
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -26,6 +27,8 @@ from tsjit.dialects.types import (
     IntType,
     ListType,
     NoneType,
+    NumberType,
+    OptionalType,
     StrType,
     TensorType,
     TupleType,
@@ -71,7 +74,8 @@ class TypeParser:
             if isinstance(expr.value, str):
                 return self.parse_annotation(self._string(expr))
         if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.BitOr):
-            return Annotation(_union([self.parse(expr.left), self.parse(expr.right)]))
+            left, right = self.parse_annotation(expr.left), self.parse_annotation(expr.right)
+            return Annotation(_union([left.type, right.type]), left.broadcast or right.broadcast)
         if isinstance(expr, ast.Subscript):
             return self._generic(expr)
         return Annotation(self._named(expr))
@@ -113,8 +117,11 @@ class TypeParser:
             return Annotation(ListType(self._one(expr, items)), size)
         if origin in (typing.List, list):  # noqa: UP006 - the typing objects are compared here
             return Annotation(ListType(self._one(expr, items)))
-        if origin is typing.Optional:
-            return Annotation(union_of([self._one(expr, items), NoneType()]))
+        if origin is typing.Optional:  # Optional[BroadcastingList2[int]] keeps its broadcast
+            if len(items) != 1:
+                raise self.fail(expr, f"Optional takes 1 type argument, got {len(items)}")
+            inner = self.parse_annotation(items[0])
+            return Annotation(union_of([inner.type, NoneType()]), inner.broadcast)
         if origin in (typing.Dict, dict):  # noqa: UP006
             if len(items) != 2:
                 raise self.fail(expr, f"Dict takes 2 type arguments, got {len(items)}")
@@ -145,6 +152,11 @@ def type_str(t: Attribute) -> str:
         return str(t)
 
 
+NUMBER = typing.Union[int, float, bool]  # noqa: UP007 -- the typing object itself
+"""`torch.types.Number`: a name for it means TorchScript's `Scalar` (NumberType), as
+`torch/jit/annotations.py` maps it; spelled out as a Union it stays a Union."""
+
+
 def python_type(obj: object) -> Attribute | None:
     """The TorchScript type a Python class or typing object denotes, if it is a leaf
     (`int`, `torch.Tensor`, `Any`, `None`, `torch.device`)."""
@@ -152,6 +164,8 @@ def python_type(obj: object) -> Attribute | None:
         return NoneType()
     if obj is typing.Any:
         return AnyType()
+    if obj is numbers.Number or obj == NUMBER:
+        return NumberType()
     if isinstance(obj, type):
         if obj in _BUILTIN_TYPES:
             return _BUILTIN_TYPES[obj]()

@@ -120,6 +120,23 @@ RENAMED_FUNCTIONS: dict[str, str] = {
 }  # fmt: skip
 """Python functions whose operator has another name."""
 
+PYTHON_BUILTINS: dict[tuple[str, str], str] = {
+    ("torch.nn.modules.utils", "_single"): "aten::_single", ("torch.nn.modules.utils", "_pair"): "aten::_pair",
+    ("torch.nn.modules.utils", "_triple"): "aten::_triple",
+    ("torch.nn.modules.utils", "_list_with_default"): "aten::list_with_default",
+    ("tsjit.frontend.library.utils", "_single"): "aten::_single", ("tsjit.frontend.library.utils", "_pair"): "aten::_pair",
+    ("tsjit.frontend.library.utils", "_triple"): "aten::_triple",
+    ("tsjit.frontend.library.utils", "_list_with_default"): "aten::list_with_default",
+    ("torch.nn.functional", "_no_grad_embedding_renorm_"): "aten::_no_grad_embedding_renorm_",
+    ("torch.nn.functional", "assert_int_or_pair"): "aten::_assert_int_or_pair",
+    ("torch.functional", "broadcast_shapes"): "aten::broadcast_shapes", ("torch._C", "_infer_size"): "aten::_infer_size",
+    ("torch.nn.init", "_no_grad_fill_"): "aten::_no_grad_fill_", ("torch.nn.init", "_no_grad_zero_"): "aten::_no_grad_zero_",
+    ("torch.nn.init", "_no_grad_normal_"): "aten::_no_grad_normal_",
+    ("torch.nn.init", "_no_grad_uniform_"): "aten::_no_grad_uniform_",
+}  # fmt: skip
+"""Python functions (found by identity: several share a name) whose calls are builtin
+operators, as PyTorch's `torch.jit._builtins._builtin_ops` lists them."""
+
 STATIC_TRUE_OPERATORS = frozenset({"aten::is_scripting"})
 """Conditions known at compile time: `if torch.jit.is_scripting():` keeps one branch."""
 STATIC_FALSE_OPERATORS = frozenset({"aten::has_torch_function"})

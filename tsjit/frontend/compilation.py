@@ -30,6 +30,7 @@ from tsjit.frontend.resolver import Resolver, Scope
 from tsjit.frontend.schema_matching import NO_DEFAULT, Choice, Param, Signature
 from tsjit.frontend.source import SourceFile
 from tsjit.frontend.sugared_values import NamedTupleConstructor
+from tsjit.nesting import check_source_nesting, deeply, needs_deep_stack
 
 
 @dataclass
@@ -99,6 +100,8 @@ class CompilationUnit:
         self.functions: dict[str, object] = {}  # qualified name -> function of serialized code
         self.implementations: set[tuple[str, str]] = set()  # (interface, class) pairs checked
         self.overload_choices: dict[tuple[object, ...], Choice] = {}  # see match_signatures
+        self.deepest = 0
+        """The deepest nesting of the functions compiled (`tsjit.nesting`)."""
 
     # -- sources ---------------------------------------------------------------------------
     def register_source(self, source: SourceFile) -> None:
@@ -142,6 +145,16 @@ class CompilationUnit:
     # -- signatures --------------------------------------------------------------------------
     def parse_signature(self, source: SourceFile, definition: ast.FunctionDef, scope: Scope,
                         function: types.FunctionType | None, is_method: bool) -> tuple[FunctionSignature, list[ast.AST]]:  # fmt: skip
+        """The signature from the definition's annotations (read on a deep stack when
+        they nest deeply: the body's check comes later)."""
+        parts = [part for part in (definition.args, definition.returns) if part is not None]
+        depth = max(check_source_nesting(part, source.filename, source.line_offset) for part in parts)
+        if needs_deep_stack(depth):
+            return deeply(self._parse_signature, source, definition, scope, function, is_method)
+        return self._parse_signature(source, definition, scope, function, is_method)
+
+    def _parse_signature(self, source: SourceFile, definition: ast.FunctionDef, scope: Scope,
+                         function: types.FunctionType | None, is_method: bool) -> tuple[FunctionSignature, list[ast.AST]]:  # fmt: skip
         arguments = definition.args
         if arguments.vararg is not None or arguments.kwarg is not None:
             node = arguments.vararg or arguments.kwarg
@@ -204,6 +217,34 @@ class CompilationUnit:
         scope = Scope.of_function(function)
         signature, nodes = self.parse_signature(source, definition, scope, function, is_method=False)
         spec = FunctionSpec(self.unique_symbol(name), source, definition, scope, signature, nodes)
+        return self.compile_spec(key, spec, node, caller)
+
+    def overload_signature(self, declaration: types.FunctionType, node: ast.AST | None) -> Signature:
+        """The signature one `_overload` declaration gives its implementation."""
+        source, definition = self.definition_of(declaration, node)
+        signature, _ = self.parse_signature(
+            source, definition, Scope.of_function(declaration), declaration, False
+        )
+        return Signature(definition.name, tuple(signature.params), ())
+
+    def compile_overload(self, declaration: types.FunctionType, implementation: types.FunctionType, name: str,
+                         node: ast.AST | None, caller: Any = None) -> CompiledFunction:  # fmt: skip
+        """`implementation`'s body compiled with the signature `declaration` declares."""
+        key = (implementation, declaration)
+        if key in self.compiled:
+            return self.compiled[key]
+        declared_source, declared = self.definition_of(declaration, node)
+        signature, _ = self.parse_signature(declared_source, declared, Scope.of_function(declaration),
+                                            declaration, is_method=False)  # fmt: skip
+        source, definition = self.definition_of(implementation, node)
+        arguments = definition.args
+        nodes: list[ast.AST] = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
+        names = [p.name for p in signature.params]
+        if [n.arg for n in nodes] != names:  # pyright: ignore[reportAttributeAccessIssue]
+            raise source.error(definition, f"the parameters of overloaded function '{definition.name}' differ from "
+                                           f"those of its declaration ({', '.join(names)})")  # fmt: skip
+        spec = FunctionSpec(self.unique_symbol(name), source, definition, Scope.of_function(implementation),
+                            signature, nodes)  # fmt: skip
         return self.compile_spec(key, spec, node, caller)
 
     def compile_method(self, info: ModuleInfo, name: str, node: ast.AST | None, caller: Any = None,
@@ -290,8 +331,9 @@ class CompilationUnit:
         self.in_progress.add(key)
         try:
             emitter = FunctionEmitter(self, spec)
-            function = emitter.emit()
-            finish(function)
+            depth = check_source_nesting(spec.definition, spec.source.filename, spec.source.line_offset)
+            self.deepest = max(self.deepest, depth)
+            function = deeply(_emitted, emitter) if needs_deep_stack(depth) else _emitted(emitter)
         finally:
             self.in_progress.discard(key)
         self.module.body.block.add_op(function)
@@ -665,6 +707,12 @@ def _convert_default(source: SourceFile, node: ast.arg, value: object, annotatio
     return value
 
 
+def _emitted(emitter: FunctionEmitter) -> func.FuncOp:
+    function = emitter.emit()
+    finish(function)
+    return function
+
+
 def finish(function: func.FuncOp) -> None:
     """The passes PyTorch runs on every freshly emitted graph: SSA conversion, the exit
     transform, loop canonicalization, and removal of the frontend's dead scaffolding."""
@@ -685,12 +733,16 @@ def finish(function: func.FuncOp) -> None:
     )  # pyright: ignore[reportAttributeAccessIssue]
 
 
-def cleanup(module: ModuleOp, pipeline: Sequence[str] = CLEANUP_PIPELINE) -> None:
-    """Runs the post-scripting cleanup passes (by name, from the pass table)."""
+def cleanup(module: ModuleOp, pipeline: Sequence[str] = CLEANUP_PIPELINE, depth: int = 0) -> None:
+    """Runs the post-scripting cleanup passes (by name, from the pass table), on a deep
+    stack for a program nested `depth` levels deep."""
     from tsjit.context import make_context
     from tsjit.transforms import PASSES
 
-    ctx = make_context()
-    for name in pipeline:
-        pass_class: type[ModulePass] = PASSES[name]()
-        pass_class().apply(ctx, module)
+    def run() -> None:
+        ctx = make_context()
+        for name in pipeline:
+            pass_class: type[ModulePass] = PASSES[name]()
+            pass_class().apply(ctx, module)
+
+    deeply(run) if needs_deep_stack(depth) else run()

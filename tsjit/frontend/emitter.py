@@ -47,6 +47,7 @@ from tsjit.dialects.types import (
     unify,
     union_of,
 )
+from tsjit.dialects.value_names import name_hint
 from tsjit.frontend import builtins
 from tsjit.frontend.annotations import type_str
 from tsjit.frontend.environment import Frame, meaningful_name
@@ -227,9 +228,7 @@ class FunctionEmitter:
     def value_name(self, name: str) -> str | None:
         """A name hint for a variable; names xDSL rejects (`x_1`-style endings are
         stripped by xDSL, digits first are invalid) stay without one."""
-        if not name or name[0].isdigit() or not name.replace("_", "a").replace(".", "a").isalnum():
-            return None
-        return name
+        return name_hint(name)
 
     def constant(self, value: object, type: Attribute | None = None, node: ast.AST | None = None) -> SSAValue:
         if isinstance(value, tuple) and isinstance(type, ListType):

@@ -9,10 +9,17 @@ carries the flag and folds it into its continue condition. A block that always r
 *throws*: its sibling decides the status, which keeps graphs simpler. Values that exist
 only on paths that exit are `prim.Uninitialized` (one per type).
 
-`with` statements are wrapped in `prim.With` during the transform so that exits inside
-them still reach their `prim.Exit`, then unwrapped. Afterwards, an If whose outputs only
-decide the condition of the next If is merged with it (`if x: return 1` + `return 2`
-becomes one If).
+`with` statements are wrapped in `prim.With` during the transform: the body is one
+block, the `prim.Exit` sits in the exit region after it, and values the body defines for
+later code become the With's results. An exit inside the body is transformed like any
+other node's: the rest of the body is guarded, the flag and the exit's values leave
+through the With's results, and the exit region (`__exit__`) runs on every path before
+the code after the With is guarded in turn. Nested `with`s, loops inside them and `with`s
+inside loops compose, since each is just a node that might exit. The With is unwrapped
+afterwards (its results become the body's yielded values). An exception leaving the body
+is the runtime's to handle: the interpreter calls the `__exit__` of every entered context
+while unwinding, as TorchScript's does. Afterwards, an If whose outputs only decide the
+condition of the next If is merged with it (`if x: return 1` + `return 2` becomes one If).
 
 The JIT overview's example, `while i < 5: if i == 3: i += 1; continue; i += 2`:
 
@@ -41,7 +48,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from tsjit.dialects import prim
 from tsjit.dialects.types import BoolType, UnionType, unify
-from tsjit.frontend.rebuild import extend_if, extend_loop, with_results
+from tsjit.frontend.rebuild import extend_if, extend_loop, extend_with, with_results
 
 
 class Status(enum.Enum):
@@ -138,7 +145,7 @@ class _ExitTransformer:
             elif isinstance(op, prim.IfOp):
                 pair = self.transform_if(op)
             elif isinstance(op, prim.WithOp):
-                pair = self.transform_block(op.body.block)
+                pair = self.transform_with(op)
             elif isinstance(op, prim.LoopOp):
                 pair = self.transform_loop(op)
             status = self.status(pair)
@@ -244,6 +251,22 @@ class _ExitTransformer:
         terminator.operands = [*terminator.operands, pair.has_exited, *values]
         results = list(new.results[first:])
         return ExitPair(results[0], results[1:])
+
+    def transform_with(self, op: prim.WithOp) -> ExitPair:
+        """Exits in the body leave through the With's results, after its exit region."""
+        pair = self.transform_block(op.body.block)
+        status = self.status(pair)
+        if status in (Status.WONT, Status.THROWS):
+            return pair
+        outputs = pair.values if status is Status.WILL else [pair.has_exited, *pair.values]
+        body_yield = op.body.block.last_op
+        assert body_yield is not None
+        body_yield.operands = [*body_yield.operands, *outputs]
+        first = len(op.results)
+        new = extend_with(op, [v.type for v in outputs])
+        results = list(new.results[first:])
+        has_exited = self.true_value if status is Status.WILL else results.pop(0)
+        return ExitPair(has_exited, results)
 
     def guard_block_nodes(self, block: Block, pair: ExitPair, start: Operation) -> ExitPair:
         """The rest of `block` runs only if no exit happened."""
@@ -391,10 +414,31 @@ def _enter_exit_to_with(function: func.FuncOp) -> None:
             current = following
         exit_op.detach()
         exit_block.insert_op_before(exit_op, exit_block.last_op)  # pyright: ignore[reportArgumentType]
-        with_op = prim.WithOp(None, [], Region(body), Region(exit_block))
+        escaping = [
+            result
+            for op in body.ops
+            for result in op.results
+            if any(not _inside(use.operation, body) for use in result.uses)
+        ]
+        body_yield = body.last_op
+        assert body_yield is not None
+        body_yield.operands = escaping
+        with_op = prim.WithOp(None, [v.type for v in escaping], Region(body), Region(exit_block))
+        for inner, outer in zip(escaping, with_op.results):
+            inner.replace_uses_with_if(outer, lambda use: not _inside(use.operation, body))
         parent = enter.parent_block()
         assert parent is not None
         parent.insert_op_after(with_op, enter)
+
+
+def _inside(op: Operation, block: Block) -> bool:
+    """Whether `op` is in `block` or nested in one of its ops."""
+    current: Operation | None = op
+    while current is not None:
+        if current.parent_block() is block:
+            return True
+        current = current.parent_op()
+    return False
 
 
 def _with_to_enter_exit(function: func.FuncOp) -> None:
@@ -402,6 +446,10 @@ def _with_to_enter_exit(function: func.FuncOp) -> None:
     for op in [op for op in _walk(function.body.block) if isinstance(op, prim.WithOp)]:
         parent = op.parent_block()
         assert parent is not None
+        body_yield = op.body.block.last_op
+        assert body_yield is not None
+        for result, value in zip(op.results, body_yield.operands):
+            result.replace_all_uses_with(value)
         for region in (op.body, op.exit):
             inner = region.block
             terminator = inner.last_op

@@ -79,7 +79,8 @@ class CompiledMethod:
 def compile_method(qualified_name: str, method: str) -> CompiledMethod | None:
     """`method` of the class view of a library class (compiled once per class and
     method); None when the library defines no such method. Containers (`Sequential`)
-    have no class view: their code depends on their items. Scripting's cleanup passes
+    and the layers holding submodules or functions (`modules.COMPOSITE`) have no class
+    view: their code depends on what they hold. Scripting's cleanup passes
     are not run: here they would only pool constants, and importing them costs more
     than the whole compilation."""
     return _compile_method(unmangled(qualified_name), method)
@@ -100,11 +101,17 @@ def attribute_defaults(qualified_name: str) -> dict[str, object]:
 
 @dataclass
 class _ClassView(ModuleInfo):
-    """A library class seen without an instance: nothing folded, state read at run time."""
+    """A library class seen without an instance: state read at run time. Only the bool
+    constants are folded, to their `__init__` defaults (objects never carry constants, so
+    they read the defaults anyway): code chooses on them at compile time
+    (`F.max_pool2d(..., return_indices=self.return_indices)`)."""
 
     reads: set[str] = field(default_factory=set)  # the attributes its compiled code reads
 
     def attribute(self, em: FunctionEmitter, node: ast.AST, receiver: SSAValue, name: str) -> SugaredValue:
+        folded = _constant_defaults(self.qualname).get(name)
+        if isinstance(folded, bool):
+            return self.unit.resolver.to_sugared(em, node, folded, name)
         if not self.has_attribute(name):  # unannotated: a parameter or buffer
             self.attributes[name] = OptionalType(TensorType())
         if name in self.attributes:
@@ -116,6 +123,10 @@ class _ClassView(ModuleInfo):
 def _compile_method(qualname: str, method: str) -> CompiledMethod | None:
     cls = library_class(qualname)
     if cls is None:
+        return None
+    from tsjit.frontend.library import modules
+
+    if cls.__name__ in modules.COMPOSITE:
         return None
     unit = CompilationUnit()
     view = _ClassView(unit, None, cls, qualname, _declared_types(unit, cls))

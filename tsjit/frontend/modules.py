@@ -13,6 +13,7 @@ compiled on first use; layers of `torch.nn` take their TorchScript source from
 from __future__ import annotations
 
 import ast
+import functools
 import sys
 import types
 import typing
@@ -47,6 +48,7 @@ if TYPE_CHECKING:
     from tsjit.frontend.emitter import FunctionEmitter
 
 CONTAINERS = frozenset({"Sequential", "ModuleList"})
+"""Containers whose items scripting unrolls (their classes in PyTorch or the library)."""
 
 
 def is_module(value: object) -> bool:
@@ -82,11 +84,9 @@ def library_class(cls: type) -> type:
     from tsjit.frontend.library import modules as library
 
     if cls.__module__.startswith("torch.nn.modules."):
-        candidate = getattr(library, cls.__name__, None)
-        if (
-            isinstance(candidate, type)
-            and library.TORCH_QUALNAMES.get(cls.__name__) == f"{cls.__module__}.{cls.__name__}"
-        ):
+        candidate = library.BY_NAME.get(cls.__name__)
+        qualname = f"{cls.__module__}.{cls.__name__}"
+        if candidate is not None and library.TORCH_QUALNAMES[cls.__name__] == qualname:
             return candidate
     return cls
 
@@ -96,7 +96,7 @@ def python_class_name(cls: type) -> str:
     function is `f._locals.C`, as PyTorch names it: the name must be a dotted path)."""
     from tsjit.frontend.library import modules as library
 
-    if cls.__module__ == library.__name__ and cls.__name__ in library.TORCH_QUALNAMES:
+    if library.BY_NAME.get(cls.__name__) is cls:
         return library.TORCH_QUALNAMES[cls.__name__]
     return f"{cls.__module__}.{cls.__qualname__}".replace("<locals>", "_locals")
 
@@ -174,9 +174,7 @@ class ModuleInfo:
 
     @property
     def is_container(self) -> bool:
-        return self.python_name in CONTAINERS and self.python_class.__module__.endswith(
-            ("library.modules", "container")
-        )
+        return self.python_name in CONTAINERS and self.python_class.__module__.endswith("container")
 
     def sugared(self, value: SSAValue) -> SugaredValue:
         return ModuleValue(value, self)
@@ -346,16 +344,37 @@ def _read(instance: object, name: str) -> object:
 
 
 def _state(instance: object) -> Iterator[tuple[str, object]]:
-    """The instance's attributes in definition order: parameters, buffers, plain."""
+    """The instance's attributes in definition order: parameters, buffers, plain (private
+    ones included, as in PyTorch, except the bookkeeping every `nn.Module` has)."""
     seen: set[str] = set()
     for table in ("_parameters", "_buffers"):
         for name, value in getattr(instance, table).items():
             seen.add(name)
             yield name, value
+    internal = _module_internals(type(instance))
     for name, value in vars(instance).items():
-        if name.startswith("_") or name in seen or name in instance._modules:
+        if name in internal or name in seen or name in instance._modules or name.startswith("__"):
             continue
         yield name, value
+
+
+@functools.cache
+def _module_internals(cls: type) -> frozenset[str]:
+    """The attributes a bare `nn.Module` of `cls`'s framework (PyTorch or the shim) has:
+    hooks, tables and flags that are not the module's own state."""
+    homes = ("nn.module", "modules.module")
+    base = next((k for k in cls.__mro__ if k.__name__ == "Module" and k.__module__.endswith(homes)), None)
+    if base is None:
+        return frozenset({"training"})
+    return frozenset(vars(base()))
+
+
+def _is_function(value: object) -> bool:
+    """A Python function stored on a module (`self.activation = F.relu`): scripted code
+    calls it as the function it is, as PyTorch does."""
+    if isinstance(value, (types.FunctionType, types.BuiltinFunctionType)):
+        return True
+    return type(value).__name__ == "TorchBuiltin"
 
 
 def _constant_names(cls: type) -> set[str]:
@@ -405,10 +424,13 @@ class ModuleRegistry:
         info.attributes["training"] = BoolType()
         for name in sorted(constants):
             value = getattr(instance, name, MISSING)
-            if value is not MISSING:
+            if value is not MISSING and not is_module(value):  # a module named a constant is a submodule
                 info.constants[name] = tuple(value) if isinstance(value, list) else value
         for name, value in _state(instance):
             if name == "training" or name in constants:
+                continue
+            if _is_function(value):
+                info.constants[name] = value
                 continue
             if name in instance._parameters:
                 info.parameters.append(name)

@@ -37,6 +37,13 @@ def extend_if(op: prim.IfOp, extra_types: Sequence[Attribute]) -> prim.IfOp:
     return with_results(op, [*op.outs.types, *extra_types])
 
 
+def extend_with(op: prim.WithOp, extra_types: Sequence[Attribute]) -> prim.WithOp:
+    """`op` with more results after its own (its body's yield is the caller's to extend)."""
+    new = prim.WithOp(op.context, [*op.outs.types, *extra_types], Region(), Region())
+    _replace(op, new)
+    return new
+
+
 def extend_loop(
     op: prim.LoopOp, extra_initial: Sequence[SSAValue], extra_types: Sequence[Attribute]
 ) -> prim.LoopOp:

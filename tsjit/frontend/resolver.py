@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import builtins as python_builtins
 import inspect
+import sys
 import types
 import typing
 from collections.abc import Mapping
@@ -20,12 +21,14 @@ from tsjit.dialects.types import FloatType, IntType
 from tsjit.frontend import builtins
 from tsjit.frontend.annotations import MISSING
 from tsjit.frontend.sugared_values import (
+    BooleanDispatchValue,
     BuiltinFunction,
     CastValue,
     ContextManagerClass,
     ExceptionValue,
     FunctionValue,
     MagicMethod,
+    OverloadedFunctionValue,
     PrintValue,
     PythonModuleValue,
     SimpleValue,
@@ -172,6 +175,8 @@ class Resolver:
             return SimpleValue(em.constant(obj, None, node))
         if isinstance(obj, shim_dtype) or type(obj).__name__ == "dtype" and type(obj).__module__ == "torch":
             return SimpleValue(em.constant(_dtype_code(obj), IntType(), node))
+        if (code := _enum_code(obj)) is not None:  # memory formats and layouts are ints
+            return SimpleValue(em.constant(code, IntType(), node))
         if isinstance(obj, tuple) and not hasattr(obj, "_fields"):
             values = [self.to_sugared(em, node, item, name).as_value(em, node) for item in obj]
             return SimpleValue(em.tuple_of(values, node))
@@ -212,11 +217,17 @@ class Resolver:
         full = f"{module}.{qualname}"
         if full in builtins.RENAMED_FUNCTIONS:
             return BuiltinFunction(builtins.RENAMED_FUNCTIONS[full])
+        if (operator := python_builtin(obj)) is not None:
+            return BuiltinFunction(operator)
         library = self.library_function(full)
         if library is not None:
             return library
         if module in _JIT_MODULES and qualname in builtins.JIT_FUNCTIONS:
             return _jit_function(qualname)
+        if (dispatch := boolean_dispatch_of(obj)) is not None:
+            return BooleanDispatchValue(dispatch, full)
+        if (declarations := overloads_of(obj)) is not None:
+            return OverloadedFunctionValue(declarations, obj, full)
         if isinstance(obj, types.FunctionType):
             from tsjit.frontend.classes import UnusedCallValue, modifier
 
@@ -246,8 +257,9 @@ class Resolver:
         )
 
     def library_function(self, full_name: str) -> SugaredValue | None:
-        """`torch.nn.functional.softmax` (real or shim): tsjit's TorchScript source."""
-        from tsjit.frontend.library import functional
+        """`torch.nn.functional.softmax`, `torch.stft` (real or shim): tsjit's TorchScript
+        source of the functions PyTorch writes in Python."""
+        from tsjit.frontend.library import functional, torch_functional
 
         for prefix in ("torch.nn.functional.", f"{functional.__name__}."):
             if full_name.startswith(prefix):
@@ -256,7 +268,17 @@ class Resolver:
                     return BuiltinFunction(functional.ATEN_FUNCTIONS[name])
                 target = getattr(functional, name, None)
                 if isinstance(target, types.FunctionType) and target.__module__ == functional.__name__:
+                    if (dispatch := boolean_dispatch_of(target)) is not None:
+                        return BooleanDispatchValue(dispatch, f"torch.nn.functional.{name}")
+                    if (declarations := overloads_of(target)) is not None:
+                        return OverloadedFunctionValue(declarations, target, f"torch.nn.functional.{name}")
                     return FunctionValue(target, f"torch.nn.functional.{name}")
+        for prefix in ("torch.functional.", "torch.", f"{torch_functional.__name__}."):
+            if full_name.startswith(prefix) and "." not in full_name[len(prefix) :]:
+                name = full_name[len(prefix) :]
+                target = getattr(torch_functional, name, None)
+                if isinstance(target, types.FunctionType) and target.__module__ == torch_functional.__name__:
+                    return FunctionValue(target, f"torch.functional.{name}")
         return None
 
     # -- namespaces ---------------------------------------------------------------------------
@@ -286,7 +308,8 @@ class Resolver:
             return BuiltinFunction("aten::_unwrap_optional")
         if q == "torch" and (code := _torch_dtype_code(name)) is not None:
             return SimpleValue(em.constant(code, IntType(), node))
-        if q == "torch.nn.functional" and (library := self.library_function(full)) is not None:
+        library = self.library_function(full) if q in ("torch.nn.functional", "torch", "torch.functional") else None
+        if library is not None:
             return library
         if q in builtins.OPERATOR_NAMESPACES:
             operator = f"{builtins.OPERATOR_NAMESPACES[q]}::{builtins.NAMESPACE_PREFIXES.get(q, '')}{name}"
@@ -383,6 +406,20 @@ def _torch_dtype_code(name: str) -> int | None:
     return dtype.code if dtype is not None else None
 
 
+def _enum_code(obj: object) -> int | None:
+    """The int TorchScript passes for `torch.channels_last`, `torch.strided` (the shim's,
+    or PyTorch's when the user's code holds the real torch); None for anything else."""
+    from tsjit.frontend.torch_shim._tensor import LAYOUTS, MEMORY_FORMATS, EnumValue
+
+    if isinstance(obj, EnumValue):
+        return obj.code
+    kind = type(obj)
+    if kind.__module__ == "torch" and kind.__name__ in ("memory_format", "layout"):
+        found = {**MEMORY_FORMATS, **LAYOUTS}.get(str(obj).removeprefix("torch."))
+        return None if found is None else found.code
+    return None
+
+
 def _dtype_code(obj: object) -> int:
     code = getattr(obj, "code", None)
     if isinstance(code, int):
@@ -390,3 +427,54 @@ def _dtype_code(obj: object) -> int:
     found = _torch_dtype_code(str(obj).removeprefix("torch."))
     assert found is not None, f"unknown dtype {obj}"
     return found
+
+
+def boolean_dispatch_of(obj: object) -> dict[str, object] | None:
+    """How a `boolean_dispatch` function (tsjit's library's, or one made with PyTorch's
+    `torch._jit_internal.boolean_dispatch`) picks its implementation; None for others."""
+    from tsjit.frontend.torch_shim._builtins import BOOLEAN_DISPATCHED
+
+    try:
+        if obj in BOOLEAN_DISPATCHED:
+            return BOOLEAN_DISPATCHED[obj]
+    except TypeError:  # unhashable
+        return None
+    internal = sys.modules.get("torch._jit_internal")
+    registry = getattr(internal, "boolean_dispatched", None)
+    if registry is not None:
+        try:
+            return registry.get(obj)
+        except TypeError:
+            return None
+    return None
+
+
+def overloads_of(obj: object) -> list[object] | None:
+    """The `_overload` declarations of a function (tsjit's shim's or PyTorch's registry),
+    or None when it has none."""
+    from tsjit.frontend.torch_shim._builtins import OVERLOADS
+
+    if not isinstance(obj, types.FunctionType):
+        return None
+    declared = OVERLOADS.get((obj.__module__, obj.__qualname__))
+    if declared:
+        return [d for d in declared if d is not obj] or None
+    internal = sys.modules.get("torch._jit_internal")
+    registry = getattr(internal, "_overloaded_fns", None)
+    if registry:
+        try:
+            found = registry.get(internal._qualified_name(obj))  # pyright: ignore[reportOptionalMemberAccess]
+        except Exception:  # noqa: BLE001 -- a name PyTorch cannot qualify has no overloads
+            return None
+        return [d for d in found if d is not obj] or None if found else None
+    return None
+
+
+def python_builtin(obj: object) -> str | None:
+    """The operator a Python function stands for in scripted code (`_pair` is
+    `aten::_pair`), found by identity among `builtins.PYTHON_BUILTINS`."""
+    for (module_name, attribute), operator in builtins.PYTHON_BUILTINS.items():
+        module = sys.modules.get(module_name)
+        if module is not None and getattr(module, attribute, None) is obj:
+            return operator
+    return None

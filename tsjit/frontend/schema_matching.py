@@ -32,6 +32,7 @@ from tsjit.dialects import prim
 from tsjit.dialects.schema import FunctionSchema, SchemaType, TypeKind, schemas_for
 from tsjit.dialects.types import (
     AnyType,
+    BoolType,
     ComplexScalarType,
     DeviceType,
     DictType,
@@ -258,6 +259,18 @@ class TupleToList(Plan):
 
 
 @dataclass
+class TupleElementsToList(Plan):
+    """A tuple made a list element by element, each converted (eager calls only)."""
+
+    inner: Plan = field(default=None)  # pyright: ignore[reportAssignmentType]
+    converters: list[Callable[[SSAValue], Plan]] = field(default_factory=list)
+
+    def emit(self, b: Builder) -> SSAValue:
+        elements = b.tuple_elements(self.inner.emit(b))
+        return b.list_of([convert(e).emit(b) for convert, e in zip(self.converters, elements)], self.type)  # pyright: ignore[reportArgumentType]
+
+
+@dataclass
 class TupleConvert(Plan):
     """A tuple whose elements are converted one by one."""
 
@@ -398,6 +411,13 @@ class Matcher:
             target = _unwrap_optional(concrete)
             if convertible_to_list(value_type, target) and not is_subtype_of(value_type, target):
                 plan = TupleToList(target, plan.cost, plan)
+            elif allow_conversions and self._takes_tensor_elements(value_type, target):
+                assert isinstance(target, ListType)
+                converters = [
+                    functools.partial(self._convert_value, target.element_type, True)
+                    for _ in value_type.types
+                ]
+                plan = TupleElementsToList(target, plan.cost + 1, plan, converters)
             elif (
                 isinstance(concrete, TupleType)
                 and not is_subtype_of(value_type, concrete)
@@ -414,6 +434,19 @@ class Matcher:
         if allow_conversions:
             plan = self._implicit(concrete, plan)
         return plan
+
+    def _takes_tensor_elements(self, value_type: TupleType, target: Attribute) -> bool:
+        """Python's argument parser (not TorchScript's compiler) takes 0-dim tensors as
+        the ints of an `int[]` (`x.view((2, t.size(0)))` while tracing): builders of eager
+        calls say so with `tensor_elements_as_numbers`."""
+        return (
+            getattr(self.builder, "tensor_elements_as_numbers", False)
+            and isinstance(target, ListType)
+            and isinstance(target.element_type, (IntType, FloatType))
+            and all(
+                is_subtype_of(e, target.element_type) or isinstance(e, TensorType) for e in value_type.types
+            )
+        )
 
     def _convert_value(self, concrete: Attribute, allow_conversions: bool, value: SSAValue) -> Plan:
         return self.convert(concrete, UseValue(value.type, 0, value), allow_conversions)
@@ -439,6 +472,8 @@ class Matcher:
                 ComplexScalarType: "aten::Complex",
                 IntType: "aten::Int",
             }.get(type(concrete))
+        elif isinstance(t, BoolType) and isinstance(concrete, NumberType):
+            operator = "aten::Int"  # as TorchScript: `torch.full([2], True)` fills with the int 1
         elif isinstance(t, StrType) and isinstance(concrete, DeviceType):
             operator = "aten::device"
         if operator is None:
@@ -518,12 +553,11 @@ class MatchFailure(Exception):
 
 def _varargs_can_be_used_as_list(signature: Signature, index: int, param: Param) -> bool:
     is_last = index + 1 == len(signature.params) or signature.params[index + 1].kwarg_only
-    formal = param.type
+    formal = param.type  # a list, not an optional one (PyTorch's `varargsCanBeUsedAsList`)
     if isinstance(formal, SchemaType):
-        inner = formal.element if formal.kind is TypeKind.OPTIONAL else formal
-        is_list = inner.kind is TypeKind.LIST
-        typevar_list = is_list and inner.element.kind is TypeKind.VARIABLE
-    else:  # a script function's parameter: an Optional list takes no varargs, as in PyTorch
+        is_list = formal.kind is TypeKind.LIST
+        typevar_list = is_list and formal.element.kind is TypeKind.VARIABLE
+    else:
         is_list, typevar_list = isinstance(formal, ListType), False
     return is_last and is_list and param.broadcast is None and not typevar_list
 
@@ -560,8 +594,13 @@ def try_match(
             if allow_conversions and _varargs_can_be_used_as_list(signature, index, param):
                 first = args[used_args].type
                 list_formal = evaluate(param.type, bindings)
+                listed = _unwrap_optional(list_formal) if list_formal is not None else None
                 if not isinstance(first, ListType) and not (
-                    list_formal is not None and convertible_to_list(first, _unwrap_optional(list_formal))
+                    listed is not None
+                    and (
+                        convertible_to_list(first, listed)
+                        or (isinstance(first, TupleType) and matcher._takes_tensor_elements(first, listed))
+                    )
                 ):
                     element = _list_element(param.type)
                     element_param = Param("<varargs>", element)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import __future__
 
 import builtins as python_builtins
+import functools
 import os
 import types
 from collections.abc import Callable, Iterator
@@ -30,6 +31,7 @@ from tsjit.frontend.modules import ModuleInfo, is_module
 from tsjit.frontend.schema_matching import NO_DEFAULT
 from tsjit.frontend.source import SourceFile
 from tsjit.frontend.torch_shim._state import ACTIVE
+from tsjit.nesting import retry_deeply
 from tsjit.runtime import interop
 
 if TYPE_CHECKING:
@@ -355,7 +357,7 @@ def bind_arguments(compiled: CompiledFunction, args: tuple[Any, ...], kwargs: di
         return args
     name = compiled.signature.name
     if len(args) > len(params):
-        raise TsjitError(f"{name}() expected at most {len(params)} argument(s) but received {len(args)}")
+        return args  # the graph's argument check says so, with PyTorch's words
     bound = list(args)
     for param in params[len(args) :]:
         if param.name in kwargs:
@@ -363,7 +365,7 @@ def bind_arguments(compiled: CompiledFunction, args: tuple[Any, ...], kwargs: di
         elif param.default is not NO_DEFAULT:
             bound.append(param.default)
         else:
-            raise TsjitError(f"{name}() is missing value for argument '{param.name}'")
+            return tuple(bound)  # missing: as above
     if kwargs:
         raise TsjitError(f"{name}() got an unexpected keyword argument '{next(iter(kwargs))}'")
     return tuple(bound)
@@ -397,14 +399,16 @@ def script(obj: Any, entry: str = "forward") -> ScriptFunction:
         raise TsjitError(
             f"tsjit.script expects a function, a module or source text, got {type(obj).__name__}"
         )
-    cleanup(unit.module)
+    cleanup(unit.module, depth=unit.deepest)
     return result
 
 
-def _script_module(unit: CompilationUnit, instance: Any, method: str) -> ScriptModule:
+def _script_module(
+    unit: CompilationUnit, instance: Any, method: str, location: SourceLocation | None = None
+) -> ScriptModule:
     info = unit.registry.info(instance)
     if not info.has_method(method):
-        raise TsjitError(f"module '{info.python_name}' has no method '{method}' to script")
+        raise TsjitError(f"module '{info.python_name}' has no method '{method}' to script", location)
     return ScriptModule(unit, unit.compile_method(info, method, None, entry=True), info)
 
 
@@ -429,8 +433,8 @@ def script_file_text(text: str, filename: str, entry: str | None = None) -> Scri
         except Exception as error:  # the user's constructor: any failure is theirs
             raise TsjitError(f"cannot construct {class_name}() to script it: {error}",
                              SourceLocation(filename, _line_of(source, class_name))) from error  # fmt: skip
-        result = _script_module(unit, instance, method)
-    cleanup(unit.module)
+        result = _script_module(unit, instance, method, SourceLocation(filename, _line_of(source, class_name)))
+    cleanup(unit.module, depth=unit.deepest)
     return result
 
 
@@ -449,7 +453,7 @@ def script_method_source(
         raise TsjitError(f"{filename} defines no function '{method}'", SourceLocation(filename, 0))
     info = unit.registry.info(instance)
     compiled = unit.compile_method_function(info, method, function)
-    cleanup(unit.module)
+    cleanup(unit.module, depth=unit.deepest)
     return ScriptModule(unit, compiled, info)
 
 
@@ -562,12 +566,11 @@ def run_user_file(source: SourceFile) -> dict[str, Any]:
     # Annotations stay text, as under `from __future__ import annotations`: TorchScript
     # files name types Python cannot evaluate (`Tensor` unimported, `__torch__.m.C`).
     try:
-        code = compile(
+        code = retry_deeply(
+            functools.partial(compile, flags=__future__.annotations.compiler_flag, dont_inherit=True),
             source.tree,
             source.filename,
             "exec",
-            flags=__future__.annotations.compiler_flag,
-            dont_inherit=True,
         )
     except SyntaxError as error:
         line = (error.lineno or 0) + source.line_offset

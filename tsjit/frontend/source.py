@@ -8,6 +8,7 @@ PyTorch's graph comments print 0-based columns, one less.
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -34,12 +35,22 @@ class SourceFile:
 
     @cached_property
     def tree(self) -> ast.Module:
+        """The syntax tree; deep source is parsed on a deep stack, and source nested
+        beyond `NESTING_LIMIT` is an error at its deepest point (`tsjit.nesting`)."""
+        from tsjit.nesting import check_source_nesting, retry_deeply
+
         try:
-            return ast.parse(self.text, self.filename, type_comments=True)
+            tree = retry_deeply(functools.partial(ast.parse, type_comments=True), self.text, self.filename)
+        except (MemoryError, RecursionError):  # Python's own parser gives up ("too complex")
+            from tsjit.nesting import nesting_error
+
+            raise nesting_error(SourceLocation(self.filename, self.line_offset + 1)) from None
         except SyntaxError as e:
             line = (e.lineno or 1) + self.line_offset
             raise TsjitError(f"syntax error: {e.msg}", SourceLocation(self.filename, line, (e.offset or 1) + self.indent),
                              e.text.rstrip("\n") if e.text else None) from None  # fmt: skip
+        check_source_nesting(tree, self.filename, self.line_offset)
+        return tree
 
     def source_location(self, node: ast.AST | None) -> SourceLocation | None:
         if node is None or not hasattr(node, "lineno"):

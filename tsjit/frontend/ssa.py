@@ -26,6 +26,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from tsjit.dialects import prim
 from tsjit.dialects.types import unify
+from tsjit.dialects.value_names import name_hint
 from tsjit.frontend.environment import display_name, meaningful_name
 from tsjit.frontend.rebuild import extend_if, extend_loop
 
@@ -55,9 +56,7 @@ def convert_to_ssa(function: func.FuncOp) -> None:
 
 def _hint(value: SSAValue, name: str) -> None:
     if meaningful_name(name) and value.name_hint is None:
-        shown = display_name(name)
-        if shown and not shown[0].isdigit():
-            value.name_hint = shown
+        value.name_hint = name_hint(display_name(name))
 
 
 class _ControlFlowLoadStores:

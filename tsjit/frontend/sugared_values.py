@@ -482,6 +482,51 @@ class FunctionValue(SugaredValue):
         return SimpleValue(call_compiled(em, callee, node, inputs))
 
 
+class BooleanDispatchValue(SugaredValue):
+    """A function that is one of two depending on a constant bool argument
+    (`boolean_dispatch`, as `F.max_pool2d`'s `return_indices`)."""
+
+    kind = "function"
+
+    def __init__(self, dispatch: dict[str, object], name: str):
+        self.dispatch = dispatch
+        self.name = name
+
+    def call(self, em: FunctionEmitter, node: ast.AST, args: list[CallArg], kwargs: list[CallArg],
+             n_binders: int) -> SugaredValue:  # fmt: skip
+        arg_name, index = self.dispatch["arg_name"], self.dispatch["index"]
+        flag = self.dispatch["default"]
+        found = next((a for a in kwargs if a.name == arg_name), None)
+        if found is None and isinstance(index, int) and len(args) > index:
+            found = args[index]
+        if found is not None:
+            flag = found.constant if found.value is None else em.constant_value(found.value)
+        if not isinstance(flag, bool):
+            raise em.error(node, f"value for {arg_name} must be a constant bool in a call to {self.name}()")
+        target = self.dispatch["if_true" if flag else "if_false"]
+        name = f"{self.name.rpartition('.')[0]}.{getattr(target, '__name__', self.name)}".lstrip(".")
+        return FunctionValue(target, name).call(em, node, args, kwargs, n_binders)
+
+
+class OverloadedFunctionValue(SugaredValue):
+    """A function with `_overload` declarations: the call picks the declaration its
+    arguments match, and the implementation is compiled once per declaration."""
+
+    kind = "function"
+
+    def __init__(self, declarations: Sequence[object], implementation: object, name: str):
+        self.declarations = declarations
+        self.implementation = implementation
+        self.name = name
+
+    def call(self, em: FunctionEmitter, node: ast.AST, args: list[CallArg], kwargs: list[CallArg],
+             n_binders: int) -> SugaredValue:  # fmt: skip
+        signatures = [em.unit.overload_signature(d, node) for d in self.declarations]
+        index, matched = match_or_fail(em, signatures, node, args, kwargs, None, f"{self.name}()")
+        callee = em.unit.compile_overload(self.declarations[index], self.implementation, self.name, node, em)
+        return SimpleValue(call_compiled(em, callee, node, matched.inputs(em)))
+
+
 def call_compiled(
     em: FunctionEmitter, callee: CompiledFunction, node: ast.AST, inputs: Sequence[SSAValue]
 ) -> SSAValue:

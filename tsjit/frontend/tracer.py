@@ -39,6 +39,7 @@ from xdsl.rewriter import Rewriter
 from tsjit.diagnostics import SourceLocation, TsjitError
 from tsjit.dialects import prim
 from tsjit.dialects.types import DictType, ListType, OptionalType, TensorType, TupleType
+from tsjit.dialects.value_names import name_hint
 from tsjit.frontend.script import ScriptFunction, ScriptModule
 from tsjit.runtime import interop
 from tsjit.frontend.torch_shim._state import ACTIVE
@@ -117,7 +118,7 @@ def _trace_once(fn_or_module: Any, target: Callable[..., Any], raw_inputs: tuple
     frame = state.start_frame(symbol, module, [state.structure_type(i) for i in inputs])
     arguments = frame.block.args[1:] if module is not None else frame.block.args
     for arg, name in zip(arguments, _parameter_names(target, len(inputs))):
-        arg.name_hint = name
+        arg.name_hint = name_hint(name)
     state.bind_inputs(arguments, inputs)
     returned: dict[str, int] = {}
     previous = ACTIVE.enter(state)

@@ -46,6 +46,7 @@ from tsjit.dialects.types import (
     TupleType,
     unify,
 )
+from tsjit.dialects.value_names import name_hint
 from tsjit.frontend.torch_shim._dispatch import (
     ArgRef,
     CallRef,
@@ -403,6 +404,11 @@ class TracingState:
                 obj = obj[index]  # pyright: ignore[reportIndexIssue]
             return self.value_of(obj, ref.type)
         if isinstance(ref, ConstRef):
+            if isinstance(ref.type, ListType) and isinstance(ref.value, (list, tuple)) and all(
+                type(v) in (int, float) for v in ref.value
+            ):  # number lists, defaults included, are recorded element by element, as PyTorch's tracer does
+                elements = [self.constant(v, ref.type.element_type) for v in ref.value]
+                return self.insert(prim.ListConstructOp(elements, ref.type)).results[0]
             return self.constant(ref.value, ref.type)
         if isinstance(ref, CallRef):
             operands = [self.emit(o, flat) for o in ref.operands]
@@ -469,7 +475,11 @@ class TracingState:
         self.bind_inputs(callee.block.args[1:], passed)
         try:
             result = module.forward(*args, **kwargs)
-            output = self.output_value(result, strict=False)
+            flat = _flat_tensor_tuple(result)  # nested tuples of tensors return flat, as in PyTorch's traces
+            if flat is not None:
+                output = self.insert(prim.TupleConstructOp([self.tensor_value(t) for t in flat])).results[0]
+            else:
+                output = self.output_value(result, strict=False)
         except BaseException:
             self.frames.pop()
             raise
@@ -478,7 +488,11 @@ class TracingState:
         assert receiver is not None
         operands = [self.value_of(a) for a in passed]
         call = self.insert(prim.CallMethodOp(receiver, method, operands, [output.type]), location_of_caller())
-        self.bind_structure(result, call.results[0])
+        if flat is not None:
+            for tensor, value in zip(flat, self.insert(prim.TupleUnpackOp(call.results[0])).results):
+                self.frame.bind(tensor, value)
+        else:
+            self.bind_structure(result, call.results[0])
         return result
 
     def call_compiled_module(self, module: Any, args: tuple[object, ...]) -> Any:
@@ -656,9 +670,7 @@ def _argument_names(function: Callable[..., Any], count: int) -> list[str]:
 
 
 def _hint(name: str) -> str | None:
-    if not name or name[0].isdigit() or not name.replace("_", "a").replace(".", "a").isalnum():
-        return None
-    return name
+    return name_hint(name)
 
 
 def wrap_arrays(value: Any) -> Any:
@@ -680,3 +692,23 @@ def _rename_calls(function: func.FuncOp, renames: dict[str, str]) -> None:
     for op in function.walk():
         if isinstance(op, func.CallOp) and op.callee.root_reference.data in renames:
             op.callee = SymbolRefAttr(renames[op.callee.root_reference.data])
+
+
+def _flat_tensor_tuple(obj: object) -> list[object] | None:
+    """The tensors of a tuple nesting tuples of tensors and Nones (`(out, (h, c))`,
+    `(out, None)`), in order; None for anything else (a flat tuple of tensors included).
+    A submodule's such result returns flattened, its Nones staying Python values, as in
+    PyTorch's traces."""
+    if not isinstance(obj, tuple) or not any(isinstance(e, tuple) or e is None for e in obj):
+        return None
+    flat: list[object] = []
+
+    def gather(value: object) -> bool:
+        if is_tensor_like(value):
+            flat.append(value)
+            return True
+        if value is None:
+            return True
+        return isinstance(value, tuple) and all(gather(e) for e in value)
+
+    return flat if gather(obj) else None

@@ -32,6 +32,8 @@ from xdsl.rewriter import Rewriter
 
 from tsjit.diagnostics import TsjitError
 from tsjit.dialects.types import DTYPE_BY_TORCH_NAME, TensorType, TupleType
+from tsjit.nesting import retry_deeply
+from tsjit.runtime.arguments import ArgumentCheck
 from tsjit.runtime.autograd.variable import Variable, requires_grad
 from tsjit.runtime.interpreter import Code, Program
 
@@ -122,18 +124,22 @@ class GraphExecutor:
         self._passes = _parse_pipeline(pipeline)
         if entry not in {op.sym_name.data for op in module.ops if isinstance(op, func.FuncOp)}:
             raise TsjitError(f"no function named '{entry}' in the program")
+        self.arguments = ArgumentCheck(_function(module, entry))
+        self.check_arguments = self.arguments.check
         self._cache: dict[ArgumentSpec, tuple[ModuleOp, Code]] = {}
         self._lock = threading.Lock()
 
     def __call__(self, *args: Any) -> Any:
+        args = self.check_arguments(args)
         entry = self._cache.get(argument_spec(args))
         if entry is None:
-            entry = self._specialize(args)
+            entry = retry_deeply(self._specialize, args)
         return entry[1](*args)
 
     def graph_for(self, *args: Any) -> ModuleOp:
         """The specialized and optimized module the executor runs for these arguments."""
-        entry = self._cache.get(argument_spec(args)) or self._specialize(args)
+        args = self.check_arguments(args)
+        entry = self._cache.get(argument_spec(args)) or retry_deeply(self._specialize, args)
         return entry[0]
 
     @property
@@ -166,6 +172,7 @@ class GraphExecutor:
         return Program(module, self.autograd)
 
     def _specialize(self, args: Sequence[Any]) -> tuple[ModuleOp, Code]:
+        args = self.arguments.full(tuple(args))  # a new spec: check its tensors' dtypes
         spec = argument_spec(args)
         with self._lock:
             if (entry := self._cache.get(spec)) is not None:

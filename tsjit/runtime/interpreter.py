@@ -140,6 +140,30 @@ def _calls_fallback(op: Operation) -> bool:
     return isinstance(op, func.CallOp) and re.search(r"\.fallback\d+$", op.callee.string_value()) is not None
 
 
+@dataclass(frozen=True)
+class Cleanup:
+    """A `with` block of linear code: the pcs of its body and its context's `__exit__`."""
+
+    start: int
+    end: int
+    register: int
+    exit: Callable[[Any], Any]
+
+    def leave(self, context: Any, error: TorchScriptError, location: Any) -> TorchScriptError:
+        """Runs `__exit__` as `error` leaves the block; returns the exception to raise:
+        `error`, or, as in Python, the one `__exit__` raised (located at the exit)."""
+        try:
+            self.exit(context)
+        except TorchScriptError as raised:
+            raised.__context__ = error
+            return raised.at(location)
+        except Exception as raised:
+            replaced = TorchScriptError(str(raised) or type(raised).__name__, "RuntimeError").at(location)
+            replaced.__cause__, replaced.__context__ = raised, error
+            return replaced
+        return error
+
+
 def _only_declared(name: str, location: SourceLocation | None) -> TsjitError:
     return TsjitError(f"function '{name}' is only declared: its body is not in the program", location)
 
@@ -180,7 +204,11 @@ class Code:
     """A compiled graph: instructions, their closures, and the register template.
 
     Calling it runs the graph on fresh registers: inputs in registers 0..n-1, the result
-    is the returned value (a tuple when the graph returns several, None for none)."""
+    is the returned value (a tuple when the graph returns several, None for none).
+    `cleanups` are the `with` blocks whose context defines `__exit__`: an exception
+    raised between the pcs `start` and `end` calls it on the context in `register`,
+    innermost first, before the exception leaves (TorchScript's interpreter does the
+    same with its entered objects)."""
 
     def __init__(self, name: str, arity: int):
         self.name = name
@@ -189,6 +217,7 @@ class Code:
         self.steps: list[Step] = []
         self.template: list[Any] = []
         self.results: tuple[int, ...] = ()
+        self.cleanups: list[Cleanup] = []
 
     def __call__(self, *args: Any) -> Any:
         token = ignore_float_errors()
@@ -216,14 +245,28 @@ class Code:
             while pc < end:
                 pc = steps[pc](registers)
         except TorchScriptError as error:
-            raise error.at(self._location(pc)) from error.__cause__
+            error.at(self._location(pc))
+            if self.cleanups and (replaced := self.unwind(registers, pc, error)) is not error:
+                raise replaced from replaced.__cause__
+            raise error from error.__cause__
         except Exception as error:  # a failing operator is TorchScript's RuntimeError
             message = str(error) or type(error).__name__
-            raise TorchScriptError(message, "RuntimeError").at(self._location(pc)) from error
+            failure = TorchScriptError(message, "RuntimeError").at(self._location(pc))
+            if self.cleanups and (replaced := self.unwind(registers, pc, failure)) is not failure:
+                raise replaced from replaced.__cause__
+            raise failure from error
         results = self.results
         if len(results) == 1:
             return registers[results[0]]
         return tuple(registers[r] for r in results) if results else None
+
+    def unwind(self, registers: list[Any], pc: int, error: TorchScriptError) -> TorchScriptError:
+        """Runs the `__exit__` of each `with` block an exception at `pc` leaves,
+        innermost first; returns the exception to raise (see `Cleanup.leave`)."""
+        for cleanup in sorted(self.cleanups, key=lambda c: -c.start):
+            if cleanup.start <= pc < cleanup.end:
+                error = cleanup.leave(registers[cleanup.register], error, self._location(cleanup.end))
+        return error
 
     def _location(self, pc: int) -> list[SourceLocation]:
         """The call stack of the instruction's op: its location, and the calls it was
@@ -361,6 +404,7 @@ class _Compiler:
         self.autograd = autograd
         self.registers: dict[SSAValue, int] = {}
         self.constants: set[int] = set()
+        self.entered: list[tuple[SSAValue, int]] = []  # open `with` blocks: context, body start
 
     def compile(self, block: Block) -> None:
         """Compiles a graph body or a subgraph region (ending in `func.return` or
@@ -446,8 +490,10 @@ class _Compiler:
         for value, index in last_use.items():
             dying_at[index].add(value)
         self.emit_drop([v for v in (*ending, *block.args) if v not in last_use], block.parent_op())
+        depth = len(self.entered)
         for index, op in enumerate(ops[:-1]):
             self.op(op, dying_at[index])
+        del self.entered[depth:]  # an Enter without its Exit in the block protects nothing
         return ops[-1], dying_at[-1]
 
     def op(self, op: Operation, dying: set[SSAValue]) -> None:
@@ -504,7 +550,11 @@ class _Compiler:
             types = ", ".join(str(v.type) for v in op.operands)
             raise TsjitError(f"no kernel for {qualified}: no schema of it matches operands ({types})", where)
         overload = f"{schema.name}.{schema.overload_name}" if schema.overload_name else schema.name
-        callee = _INTERPRETER_OPERATORS.get(overload) or kernels.lookup(overload)
+        callee = _INTERPRETER_OPERATORS.get(overload) or _operator_kernel(overload)
+        if callee is None:
+            from tsjit.runtime.kernels.derived import derived_kernel
+
+            callee = derived_kernel(schema, _operator_kernel)
         if callee is None:
             if self.autograd:
                 from tsjit.runtime.autograd.recording import SPECIAL_OPERATORS
@@ -595,6 +645,34 @@ class _Compiler:
         self.emit_move(terminator.operands, results, term_dying, terminator)
         terminator, term_dying = self.block(exit_region.block, frozenset())
         self.emit_drop([*term_dying, *dying], op)
+
+    def enter(self, op: Operation, dying: set[SSAValue]) -> None:
+        """`prim.Enter` calls `__enter__` when the context's class has one; the body
+        starts after it."""
+        caller = self.method_caller(op.operands[0], "__enter__", op, required=False)
+        self.emit_call(op, caller or _ignore, op.name, dying)
+        self.entered.append((op.operands[0], self.pc))
+
+    def exit(self, op: Operation, dying: set[SSAValue]) -> None:
+        """`prim.Exit` calls `__exit__(None, None, None)` when the context's class has
+        one, and records the body it closes as a cleanup (see `Code`)."""
+        context = op.operands[0]
+        start = next((k for k in reversed(range(len(self.entered))) if self.entered[k][0] is context), None)
+        body_start = None
+        if start is not None:
+            body_start = self.entered[start][1]
+            del self.entered[start:]
+        caller = self.method_caller(context, "__exit__", op, required=False)
+        if caller is None:
+            self.emit_call(op, _ignore, op.name, dying)
+            return
+
+        def call_exit(receiver: Any) -> Any:
+            return caller(receiver, None, None, None)
+
+        if body_start is not None:
+            self.code.cleanups.append(Cleanup(body_start, self.pc, self.registers[context], call_exit))
+        self.emit_call(op, call_exit, op.name, dying)
 
     def alias(self, op: Operation, dying: set[SSAValue]) -> None:
         """An op whose result is its operand (`prim.unchecked_cast`): a move."""
@@ -738,6 +816,17 @@ def _last_uses(block: Block, ops: Sequence[Operation], ending: frozenset[SSAValu
 # --------------------------------------------------------------------------------------
 # What each op compiles to
 # --------------------------------------------------------------------------------------
+
+
+def _operator_kernel(overload: str) -> Callable[..., Any] | None:
+    """The numpy kernel of an overload, else its library decomposition run by the
+    interpreter (`tsjit.frontend.library_decompositions`), else None."""
+    callee = kernels.lookup(overload)
+    if callee is None:
+        from tsjit.frontend.library_decompositions import decomposition_callable
+
+        callee = decomposition_callable(overload)
+    return callee
 
 
 def _constant_value(op: Operation) -> Any:
@@ -884,26 +973,6 @@ def _printer(compiler: _Compiler, op: Operation) -> Callable[..., Any]:
     return print_values
 
 
-def _context_method(method: str, arity: int) -> Callable[[_Compiler, Operation], Callable[..., Any]]:
-    """`prim.Enter`/`prim.Exit` call the object's `__enter__`/`__exit__` when its class
-    defines one; builtin context managers (`torch.no_grad()`: there is no autograd here)
-    have none and do nothing."""
-
-    def build(compiler: _Compiler, op: Operation) -> Callable[..., Any]:
-        caller = compiler.method_caller(op.operands[0], method, op, required=False)
-        if caller is None:
-            return _ignore
-        if arity == 1:
-            return caller
-
-        def call_exit(receiver: Any) -> Any:
-            return caller(receiver, None, None, None)
-
-        return call_exit
-
-    return build
-
-
 def _ignore(*values: Any) -> None:
     return None
 
@@ -976,6 +1045,8 @@ _EMITTERS: dict[str, Callable[[_Compiler, Operation, set[SSAValue]], None]] = {
     "prim.If": _Compiler.if_op,
     "prim.Loop": _Compiler.loop_op,
     "prim.With": _Compiler.with_op,
+    "prim.Enter": _Compiler.enter,
+    "prim.Exit": _Compiler.exit,
     "prim.unchecked_cast": _Compiler.alias,
     "prim.Store": _Compiler.structural_error,
     "prim.Load": _Compiler.structural_error,
@@ -997,8 +1068,6 @@ _CALLABLES: dict[str, Callable[[_Compiler, Operation], Callable[..., Any]]] = {
     "prim.CreateObject": _object_creator,
     "prim.RaiseException": lambda compiler, op: _raise_exception,
     "prim.Print": _printer,
-    "prim.Enter": _context_method("__enter__", 1),
-    "prim.Exit": _context_method("__exit__", 4),
     "prim.ConstantChunk": _constant_chunk,
     "prim.CallMethod": _Compiler.call_method,
     "func.call": _Compiler.call_function,

@@ -564,6 +564,8 @@ def plan_call(
             full = _broadcast([atom_shapes[a] for a in output.atoms], rank)
             full_outputs = full_outputs and full == iteration
             shape = full[rank - output.rank :]
+            if 0 in iteration and 0 not in shape:
+                raise Unplannable  # the loop runs no iteration, yet this output has elements
             strides = tuple(0 if f != n else s for f, n, s in zip(full, iteration, _contiguous_strides(full)))
             memrefs.append((iteration, strides))
         outputs.append((shape, dtype, memrefs[-1][1]))

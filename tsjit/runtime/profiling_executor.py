@@ -33,7 +33,7 @@ optimized graph and every guard failure.
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from xdsl.dialects import func
@@ -43,6 +43,8 @@ from xdsl.passes import ModulePass
 
 from tsjit.diagnostics import TsjitError
 from tsjit.dialects.profile import fallback_name
+from tsjit.nesting import retry_deeply
+from tsjit.runtime.arguments import ArgumentCheck
 from tsjit.runtime.executor import DEFAULT_PIPELINE, Pipeline, make_executor
 from tsjit.runtime.interpreter import Program
 
@@ -179,6 +181,7 @@ class ProfilingGraphExecutor:
         self.backend = backend_executor or make_executor(
             module, entry, backend, pipeline, threads, autograd=autograd
         )
+        self.arguments = self.backend.arguments
         """The backend's ArgumentSpec executor, whose hooks give the specialization
         passes and the programs (nothing is run through it); fallbacks share it."""
         self._instrumented = instrumented
@@ -218,7 +221,7 @@ class ProfilingGraphExecutor:
         self.calls += 1
         call = self._call
         if call is not None:
-            return call(*args)
+            return call(*args)  # which checks the arguments (`_set_plan`)
         return self._first_calls(args, False)
 
     def invoke(self, *args: Any) -> Any:
@@ -233,16 +236,17 @@ class ProfilingGraphExecutor:
         return self.invoke(*args)
 
     def _first_calls(self, args: Sequence[Any], invoked: bool) -> Any:
+        args = self.arguments.full(tuple(args))  # what no guard has checked yet
         with self._lock:
             plan = self._plan
             if plan is None:
                 if self.depth <= 0:
-                    plan = self._set_plan(self._simple_plan())
+                    plan = self._set_plan(retry_deeply(self._simple_plan))
                 elif self.profiled_runs >= self.profiling_runs:
-                    plan = self._set_plan(self._optimized_plan())
+                    plan = self._set_plan(retry_deeply(self._optimized_plan))
                 else:
                     if self._profiled_code is None:
-                        self._profiled_code = self._profiled_plan()
+                        self._profiled_code = retry_deeply(self._profiled_plan)
                     self.profiled_runs += 1
                     plan = self._profiled_code
         return plan.invoke(*args) if invoked else plan(*args)
@@ -250,7 +254,10 @@ class ProfilingGraphExecutor:
     def _set_plan(self, plan: Any) -> Any:
         self._calls_before_plan = self.calls - 1
         self._plan = plan
-        self._call = getattr(plan, "call", plan)  # a generated function is called as it is
+        call = getattr(plan, "call", plan)  # a generated function is called as it is
+        if not getattr(plan, "checks_arguments", False) and not isinstance(plan, _FullyChecked):
+            call = _checking(call, self.arguments.check)
+        self._call = call
         return plan
 
     # -- what is shown -----------------------------------------------------------------
@@ -335,7 +342,7 @@ class ProfilingGraphExecutor:
         if self._logging:
             _log(f"Optimized graph of {self.entry} (bailout depth exhausted, unspecialized):\n{_text(module)}")
         self.program = self.backend.make_program(module)
-        return _fast(self.program.function(self.entry))
+        return _FullyChecked(_fast(self.program.function(self.entry)), self.arguments.full)
 
     def _optimized_plan(self) -> Any:
         from tsjit.dialects.profile import ProfileOp, TypeCheckOp
@@ -377,7 +384,7 @@ class ProfilingGraphExecutor:
             native = getattr(program, "natives", {}).get(name)
             if hasattr(native, "plan_once"):
                 native.plan_once = True  # pyright: ignore[reportOptionalMemberAccess]
-        return _fast(program.function(self.entry))
+        return _fast(program.function(self.entry), self.arguments)
 
     def child(self, function: func.FuncOp) -> ProfilingGraphExecutor:
         """A profiling executor one level deeper for the fallback `function`. The
@@ -471,12 +478,39 @@ def _text(module: Operation) -> str:
     return module_text(module)
 
 
-def _fast(code: Any) -> Any:
-    """Interpreted code as one Python function where it has no loops."""
+class _FullyChecked:
+    """An unspecialized plan, which no guard protects: its arguments get the full check."""
+
+    def __init__(self, plan: Any, check: Callable[[tuple[Any, ...]], tuple[Any, ...]]):
+        self.plan = plan
+        self.check = check
+
+    def __call__(self, *args: Any) -> Any:
+        return self.plan(*self.check(args))
+
+    def invoke(self, *args: Any) -> Any:
+        return self.plan.invoke(*self.check(args))
+
+    def run(self, args: Sequence[Any]) -> Any:
+        return self.invoke(*args)
+
+
+def _fast(code: Any, arguments: ArgumentCheck | None = None) -> Any:
+    """Interpreted code as one Python function where it has no loops (whose call from
+    outside checks `arguments`)."""
     from tsjit.runtime.interpreter import Code
     from tsjit.runtime.straight_line import straight_line
 
-    return (straight_line(code) or code) if isinstance(code, Code) else code
+    return (straight_line(code, arguments) or code) if isinstance(code, Code) else code
+
+
+def _checking(call: Callable[..., Any], check: Callable[[tuple[Any, ...]], tuple[Any, ...]]) -> Callable[..., Any]:
+    """`call`, after the check of its arguments."""
+
+    def checked_call(*args: Any) -> Any:
+        return call(*check(args))
+
+    return checked_call
 
 
 def guarded_static_groups(graph: func.FuncOp) -> list[str]:

@@ -20,11 +20,16 @@ is the call from running code, where it is set already.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 from tsjit.runtime.errors import TorchScriptError
 from tsjit.runtime.float_errors import FLOAT_STATE
-from tsjit.runtime.interpreter import Code, Instruction
+from tsjit.runtime.interpreter import Cleanup, Code, Instruction
+
+if TYPE_CHECKING:
+    from tsjit.runtime.arguments import ArgumentCheck
 
 
 PER_CALL_FLOAT_STATE = 2
@@ -57,6 +62,8 @@ class StraightLineCode:
         self.invoke = namespace["invoke"]
         self.call = namespace["call"]
         """The generated functions themselves (`invoke`, and `call` as `__call__`)."""
+        self.checks_arguments = "check_all" in namespace
+        """Whether `call` checks its arguments against the signature."""
 
     def __call__(self, *args: Any) -> Any:
         return self.call(*args)
@@ -65,20 +72,23 @@ class StraightLineCode:
         return self.invoke(*args)
 
 
-def straight_line(code: Code) -> StraightLineCode | None:
-    """`code` as one function, or None when it has a loop or an unstructured jump."""
+def straight_line(code: Code, arguments: ArgumentCheck | None = None) -> StraightLineCode | None:
+    """`code` as one function, or None when it has a loop or an unstructured jump. With
+    `arguments`, `call` (the call from outside) checks its arguments first."""
     try:
-        return _Generator(code).generate()
+        return _Generator(code, arguments).generate()
     except Unstructured:
         return None
 
 
 class _Generator:
-    def __init__(self, code: Code):
+    def __init__(self, code: Code, arguments: ArgumentCheck | None = None):
         self.code = code
+        self.arguments = arguments
         self.instructions = code.instructions
         self.namespace: dict[str, Any] = {
             "TorchScriptError": TorchScriptError,
+            "leave": _leave,
             "location": code._location,  # pyright: ignore[reportPrivateUsage]
             "set_errors": FLOAT_STATE[0],
             "IGNORE": FLOAT_STATE[1],
@@ -93,6 +103,9 @@ class _Generator:
             self.namespace[f"k{r}"] = code.template[r]
         self.conditions: dict[int, str] = {}
         """Checks whose result only the next branch reads, by result register."""
+        self.cleanups = {cleanup.start: cleanup for cleanup in code.cleanups}
+        """`with` blocks by the pc their body starts at: a `try` that runs `__exit__`."""
+        self.open_cleanups: set[int] = set()
         self.aliases: dict[int, int] = {
             out: source
             for ins in code.instructions
@@ -128,12 +141,15 @@ class _Generator:
             ("invoke", invoke_body, False),
             ("call", call_body, self.float_state == "whole call"),
         ):
+            checks = name == "call" and self.arguments is not None
             lines += [
                 f"def {name}(*args):",
                 "    try:",
                 f"        {unpack}",
                 "    except ValueError:",
-                f"        raise TorchScriptError({arity_error}) from None",
+                f"        {unpack.replace('= args', '= check_all(args)')}" if checks
+                else f"        raise TorchScriptError({arity_error}) from None",
+                *(self.argument_check(parameters, unpack) if checks else []),
                 "    pc = 0",
                 *(["    token = set_errors(IGNORE)"] if float_state else []),
                 "    try:",
@@ -150,6 +166,19 @@ class _Generator:
         source = "\n".join(lines) + "\n"
         return StraightLineCode(self.code, source, self.namespace)
 
+    def argument_check(self, parameters: list[str], unpack: str) -> list[str]:
+        """The entry's check of its arguments (`ArgumentCheck`), inline where it can be."""
+        assert self.arguments is not None
+        self.namespace["check"] = self.arguments.check
+        self.namespace["check_all"] = self.arguments.full
+        condition = self.arguments.condition(parameters)
+        if condition is None:
+            return [f"    {unpack.replace('= args', '= check(args)')}"]
+        if condition == "True":
+            return []
+        self.namespace["ndarray"] = np.ndarray
+        return [f"    if not ({condition}):", f"        {unpack.replace('= args', '= check_all(args)')}"]
+
     def name(self, register: int) -> str:
         register = self.aliases.get(register, register)
         return f"k{register}" if register in self.constants else f"r{register}"
@@ -161,7 +190,11 @@ class _Generator:
         pc = start
         while pc < end:
             ins = self.instructions[pc]
-            if ins.opcode == "call":
+            cleanup = self.cleanups.get(pc)
+            if cleanup is not None and pc not in self.open_cleanups:
+                lines += self.protected(cleanup, end, indent)
+                pc = cleanup.end
+            elif ins.opcode == "call":
                 lines += [pad + line for line in self.call(pc, ins)]
                 pc += 1
                 condition = self.conditions.get(ins.outputs[-1]) if ins.outputs else None
@@ -177,6 +210,26 @@ class _Generator:
             else:
                 raise Unstructured(ins.opcode)
         return lines or [pad + "pass"]
+
+    def protected(self, cleanup: Cleanup, end: int, indent: int) -> list[str]:
+        """A `with` body in a `try` whose handler runs `__exit__` (`Cleanup.leave`)."""
+        if cleanup.end > end:
+            raise Unstructured("with")
+        pad = "    " * indent
+        self.namespace[f"w{cleanup.start}"] = cleanup
+        self.open_cleanups.add(cleanup.start)
+        try:
+            body = self.block(cleanup.start, cleanup.end, indent + 1)
+        finally:
+            self.open_cleanups.discard(cleanup.start)
+        context = self.name(cleanup.register)
+        return [
+            f"{pad}try:",
+            *body,
+            f"{pad}except Exception as error:",
+            f"{pad}    failure, pc = leave(w{cleanup.start}, {context}, error, pc)",
+            f"{pad}    raise failure from failure.__cause__",
+        ]
 
     def call(self, pc: int, ins: Instruction) -> list[str]:
         outputs = ", ".join(self.name(r) for r in ins.outputs)
@@ -250,3 +303,16 @@ class _Generator:
         if jump.opcode != "jump" or not else_pc <= jump.targets[0] <= end:
             raise Unstructured("branch")
         return jump.targets[0]
+
+
+def _leave(cleanup: Cleanup, context: Any, error: Exception, pc: int) -> tuple[TorchScriptError, int]:
+    """The exception leaving a `with` body after its `__exit__` ran, and the pc whose
+    location it gets (as the code's handler locates it): the failing op's, or the
+    exit's when `__exit__` raised instead."""
+    if isinstance(error, TorchScriptError):
+        failure = error
+    else:
+        failure = TorchScriptError(str(error) or type(error).__name__, "RuntimeError")
+        failure.__cause__ = error
+    raised = cleanup.leave(context, failure, None)
+    return raised, pc if raised is failure else cleanup.end

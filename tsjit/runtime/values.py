@@ -10,7 +10,9 @@ Values are plain Python and numpy objects, so kernels stay minimal and fast:
     ScalarType, Layout, MemoryFormat  int, as TorchScript passes them
     class and module instances   ScriptObject
 
-The JSON encoding is the conformance corpus's (`{"int": 3}`, `{"tensor": {...}}`, ...);
+The JSON encoding is the conformance corpus's (`{"int": 3}`, `{"tensor": {...}}`, ...),
+extended to complex numbers, which the corpus does not use: `{"complex": [re, im]}`, and
+complex tensors whose `data` holds `[re, im]` pairs;
 `match_value` compares with its rules: float tolerance `|a - e| <= atol + rtol * |e|` on float
 tensors and float scalars, NaN matches NaN, everything else exact.
 """
@@ -246,48 +248,106 @@ _NON_FINITE = {"nan": math.nan, "inf": math.inf, "-inf": -math.inf}
 
 
 def decode_value(obj: Mapping[str, Any], where: str = "value") -> Value:
-    """The run-time value of one JSON-encoded value (`{"int": 3}`)."""
+    """The run-time value of one JSON-encoded value (`{"int": 3}`); a ValueError naming
+    `where` for anything the encoding does not allow."""
     if not isinstance(obj, Mapping) or len(obj) != 1:
-        raise ValueError(f"{where}: an encoded value is an object with exactly one key, got {obj!r}")
+        raise ValueError(f"{where}: an encoded value is an object with exactly one key, got {_short(obj)}")
     ((kind, payload),) = obj.items()
     if kind == "tensor":
         return _decode_tensor(payload, where)
     if kind in ("list", "tuple"):
         if not isinstance(payload, list):
-            raise ValueError(f"{where}: '{kind}' expects a JSON array")
+            raise ValueError(f"{where}: '{kind}' expects a JSON array, got {_short(payload)}")
         items = [decode_value(v, f"{where}[{i}]") for i, v in enumerate(payload)]
         return items if kind == "list" else tuple(items)
     if kind == "dict":
-        return {
-            decode_value(k, f"{where} key {i}"): decode_value(v, f"{where}[{i}]")
-            for i, (k, v) in enumerate(payload)
-        }
+        return _decode_dict(payload, where)
     if kind == "float":
-        return _NON_FINITE[payload] if isinstance(payload, str) else float(payload)
+        return _float_element(payload, where)
+    if kind == "complex":
+        if not isinstance(payload, list) or len(payload) != 2:
+            raise ValueError(f"{where}: 'complex' expects [re, im], got {_short(payload)}")
+        return complex(*(_float_element(x, where) for x in payload))
     if kind == "none":
+        if payload is not None:
+            raise ValueError(f"{where}: 'none' expects null, got {_short(payload)}")
         return None
     if kind == "device":
-        return Device.parse(payload)
+        if not isinstance(payload, str):
+            raise ValueError(f"{where}: 'device' expects a JSON string, got {_short(payload)}")
+        try:
+            return Device.parse(payload)
+        except TorchScriptError as error:
+            raise ValueError(f"{where}: {error.message}") from None
     expected = {"int": int, "bool": bool, "str": str}.get(kind)
     if expected is None:
         raise ValueError(f"{where}: unknown value kind '{kind}'")
     if type(payload) is not expected:
-        raise ValueError(f"{where}: '{kind}' expects a JSON {expected.__name__}, got {payload!r}")
+        raise ValueError(f"{where}: '{kind}' expects a JSON {expected.__name__}, got {_short(payload)}")
     return payload
 
 
-def _decode_tensor(payload: Mapping[str, Any], where: str) -> np.ndarray:
-    record = DTYPE_BY_TORCH_NAME.get(payload.get("dtype"))
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _decode_dict(payload: object, where: str) -> dict[Any, Any]:
+    if not isinstance(payload, list):
+        raise ValueError(f"{where}: 'dict' expects a JSON array of [key, value] pairs, got {_short(payload)}")
+    result: dict[Any, Any] = {}
+    for i, pair in enumerate(payload):
+        if not isinstance(pair, list) or len(pair) != 2:
+            raise ValueError(f"{where}: dict entry {i} is not a [key, value] pair: {_short(pair)}")
+        key = decode_value(pair[0], f"{where} key {i}")
+        if not isinstance(key, str | int | float | bool):
+            raise ValueError(f"{where}: dict key {i} is a {type(key).__name__}; keys are str, int, float or bool")
+        result[key] = decode_value(pair[1], f"{where}[{i}]")
+    return result
+
+
+def _float_element(value: object, where: str) -> float:
+    if type(value) is float or type(value) is int:
+        return float(value)
+    if isinstance(value, str) and value in _NON_FINITE:
+        return _NON_FINITE[value]
+    raise ValueError(f"{where}: a float is a JSON number or \"nan\", \"inf\", \"-inf\", got {_short(value)}")
+
+
+def _decode_tensor(payload: object, where: str) -> np.ndarray:
+    if not isinstance(payload, Mapping):
+        raise ValueError(f"{where}: 'tensor' expects an object with dtype, shape and data, got {_short(payload)}")
+    missing = [key for key in ("dtype", "shape", "data") if key not in payload]
+    if missing:
+        raise ValueError(f"{where}: the tensor has no '{missing[0]}'")
+    name = payload["dtype"]
+    record = DTYPE_BY_TORCH_NAME.get(name) if isinstance(name, str) else None
     np_dtype = _numpy_of(record) if record else None
-    if np_dtype is None or record.is_complex:
-        raise ValueError(f"{where}: unsupported tensor dtype {payload.get('dtype')!r}")
-    shape = tuple(payload["shape"])
+    if record is None or np_dtype is None:
+        raise ValueError(f"{where}: unsupported tensor dtype {_short(name)}")
+    shape = payload["shape"]
+    if not isinstance(shape, list) or not all(type(d) is int and d >= 0 for d in shape):
+        raise ValueError(f"{where}: a tensor's shape is a JSON array of non-negative ints, got {_short(shape)}")
     data = payload["data"]
+    if not isinstance(data, list):
+        raise ValueError(f"{where}: a tensor's data is a JSON array, got {_short(data)}")
     if len(data) != math.prod(shape):
-        raise ValueError(f"{where}: tensor of shape {list(shape)} needs {math.prod(shape)} elements")
+        raise ValueError(f"{where}: tensor of shape {shape} needs {math.prod(shape)} elements, got {len(data)}")
     if record.is_floating:
-        flat = np.array([_NON_FINITE[x] if isinstance(x, str) else x for x in data], dtype=np.float64)
-        return flat.astype(np_dtype).reshape(shape)
+        flat = [x if type(x) is float else _float_element(x, f"{where} element {i}") for i, x in enumerate(data)]
+        return np.array(flat, dtype=np.float64).astype(np_dtype).reshape(shape)
+    if record.is_complex:
+        if not all(isinstance(x, list) and len(x) == 2 for x in data):
+            raise ValueError(f"{where}: a complex tensor's data holds [re, im] pairs")
+        pairs = [complex(_float_element(re, where), _float_element(im, where)) for re, im in data]
+        return np.array(pairs, dtype=np.complex128).astype(np_dtype).reshape(shape)
+    if np_dtype == np.bool_:
+        if not all(type(x) is bool for x in data):
+            raise ValueError(f"{where}: a bool tensor's data are JSON true and false")
+        return np.array(data, dtype=np_dtype).reshape(shape)
+    limits = np.iinfo(np_dtype)
+    if not all(type(x) is int and limits.min <= x <= limits.max for x in data):
+        raise ValueError(f"{where}: an {name} tensor's data are JSON integers in [{limits.min}, {limits.max}]")
     return np.array(data, dtype=np_dtype).reshape(shape)
 
 
@@ -300,6 +360,8 @@ def encode_value(value: Value, where: str = "value") -> dict[str, Any]:
         return {"int": value}
     if kind is float:
         return {"float": _encode_float(value)}
+    if kind is complex:
+        return {"complex": [_encode_float(value.real), _encode_float(value.imag)]}
     if kind is str:
         return {"str": value}
     if value is None:
@@ -330,10 +392,12 @@ def _encode_float(x: float) -> float | str:
 
 def _encode_tensor(array: np.ndarray, where: str) -> dict[str, Any]:
     dtype = DTYPE_BY_NUMPY.get(array.dtype)
-    if dtype is None or dtype.is_complex:
+    if dtype is None:
         raise ValueError(f"{where}: a {array.dtype} tensor has no JSON encoding")
     flat = array.ravel()
-    if dtype.is_floating:
+    if dtype.is_complex:
+        data = [[_encode_float(float(str(x.real))), _encode_float(float(str(x.imag)))] for x in flat]
+    elif dtype.is_floating:
         # str() of a numpy float is its shortest round-trip decimal in its own precision.
         data = [_encode_float(float(str(x))) for x in flat]
     else:

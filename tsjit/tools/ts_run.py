@@ -42,7 +42,7 @@ def run_tool(argv: list[str] | None) -> None:
     case = Path(args.file)
     graph_path = case / "graph.txt" if case.is_dir() else case
     check = args.check or (str(case / "io.json") if case.is_dir() else None)
-    io = _read_json(check) if check else None
+    io = _read_io(check) if check else None
     entry = args.entry or (io.get("entry") if io else None) or "forward"
 
     from tsjit.formats.archive import is_archive
@@ -84,7 +84,11 @@ def run_tool(argv: list[str] | None) -> None:
     call = method(entry)
     executor = executor_of(entry)
     if io is not None:
-        results = check_runs(call, io, method)
+        assert check is not None
+        try:
+            results = check_runs(call, io, method)
+        except ValueError as error:  # a value the JSON encoding does not allow
+            raise TsjitError(str(error), SourceLocation(check, 0)) from error
         for result in results:
             print(result.line)
         failed = sum(not r.ok for r in results)
@@ -289,6 +293,32 @@ def _read_json(path: str) -> Any:
             return json.load(file)
     except json.JSONDecodeError as error:
         raise TsjitError(error.msg, SourceLocation(path, error.lineno, error.colno)) from error
+
+
+def _read_io(path: str) -> dict[str, Any]:
+    """An io.json: `{"runs": [{"inputs": [...], "outputs": ... | "raises": ...}, ...]}`,
+    checked for that structure (its values are checked as they are decoded)."""
+    io = _read_json(path)
+    runs = io.get("runs") if isinstance(io, dict) else None
+    problem = None
+    if not isinstance(runs, list):
+        problem = 'an io.json is an object whose "runs" is a JSON array'
+    else:
+        for i, run in enumerate(runs):
+            if not isinstance(run, dict) or not isinstance(run.get("inputs"), list):
+                problem = f'run {i} is not an object with an "inputs" array'
+            elif "outputs" not in run and "raises" not in run:
+                problem = f'run {i} has neither "outputs" nor "raises"'
+            if problem:
+                break
+    for key in ("rtol", "atol"):
+        if isinstance(io, dict) and key in io and (type(io[key]) not in (int, float) or io[key] < 0):
+            problem = f'"{key}" is a non-negative JSON number'
+    if isinstance(io, dict) and not isinstance(io.get("entry", ""), str):
+        problem = '"entry" is a JSON string'
+    if problem:
+        raise TsjitError(problem, SourceLocation(path, 0))
+    return io
 
 
 def _read_inputs(path: str) -> list[Any]:

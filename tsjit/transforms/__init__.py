@@ -30,6 +30,7 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "convert-to-llvm": _lazy("lowering.convert_to_llvm", "ConvertToLLVMPass"),
     "create-autodiff-subgraphs": _lazy("create_autodiff_subgraphs", "CreateAutodiffSubgraphsPass"),
     "dead-code-elimination": _lazy("dead_code_elimination", "DeadCodeEliminationPass"),
+    "decompose-ops": _lazy("decompose_ops", "DecomposeOpsPass"),
     "differentiate": _lazy("differentiate", "DifferentiatePass"),
     "executor-default": _lazy("pipelines", "ExecutorDefaultPass"),
     "fuse-pointwise": _lazy("fuse_pointwise", "FusePointwisePass"),

@@ -28,7 +28,8 @@ from xdsl.dialects.builtin import CallSiteLoc, FileLineColLoc, ModuleOp
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
-from tsjit.dialects.prim import CallMethodOp, ForkOp
+from tsjit.diagnostics import SourceLocation, TsjitError
+from tsjit.dialects.prim import CallMethodOp, ForkOp, plural
 from tsjit.dialects.types import ClassType
 from tsjit.transforms.pass_logging import TsjitPass
 
@@ -44,6 +45,7 @@ class InlineFunctionCall(RewritePattern):
     def match_and_rewrite(self, op: func.CallOp, rewriter: PatternRewriter, /) -> None:
         callee = self.callees.get(op.callee.string_value())
         if callee is not None and (self.forks or not in_fork(op)):
+            check_call(op, callee, len(op.arguments), len(op.results))
             rewriter.replace(op, [], inline_body(callee.body.block, op.arguments, rewriter, op.location))
 
 
@@ -62,7 +64,25 @@ class InlineMethodCall(RewritePattern):
             return
         callee = self.callees.get(f"{receiver.qualname.data}.{op.method_name.data}")
         if callee is not None:
+            check_call(op, callee, len(op.operands), len(op.results))
             rewriter.replace(op, [], inline_body(callee.body.block, op.operands, rewriter, op.location))
+
+
+def check_call(op: Operation, callee: func.FuncOp, arguments: int, results: int) -> None:
+    """A call must pass what its callee takes and expect what it returns: a located error
+    otherwise (graph text may name a function whose body takes other parameters)."""
+    inputs, outputs = callee.function_type.inputs.data, callee.function_type.outputs.data
+    name = callee.sym_name.data
+    if arguments != len(inputs):
+        raise TsjitError(
+            f"call of '{name}' passes {plural(arguments, 'argument')} but it takes {len(inputs)}",
+            SourceLocation.of_op(op),
+        )
+    if results != len(outputs):
+        raise TsjitError(
+            f"call of '{name}' expects {plural(results, 'result')} but it returns {len(outputs)}",
+            SourceLocation.of_op(op),
+        )
 
 
 def in_fork(op: Operation) -> bool:

@@ -35,6 +35,7 @@ PIPELINES: dict[str, tuple[str, ...]] = {
         "lower-tuples",
     ),
     "executor-default": (
+        "decompose-ops",
         "torchscript-cleanup",
         "shape-propagation",
         "loop-unrolling",
@@ -87,8 +88,9 @@ class TorchScriptCleanupPass(PipelinePass):
 
 @dataclass(frozen=True)
 class ExecutorDefaultPass(PipelinePass):
-    """The graph executor's pipeline, run once input types are specialized: the
-    cleanup, then what the types enable (shape propagation and the peepholes it feeds,
+    """The graph executor's pipeline, run once input types are specialized: operators
+    without kernels replaced by their decompositions, the cleanup, then what the types
+    enable (shape propagation and the peepholes it feeds,
     loop unrolling followed by removing the list and tensor mutation it exposes, and
     another round of folding, CSE and DCE), after PyTorch's `runOptimization`."""
 

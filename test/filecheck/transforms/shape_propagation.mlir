@@ -229,3 +229,20 @@ func.func @windows(%x : !ts.tensor<f32, [2, 3, 10, 9]>, %w : !ts.tensor<f32, [5,
   %adaptive = aten.adaptive_avg_pool2d %x, %fours : (!ts.tensor<f32, [2, 3, 10, 9]>, !ts.list<!ts.int>) -> !ts.tensor
   func.return %conv, %same, %ceil, %floor, %avg, %adaptive : !ts.tensor, !ts.tensor, !ts.tensor, !ts.tensor, !ts.tensor, !ts.tensor
 }
+
+// -----
+
+// atan2 and copysign compute integers in the default float dtype; square, which is
+// pow(x, 2), computes bool in Long; fmax keeps Long.
+// CHECK-LABEL: func.func @integral_dtypes
+// CHECK:         %a = aten.atan2 %l, %l : {{.*}} -> !ts.tensor<f32, [3]>
+// CHECK-NEXT:    %c = aten.copysign %l, %b : {{.*}} -> !ts.tensor<f32, [3]>
+// CHECK-NEXT:    %s = aten.square %b : {{.*}} -> !ts.tensor<i64, [3], requires_grad = false>
+// CHECK-NEXT:    %m = aten.fmax %l, %b : {{.*}} -> !ts.tensor<i64, [3], requires_grad = false>
+func.func @integral_dtypes(%l : !ts.tensor<i64, [3]>, %b : !ts.tensor<i1, [3]>) -> (!ts.tensor, !ts.tensor, !ts.tensor, !ts.tensor) {
+  %a = aten.atan2 %l, %l : (!ts.tensor<i64, [3]>, !ts.tensor<i64, [3]>) -> !ts.tensor
+  %c = aten.copysign %l, %b : (!ts.tensor<i64, [3]>, !ts.tensor<i1, [3]>) -> !ts.tensor
+  %s = aten.square %b : (!ts.tensor<i1, [3]>) -> !ts.tensor
+  %m = aten.fmax %l, %b : (!ts.tensor<i64, [3]>, !ts.tensor<i1, [3]>) -> !ts.tensor
+  func.return %a, %c, %s, %m : !ts.tensor, !ts.tensor, !ts.tensor, !ts.tensor
+}

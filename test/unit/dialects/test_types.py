@@ -5,15 +5,19 @@ from xdsl.dialects.builtin import f32, f64, i64
 
 from tsjit.dialects.types import (
     AnyType,
+    AwaitType,
     BoolType,
     ClassType,
     DictType,
+    EnumType,
     FloatType,
+    FutureType,
     IntType,
     ListType,
     NoneType,
     NumberType,
     OptionalType,
+    RRefType,
     StrType,
     TensorType,
     TupleType,
@@ -41,6 +45,14 @@ ROUND_TRIP = [
     "Dict(str, Tensor)",
     "Dict(int, float[])",
     "Future[int]",
+    "RRef[int]",
+    "Await(Tensor)",
+    "Enum<__torch__.Color>",
+    "NamedTuple(values : Tensor, indices : Tensor)",
+    "Dict(str, (int, float))",
+    "QScheme",
+    "Storage",
+    "Generator?",
     "Future[Tensor[]]",
     "Union(int, str)",
     "Union(Tensor, int[], float, bool)",
@@ -70,6 +82,20 @@ def test_torchscript_strings_structure():
     assert parse_torchscript_type("Dynamic") == TensorType()
     assert parse_torchscript_type("ScalarType?") == OptionalType(IntType())
     assert parse_torchscript_type("__torch__.m.Model") == ClassType("__torch__.m.Model")
+    # what graphs print: NamedTuple fields, Future[T] (read as Future(T) too), Enum<...>
+    assert parse_torchscript_type("NamedTuple(values : Tensor, indices : Tensor)") == TupleType(
+        [TensorType(), TensorType()], ["values", "indices"]
+    )
+    assert parse_torchscript_type("Future(int)") == parse_torchscript_type("Future[int]") == FutureType(IntType())
+    assert parse_torchscript_type("Await(Tensor)") == AwaitType(TensorType())
+    assert parse_torchscript_type("RRef(int)") == RRefType(IntType())
+    assert parse_torchscript_type("Enum<__torch__.Color>") == EnumType("__torch__.Color")
+    # Layout, MemoryFormat and ScalarType print as int, as in PyTorch
+    assert parse_torchscript_type("Layout") == parse_torchscript_type("MemoryFormat") == IntType()
+    # the annotations of `annotate(List[int], [])` constants
+    assert parse_torchscript_type("List[int]") == ListType(IntType())
+    assert parse_torchscript_type("Dict[str, Tensor]") == DictType(StrType(), TensorType())
+    assert parse_torchscript_type("Tuple[int, float]") == TupleType([IntType(), FloatType()])
     # as in PyTorch's parser, parentheses make the rank known: these are 0-dim
     assert parse_torchscript_type("Long()") == TensorType(i64, [])
     assert parse_torchscript_type("Long(requires_grad=0, device=cpu)") == TensorType(i64, [], "cpu", False)
@@ -81,7 +107,8 @@ def test_torchscript_strings_structure():
 
 @pytest.mark.parametrize(
     "text, column",
-    [("Dict(str)", 10), ("Float(2, x=1)", 10), ("Blob", 5), ("(int, ", 7), ("int]", 4)],
+    [("Dict(str)", 10), ("Float(2, x=1)", 10), ("Blob", 5), ("(int, ", 7), ("int]", 4),
+     ("Float(2, strides=[1.5])", 19), ("Float(2.5)", 7), ("Float(2, requires_grad=x)", 24)],  # fmt: skip
 )
 def test_bad_type_strings(text, column):
     with pytest.raises(TypeStringError) as e:
@@ -142,6 +169,23 @@ def test_subtyping(sub, sup, expected):
 def test_unify(a, b, joined):
     assert unify(a, b) == joined
     assert unify(b, a) == joined
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [("!ts.list", "!ts.list takes 1 parameter, got 0"), ("!ts.dict<!ts.int>", "!ts.dict takes 2 parameters, got 1"),
+     ("!ts.int<!ts.int>", "!ts.int takes 0 parameters, got 1")],  # fmt: skip
+)
+def test_generic_types_with_the_wrong_number_of_parameters_are_located_errors(text, message):
+    from xdsl.utils.exceptions import ParseError
+
+    from tsjit.context import make_context
+    from tsjit.diagnostics import from_xdsl_error
+    from tsjit.formats import read_program
+
+    with pytest.raises(ParseError) as caught:
+        read_program(make_context(), f"func.func @f(%x : {text}) {{\n  func.return\n}}\n", "t.mlir")
+    assert str(from_xdsl_error(caught.value)) == f"t.mlir:1:19: {message}"
 
 
 def test_unions_are_normalized_as_torchscript_does():

@@ -285,3 +285,15 @@ def test_entry_names_the_function():
     (function,) = module.ops
     assert isinstance(function, func.FuncOp) and function.sym_name.data == "main"
     assert export_graph_text(module, "main") == "graph(%x : int):\n  return (%x)\n"
+
+
+def test_empty_list_constants_read_and_print_as_pytorch_prints_them():
+    text = (
+        "graph(%x : Tensor):\n"
+        "  %l : int[] = prim::Constant[value=annotate(List[int], [])]()\n"
+        "  return (%l)\n"
+    )
+    module = import_graph_text(make_context(), text, "g.txt")
+    (constant,) = [op for op in module.walk() if isinstance(op, ConstantOp)]
+    assert constant.python_value == []
+    assert "prim::Constant[value=annotate(List[int], [])]()" in export_graph_text(module)

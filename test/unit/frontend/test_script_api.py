@@ -55,6 +55,20 @@ def test_control_flow_runs_like_python():
         assert scripted(xs, limit) == clipped_sum(xs, limit)
 
 
+def stacked_multiples(x, n: int):
+    outputs = []
+    for i in range(n):
+        outputs.append(x * i)
+    return torch.stack(outputs)
+
+
+def test_an_empty_list_variable_keeps_what_a_loop_appends():
+    # the variable is not the literal `[]`, whose type adapts to the parameter it is
+    # passed to: `stack` must get the list the loop filled
+    x = np.array([1.0, 2.0], np.float32)
+    np.testing.assert_allclose(script(stacked_multiples)(x, 3), [[0, 0], [1, 2], [2, 4]])
+
+
 def test_code_and_graph_text_describe_the_function():
     scripted = script(affine)
     assert scripted.code.startswith("def affine(x: Tensor,")

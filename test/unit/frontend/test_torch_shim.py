@@ -90,6 +90,38 @@ def test_no_grad_is_a_context_manager_and_a_decorator():
     assert torch.is_grad_enabled()
 
 
+def test_plain_attributes_may_be_set_before_module_init_as_in_pytorch():
+    class Model(torch.nn.Module):
+        def __init__(self) -> None:
+            self.scale = 3
+            super().__init__()
+            self.fc = torch.nn.Linear(2, 2)
+
+    assert Model().scale == 3
+
+    class Early(torch.nn.Module):
+        def __init__(self) -> None:
+            self.fc = torch.nn.Linear(2, 2)
+
+    with pytest.raises(AttributeError, match="cannot assign module before Module.__init__\\(\\) call"):
+        Early()
+
+
+def test_memory_formats_and_layouts_script_as_pytorchs_ints():
+    from tsjit.frontend.script import script_file_text
+
+    scripted = script_file_text(
+        "import torch\n"
+        "def forward(x: torch.Tensor):\n"
+        "    y = x.contiguous(memory_format=torch.channels_last)\n"
+        "    return y, torch.contiguous_format, torch.preserve_format, torch.channels_last_3d, torch.strided\n",
+        "formats.py",
+    )
+    x = np.ones((1, 2, 3, 4), np.float32)
+    y, *codes = scripted(x)
+    assert codes == [0, 1, 3, 0] and np.array_equal(y, x)
+
+
 def test_the_jit_decorators_and_helpers_of_the_language():
     from typing import Dict, List, Optional
 

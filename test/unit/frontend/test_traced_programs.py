@@ -29,11 +29,7 @@ from tsjit.transforms import PASSES
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "traced"
 
-KIND_DIFFERENCES: dict[str, str] = {
-    "convolution": "PyTorch's tracer records F.conv2d as the aten::_convolution it calls; the shim does that once "
-    "the runtime has an aten::_convolution kernel (convolution kernels are the nn issue's) and records aten::conv2d "
-    "until then",
-}
+KIND_DIFFERENCES: dict[str, str] = {}
 """Programs whose traced node kinds differ from PyTorch's, and why."""
 
 

@@ -251,16 +251,16 @@ def test_a_dict_input_with_non_string_keys_names_the_function():
 
 
 def calls_an_operator_without_kernel(x):
-    return torch.cholesky_inverse(x)  # no kernel in tsjit's runtime
+    return torch.int_repr(x)  # no kernel in tsjit's runtime (quantized tensors)
 
 
 def test_an_operator_without_kernel_names_the_calling_line():
     from tsjit.runtime.kernels import lookup
 
-    assert lookup("aten::cholesky_inverse") is None, "pick another operator tsjit has no kernel for"
-    with pytest.raises(TraceError, match=r"no kernel for aten::cholesky_inverse") as raised:
+    assert lookup("aten::int_repr") is None, "pick another operator tsjit has no kernel for"
+    with pytest.raises(TraceError, match=r"no kernel for aten::int_repr") as raised:
         tsjit.trace(calls_an_operator_without_kernel, (array(2, 2),))
-    assert raised.value.source_line.strip().startswith("return torch.cholesky_inverse(x)")
+    assert raised.value.source_line.strip().startswith("return torch.int_repr(x)")
     assert "\n" not in raised.value.message
 
 
@@ -372,15 +372,6 @@ def test_save_writes_the_program_tsjit_loads_back(tmp_path: Path):
 # The models of the archive issue
 # --------------------------------------------------------------------------------------
 
-def lacks_layer(name: str) -> pytest.MarkDecorator:
-    """Expected to fail while tsjit's torch.nn library has no `name` (the nn issue's layers)."""
-    return pytest.mark.xfail(
-        not hasattr(torch.nn, name),
-        reason=f"needs nn.{name} from tsjit's torch.nn library (issue 11), not merged yet",
-        strict=True,
-    )
-
-
 @cache
 def models_record() -> dict[str, Any]:
     return json.loads((DATA / "models.json").read_text(encoding="utf-8"))["models"]
@@ -392,14 +383,7 @@ def models_namespace() -> dict[str, Any]:
     return run_user_file(SourceFile(str(path), path.read_text(encoding="utf-8")))
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        "SmallCNN",
-        pytest.param("Encoder", marks=lacks_layer("TransformerEncoderLayer")),
-        pytest.param("Recurrent", marks=lacks_layer("LSTM")),
-    ],
-)
+@pytest.mark.parametrize("name", ["SmallCNN", "Encoder", "Recurrent"])
 def test_models_trace_and_reproduce_pytorch(name: str):
     record = models_record()[name]
     model = models_namespace()[name]().eval()

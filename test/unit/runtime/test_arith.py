@@ -142,7 +142,11 @@ def test_bool_rules():
     assert op("aten::mul.Tensor")(t, t).tolist() == [True, False]
     with pytest.raises(TorchScriptError, match="Subtraction, the `-` operator, with two bool tensors"):
         op("aten::sub.Tensor")(t, t, 1)
-    assert op("aten::sub.Scalar")(t, 1, 1).tolist() == [0, -1]
+    for other in (1, arr([1, 2], i64), arr([1.5], np.float32)):  # a bool tensor on either side, as PyTorch
+        with pytest.raises(TorchScriptError, match="Subtraction, the `-` operator, with a bool tensor"):
+            op("aten::sub.Scalar" if isinstance(other, int) else "aten::sub.Tensor")(t, other, 1)
+    with pytest.raises(TorchScriptError, match="Subtraction, the `-` operator, with a bool tensor"):
+        op("aten::sub.Tensor")(arr([1, 2], i64), t, 1)
     with pytest.raises(TorchScriptError, match="Boolean alpha only supported for Boolean results."):
         op("aten::add.Tensor")(t, t, 2)
     with pytest.raises(TorchScriptError, match="argument alpha must not be a floating point number"):

@@ -108,6 +108,18 @@ def test_random_factories_are_reproducible_after_manual_seed():
         op("aten::randint")(0, [2], 4, None, None, None)
 
 
+def test_distribution_fills():
+    x = np.zeros(20000, f64)
+    op("aten::cauchy_")(x, 3.0, 0.5, None)
+    assert 2.9 < np.median(x) < 3.1  # a Cauchy distribution has no mean: its median is `median`
+    y = op("aten::log_normal")(np.zeros(20000, f32), 0.5, 0.25, None)
+    assert y.dtype == f32 and (y > 0).all() and 0.48 < np.log(y).mean() < 0.52
+    with pytest.raises(TorchScriptError, match="dtype must be a floating point"):
+        op("aten::cauchy")(np.zeros(2, i64), 0.0, 1.0, None)
+    with pytest.raises(TorchScriptError, match="log_normal_ expects std > 0.0"):
+        op("aten::log_normal_")(np.zeros(2, f32), 0.0, 0.0, None)
+
+
 X64 = np.zeros((2, 1), f64)
 NONE5 = (*NONE4, None)
 UNIT, NORMAL = "in [0, 1)", "finite"

@@ -175,3 +175,17 @@ def test_sort_topk_kthvalue_median():
     assert np.isnan(values[0]) and indices.tolist() == [1]
     with pytest.raises(TorchScriptError, match="selected index k out of range"):
         op("aten::topk")(np.array([1, 2]), 3, -1, True, True)
+
+
+def test_kthvalue_ties_and_nan_as_pytorch():
+    """NaN sorts as the largest value (kthvalue is no median: a NaN in the slice does not
+    win), and among tied values the index is the one PyTorch 2.13's quickselect leaves at
+    the k-th place (recorded from torch.kthvalue)."""
+    x = np.array([[3.0, 1.0, 3.0, 1.0, 2.0, 1.0], [1.0, np.nan, 1.0, 1.0, 0.0, 1.0]], f64)
+    values, indices = op("aten::kthvalue")(x, 3, 1, True)
+    assert values.tolist() == [[1.0], [1.0]] and indices.tolist() == [[1], [0]]
+    x[1, 3] = np.nan
+    values, indices = op("aten::kthvalue")(x.T.copy(), 5, 0, False)
+    assert values[0] == 3.0 and np.isnan(values[1]) and indices.tolist() == [0, 3]
+    values, indices = op("aten::kthvalue")(np.array([3, 1, 3, 1, 2, 1], i64), 2, -1, False)
+    assert values.tolist() == 1 and indices.tolist() == 3

@@ -167,3 +167,41 @@ def test_integer_helpers():
 def test_dtype_queries_on_numbers():
     assert op("aten::promote_types")(4, 6) == 6 and op("aten::can_cast")(6, 4) is False
     assert op("aten::result_type.Scalar_Scalar")(1, 2.5) == 6
+
+
+@pytest.mark.parametrize(
+    ("overload", "x", "y", "expected"),
+    [  # PyTorch 2.13's results (its formula differs from Python's at -0.0 and infinities)
+        ("aten::divmod.int", 7, -2, (-4, -1)),
+        ("aten::divmod.int", -7, 2, (-4, 1)),
+        ("aten::divmod.int", -(2**63), -1, (-(2**63), 0)),  # the quotient wraps (PyTorch dies of SIGFPE)
+        ("aten::divmod.float", 7.5, -2.0, (-4.0, -0.5)),
+        ("aten::divmod.float", -0.0, 2.0, (0.0, -0.0)),
+        ("aten::divmod.float", math.inf, 2.0, (math.nan, math.nan)),
+        ("aten::divmod.float", 5.0, math.inf, (0.0, 5.0)),
+        ("aten::divmod.float", -5.0, math.inf, (math.nan, math.inf)),
+        ("aten::divmod.int_float", 7, 2.0, (3.0, 1.0)),
+    ],
+)
+def test_divmod_is_torchscripts(overload: str, x: float, y: float, expected: tuple[float, float]):
+    got = op(overload)(x, y)
+    assert [type(v) for v in got] == [type(v) for v in expected]
+    for value, want in zip(got, expected):
+        if math.isnan(want):
+            assert math.isnan(value)
+        else:
+            assert value == want and math.copysign(1, value) == math.copysign(1, want)
+
+
+@pytest.mark.parametrize(
+    ("overload", "x", "y", "message"),
+    [
+        ("aten::divmod.int", 7, 0, "ZeroDivisionError: integer division or modulo by zero"),
+        ("aten::divmod.float", 1.0, 0.0, "ZeroDivisionError: float divmod()"),
+        ("aten::divmod.int_float", 1, -0.0, "ZeroDivisionError: float divmod()"),
+    ],
+)
+def test_divmod_by_zero_raises_zero_division_error(overload: str, x: float, y: float, message: str):
+    with pytest.raises(TorchScriptError) as caught:
+        op(overload)(x, y)
+    assert (caught.value.kind, caught.value.message) == ("RuntimeError", message)

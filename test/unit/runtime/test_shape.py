@@ -262,6 +262,25 @@ def test_rearrangements():
         op("aten::repeat")(x, [2])
 
 
+@pytest.mark.parametrize(("size", "shape"), [(0, (0,)), (1, (1,))])
+def test_unfold_of_a_0_dim_tensor_has_one_window_of_size_elements(size: int, shape: tuple[int, ...]):
+    assert op("aten::unfold")(np.array(3.0, f32), 0, size, 1).shape == shape
+
+
+@pytest.mark.parametrize(
+    ("x", "size", "step", "message"),
+    [
+        (np.array(3.0, f32), 2, 1, "maximum size for tensor at dimension 0 is 1 but size is 2"),
+        (np.arange(4.0), -1, 1, "size is -1 but must be >= 0"),
+        (np.arange(4.0), 1, 0, "step is 0 but must be > 0"),
+    ],
+)
+def test_unfold_rejects_what_pytorch_rejects(x: np.ndarray, size: int, step: int, message: str):
+    with pytest.raises(TorchScriptError) as caught:
+        op("aten::unfold")(x, 0, size, step)
+    assert caught.value.message == message
+
+
 def test_numpy_t_reverses_every_dimension_and_mt_swaps_the_last_two():
     x = np.arange(24, dtype=f32).reshape(2, 3, 4)
     transposed = op("aten::numpy_T")(x)

@@ -9,7 +9,7 @@ import pytest
 
 from tsjit.runtime.errors import TorchScriptError
 from tsjit.runtime.kernels import lookup
-from tsjit.runtime.kernels.special import erf, erfc
+from tsjit.runtime.kernels.special import erf, erfc, ndtr
 
 f32, i64 = np.float32, np.int64
 X = np.array([-3.0, -1.0, -0.5, 0.0, 0.5, 1.0, 3.0], dtype=f32)
@@ -89,6 +89,12 @@ def test_erf_matches_the_math_module():
     assert np.max(np.abs(erfc(points) - expected_c) / np.maximum(expected_c, 1e-300)) < 1e-12
     edges = erf(np.array([np.inf, -np.inf, np.nan]))
     assert edges[0] == 1.0 and edges[1] == -1.0 and np.isnan(edges[2])
+
+
+def test_ndtr_is_the_normal_cdf_on_both_sides_of_zero():
+    points = np.linspace(-9, 9, 1801)
+    expected = np.array([0.5 * math.erfc(-v / math.sqrt(2)) for v in points])
+    assert np.max(np.abs(ndtr(points) - expected) / expected) < 1e-13
 
 
 # Expected values: torch.nn.functional on X (PyTorch 2.13, float32).

@@ -99,8 +99,16 @@ def test_encode_round_trips():
 def test_encode_rejects_values_without_encoding():
     with pytest.raises(ValueError, match=r"value\[0\]: a ScriptObject value has no JSON encoding"):
         encode_value([ScriptObject("__torch__.M")])
-    with pytest.raises(ValueError, match="complex64 tensor"):
-        encode_value(np.zeros(1, np.complex64))
+
+
+def test_complex_values_encode_as_pairs():
+    tensor = np.array([1 + 2j, complex(math.inf, -0.5)], dtype=np.complex64)
+    encoded = encode_value((tensor, 3 - 1j))
+    assert encoded["tuple"][0]["tensor"]["data"] == [[1.0, 2.0], ["inf", -0.5]]
+    assert encoded["tuple"][1] == {"complex": [3.0, -1.0]}
+    decoded = decode_value(encoded)
+    assert decoded[0].dtype == np.complex64 and decoded[1] == 3 - 1j
+    np.testing.assert_array_equal(decoded[0], tensor)
 
 
 def test_match_float_tolerance_is_relative_to_expected():
@@ -132,3 +140,26 @@ def test_match_tensors():
     flipped = expected.copy()
     flipped[1, 0] = -np.inf
     assert match_value(flipped, expected) is not None
+
+
+@pytest.mark.parametrize(
+    ("encoded", "message"),
+    [
+        ({"tensor": 3}, "'tensor' expects an object with dtype, shape and data, got 3"),
+        ({"tensor": {"dtype": "float32"}}, "the tensor has no 'shape'"),
+        ({"tensor": {"dtype": "float32", "shape": 3, "data": [1]}}, "a tensor's shape is a JSON array of non-negative ints, got 3"),
+        ({"tensor": {"dtype": "float32", "shape": [1], "data": 1}}, "a tensor's data is a JSON array, got 1"),
+        ({"tensor": {"dtype": "float32", "shape": [1], "data": ["x"]}}, 'element 0: a float is a JSON number or "nan", "inf", "-inf", got \'x\''),
+        ({"tensor": {"dtype": "int64", "shape": [1], "data": [1.5]}}, "an int64 tensor's data are JSON integers in"),
+        ({"tensor": {"dtype": "bool", "shape": [1], "data": [2]}}, "a bool tensor's data are JSON true and false"),
+        ({"dict": [1]}, "dict entry 0 is not a [key, value] pair: 1"),
+        ({"float": "x"}, 'a float is a JSON number or "nan", "inf", "-inf", got \'x\''),
+        ({"device": 3}, "'device' expects a JSON string, got 3"),
+        ({"none": 1}, "'none' expects null, got 1"),
+    ],
+)
+def test_malformed_json_values_are_value_errors_naming_the_value(encoded, message):
+    with pytest.raises(ValueError) as caught:
+        decode_value(encoded, "input 0")
+    assert str(caught.value).startswith("input 0")
+    assert message in str(caught.value)

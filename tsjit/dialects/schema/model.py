@@ -21,10 +21,12 @@ from xdsl.ir import Attribute
 
 from tsjit.dialects.types import (
     AnyType,
+    AwaitType,
     DictType,
     FutureType,
     ListType,
     OptionalType,
+    RRefType,
     TorchType,
     TupleType,
     UnionType,
@@ -152,12 +154,14 @@ class SchemaType:
             case TypeKind.GENERIC if self.name in _GENERIC_TYPES:
                 return _GENERIC_TYPES[self.name](*(e.substitute(bindings) for e in self.elements))
             case _:
-                return self.torch_type  # RRef(T), Await(T): opaque to tsjit
+                return self.torch_type
 
 
 _GENERIC_TYPES: dict[str, Callable[..., TorchType]] = {
     "Dict": DictType,
     "Future": FutureType,
+    "Await": AwaitType,
+    "RRef": RRefType,
     "Union": lambda *members: UnionType(members),
 }
 

@@ -140,3 +140,49 @@ class BroadcastingList:
 BroadcastingList1 = BroadcastingList(1)
 BroadcastingList2 = BroadcastingList(2)
 BroadcastingList3 = BroadcastingList(3)
+
+
+BOOLEAN_DISPATCHED: dict[Any, dict[str, Any]] = {}
+"""Functions made by `boolean_dispatch`, with how they dispatch (the keys of PyTorch's
+`torch._jit_internal.boolean_dispatched`: if_true, if_false, index, default, arg_name)."""
+
+
+def boolean_dispatch(
+    arg_name: str,
+    arg_index: int,
+    default: bool,
+    if_true: Any,
+    if_false: Any,
+    module_name: str,
+    func_name: str,
+) -> Any:
+    """A function that calls `if_true` or `if_false` depending on one bool argument
+    (`F.max_pool2d(..., return_indices=True)`); scripting picks one at compile time, so
+    the argument must be a constant there, as in TorchScript."""
+
+    def fn(*args: Any, **kwargs: Any) -> Any:
+        if arg_name in kwargs:
+            flag = kwargs[arg_name]
+        elif len(args) > arg_index:
+            flag = args[arg_index]
+        else:
+            flag = default
+        return (if_true if flag else if_false)(*args, **kwargs)
+
+    fn.__module__ = module_name
+    fn.__name__ = fn.__qualname__ = func_name
+    BOOLEAN_DISPATCHED[fn] = {"if_true": if_true, "if_false": if_false, "index": arg_index, "default": default,
+                              "arg_name": arg_name}  # fmt: skip
+    return fn
+
+
+OVERLOADS: dict[tuple[str, str], list[Any]] = {}
+"""Declared overloads by the (module, qualified name) of the function they overload."""
+
+
+def overload(func: Any) -> Any:
+    """`torch.jit._overload`: declares one signature of a function whose implementation
+    (the undecorated definition of the same name that follows) TorchScript compiles once
+    per declaration; calls pick the declaration their arguments match."""
+    OVERLOADS.setdefault((func.__module__, func.__qualname__), []).append(func)
+    return func

@@ -217,6 +217,9 @@ class ItemRef(Ref):
 class Planner:
     """The `Builder` of schema matching, building Refs instead of IR."""
 
+    tensor_elements_as_numbers = True
+    """Python's argument parser takes a 0-dim tensor in an `int[]` (a traced size)."""
+
     def constant(self, value: object, type: Attribute | None = None, node: object = None) -> Ref:
         from tsjit.frontend.schema_matching import constant_type
 

@@ -61,6 +61,13 @@ def unused(fn: T) -> T:
     return fn
 
 
+def _overload(func: T) -> T:
+    """Declares one signature of an overloaded function (`torch.jit._overload`)."""
+    from tsjit.frontend.torch_shim._builtins import overload
+
+    return overload(func)
+
+
 def annotate(the_type: object, value: T) -> T:
     """In Python the value itself; in TorchScript it gives `value` the type `the_type`."""
     return value

@@ -45,29 +45,80 @@ def register_kernel(name: str, fn: Kernel) -> None:
 
 
 def lookup(name: str) -> Kernel | None:
-    """The kernel of a qualified overload name, or None when the runtime has none."""
-    return KERNELS.get(name)
+    """The kernel of a qualified overload name, or None when the runtime has none. An
+    `out=` overload without a kernel of its own runs its functional overload's
+    (`out_variant`)."""
+    found = KERNELS.get(name)
+    if found is None and (found := out_variant(name)) is not None:
+        KERNELS[name] = found
+    return found
+
+
+def out_variant(name: str) -> Kernel | None:
+    """The kernel of an `out=` overload (`aten::div.out`: the arguments of
+    `aten::div.Tensor`, then `*, Tensor(a!) out`) from its functional overload's: the
+    result is written into `out`, as PyTorch's structured kernels do; None when there is
+    no such pair."""
+    from tsjit.dialects.schema import schemas_for
+
+    operator, _, overload = name.partition(".")
+    overloads = schemas_for(operator)
+    schema = next((s for s in overloads if s.overload_name == overload), None)
+    if schema is None or not schema.arguments or len(schema.returns) != 1:
+        return None
+    out = schema.arguments[-1]
+    if not (out.kwarg_only and out.is_write and out.type_text.startswith("Tensor")) or schema.mutated_arguments() != (
+        len(schema.arguments) - 1,
+    ):
+        return None
+    inputs = [(a.name, a.type_text) for a in schema.arguments[:-1]]
+    for base in overloads:
+        if not base.is_mutable and [(a.name, a.type_text) for a in base.arguments] == inputs:
+            functional = KERNELS.get(base.qualified_name)
+            if functional is not None:
+                return _writing_out(functional)
+    return None
+
+
+def _writing_out(functional: Kernel) -> Kernel:
+    def kernel_out(*args: Any) -> Any:
+        from tsjit.runtime.kernels.common import write_out
+
+        return write_out(functional(*args[:-1]), args[-1])
+
+    return kernel_out
 
 
 # The families register themselves on import; keep this list in step with the package.
 from tsjit.runtime.kernels import (  # noqa: E402, F401
     activation,
     arith,
+    attention,
     autograd,
     backward,
     compare,
+    complex,
     convolution,
     dicts,
     factory,
+    fft,
     indexing,
+    interpolation,
     linalg,
+    linear_algebra,
     lists,
+    loss,
     nn,
+    padding,
+    pooling,
     prim,
     reduction,
     sampling,
     scalar,
     shape,
+    special_ops,
+    statistics,
+    strided,
     strings,
     unary,
 )

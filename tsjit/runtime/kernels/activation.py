@@ -16,6 +16,7 @@ from tsjit.runtime.errors import TorchScriptError
 from tsjit.runtime.kernels import kernel, register_kernel
 from tsjit.runtime.kernels.common import as_tensor, assign, floating, wrap_dim
 from tsjit.runtime.kernels.promotion import check_cast, result_type
+from tsjit.runtime.kernels.sampling import rng
 from tsjit.runtime.kernels.special import erf
 
 ndarray = np.ndarray
@@ -43,15 +44,26 @@ def with_inplace(name: str, names_inplace: tuple[str, ...] = ()) -> Callable:
 
 
 def _clamp(x: ndarray, low: object, high: object) -> tuple[ndarray, np.dtype]:
+    """PyTorch's clamp: min(max(x, low), high) by comparisons, so that NaN and the sign of
+    a zero equal to a bound pass through; bounds are cast to the result dtype (an int
+    bound out of an unsigned range wraps around, as in PyTorch)."""
     if low is None and high is None:
         raise TorchScriptError("torch.clamp: At least one of 'min' or 'max' must not be None")
     dtype = result_type(x, low, high)
     result = x.astype(dtype, copy=False)
     if low is not None:
-        result = np.maximum(result, low.astype(dtype, copy=False) if type(low) is ndarray else low)
+        bound = _bound(low, dtype)
+        result = np.where(result < bound, bound, result)
     if high is not None:
-        result = np.minimum(result, high.astype(dtype, copy=False) if type(high) is ndarray else high)
+        bound = _bound(high, dtype)
+        result = np.where(result > bound, bound, result)
     return as_tensor(result), dtype
+
+
+def _bound(value: object, dtype: np.dtype) -> ndarray:
+    if type(value) is ndarray:
+        return value.astype(dtype, copy=False)
+    return np.asarray(value).astype(dtype)
 
 
 @kernel("aten::clamp", "aten::clamp.Tensor", "aten::clip", "aten::clip.Tensor")
@@ -115,6 +127,18 @@ def leaky_relu(self: ndarray, negative_slope: object = 0.01) -> ndarray:
     return as_tensor(np.where(x > 0, x, x * x.dtype.type(negative_slope)))
 
 
+def _rrelu(x: ndarray, lower: object, upper: object, training: bool) -> tuple[ndarray, ndarray]:
+    """(output, slopes): in training each non-positive element gets its own slope drawn
+    uniformly from [lower, upper]; in evaluation the slope is their mean."""
+    x = floating(x, "rrelu_with_noise_cpu")
+    t = x.dtype.type
+    if not training:
+        return leaky_relu(x, (lower + upper) / 2), np.ones_like(x)
+    slopes = (rng().random(x.shape) * (upper - lower) + lower).astype(x.dtype)
+    slopes = np.where(x <= 0, slopes, t(1))
+    return as_tensor(x * slopes), slopes
+
+
 @with_inplace("aten::rrelu", ("aten::rrelu_",))
 def rrelu(
     self: ndarray,
@@ -123,9 +147,23 @@ def rrelu(
     training: bool = False,
     generator: object = None,
 ) -> ndarray:
+    return _rrelu(self, lower, upper, training)[0]
+
+
+@with_inplace("aten::rrelu_with_noise", ("aten::rrelu_with_noise_",))
+def rrelu_with_noise(
+    self: ndarray,
+    noise: ndarray,
+    lower: object = 0.125,
+    upper: object = 1 / 3,
+    training: bool = False,
+    generator: object = None,
+) -> ndarray:
+    """rrelu that records the slopes it drew into `noise` (training only)."""
+    out, slopes = _rrelu(self, lower, upper, training)
     if training:
-        raise TorchScriptError("rrelu in training mode is random; the runtime supports training=False only")
-    return leaky_relu(self, (lower + upper) / 2)
+        assign(noise, slopes.reshape(noise.shape))
+    return out
 
 
 def _elu(x: ndarray, alpha: object, scale: object, input_scale: object) -> ndarray:

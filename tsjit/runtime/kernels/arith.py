@@ -9,6 +9,7 @@ category, as PyTorch does.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 import numpy as np
@@ -69,6 +70,14 @@ def _wrap_scalar(x: object, dtype: np.dtype) -> object:
     return np.asarray(x).astype(dtype) if type(x) is int else x
 
 
+_INT_RANGES = {np.dtype(t): (int(np.iinfo(t).min), int(np.iinfo(t).max)) for t in np.typecodes["AllInteger"]}
+
+
+def _fits(x: int, dtype: np.dtype) -> bool:
+    low, high = _INT_RANGES[dtype]
+    return low <= x <= high
+
+
 # The dtype kinds for which a rule computes in the operands' own dtype (no promotion needed).
 _OWN_DTYPE_KINDS = {PROMOTE: "biufc", COMPARE: "biufc", FLOAT: "fc", BITWISE: "biu"}
 
@@ -85,6 +94,8 @@ def binary(compute: Compute, rule: str = PROMOTE, op: str = "") -> Callable[[obj
     def general(a: object, b: object) -> ndarray:
         dtype = computation_dtype(a, b, rule, op)
         a, b = cast_operands(a, b, dtype)
+        if rule is COMPARE and dtype.kind in "iu":  # numpy compares an int out of range as is
+            a, b = _wrap_scalar(a, dtype), _wrap_scalar(b, dtype)
         try:
             return as_tensor(compute(a, b))
         except OverflowError:
@@ -99,7 +110,7 @@ def binary(compute: Compute, rule: str = PROMOTE, op: str = "") -> Callable[[obj
             if kind in kinds and (
                 (other is ndarray and b.dtype is a.dtype)
                 or (other is float and kind in "fc")
-                or (other is int and kind in "iufc")
+                or (other is int and (kind in "fc" or (kind in "iu" and (rule is not COMPARE or _fits(b, a.dtype)))))
             ):
                 try:
                     return ufunc(a, b, out=...) if ufunc is not None else as_tensor(compute(a, b))
@@ -177,6 +188,8 @@ def register_binary(
     out_of_place, in_place = binary(compute, rule, op), binary_inplace(compute, rule, op)
     if alpha:
         out_of_place, in_place = alpha_scaled(out_of_place), alpha_scaled(in_place)
+    if compute is _subtract:
+        out_of_place, in_place = _checked_subtraction(out_of_place), _checked_subtraction(in_place)
     for name in names:
         register_kernel(name, in_place if is_inplace(name) else out_of_place)
 
@@ -187,27 +200,49 @@ def register_binary(
 
 
 def _check_int_divisor(a: object, b: object) -> None:
-    """Integer division by zero raises in PyTorch; float division gives inf or nan."""
+    """Integer division by zero raises in PyTorch (when some element is divided: not
+    for an empty result); float division gives inf or nan."""
     if np.result_type(a, b).kind in "iub" and not np.all(b):
-        raise TorchScriptError("ZeroDivisionError")
+        try:
+            empty = math.prod(np.broadcast_shapes(np.shape(a), np.shape(b))) == 0
+        except ValueError:  # not broadcastable: numpy reports it
+            empty = False
+        if not empty:
+            raise TorchScriptError("ZeroDivisionError")
+
+
+def _refuse_bools(a: object, b: object, kernel: str) -> None:
+    """PyTorch has no kernel of the divisions and remainders for bool (a bool tensor
+    with an int scalar promotes to int and has one)."""
+    if np.result_type(a, b) == np.bool_:
+        raise TorchScriptError(f"\"{kernel}\" not implemented for 'Bool'")
 
 
 def _floor_divide(a: object, b: object) -> object:
+    _refuse_bools(a, b, "div_floor_cpu")
     _check_int_divisor(a, b)
     return np.floor_divide(a, b)
 
 
 def _remainder(a: object, b: object) -> object:
+    """Python's `%`, with PyTorch's formula for floats: C's fmod moved to the divisor's
+    side unless it is zero (so `-4.0 % 2.0` is -0.0, where numpy's is 0.0)."""
+    _refuse_bools(a, b, "remainder_cpu")
     _check_int_divisor(a, b)
-    return np.remainder(a, b)
+    if np.result_type(a, b).kind != "f":
+        return np.remainder(a, b)
+    mod = np.fmod(a, b)
+    return np.where((mod != 0) & (np.less(b, 0) != (mod < 0)), mod + b, mod)
 
 
 def _fmod(a: object, b: object) -> object:
+    _refuse_bools(a, b, "fmod_cpu")
     _check_int_divisor(a, b)
     return np.fmod(a, b)
 
 
 def _trunc_divide(a: object, b: object) -> object:
+    _refuse_bools(a, b, "div_trunc_cpu")
     if np.result_type(a, b).kind in "fc":
         return np.trunc(np.true_divide(a, b))
     _check_int_divisor(a, b)
@@ -221,6 +256,27 @@ def _bool_sub_error() -> TorchScriptError:
         "Subtraction, the `-` operator, with two bool tensors is not supported. "
         "Use the `^` or `logical_xor()` operator instead."
     )
+
+
+def _check_bool_subtraction(a: object, b: object) -> None:
+    """A bool tensor on either side of `-` raises in PyTorch, whatever the other
+    operand (the computation dtype no longer shows it)."""
+    a_bool, b_bool = (type(x) is ndarray and x.dtype.kind == "b" for x in (a, b))
+    if (a_bool or type(a) is bool) and (b_bool or type(b) is bool):
+        raise _bool_sub_error()
+    if a_bool or b_bool:
+        raise TorchScriptError(
+            "Subtraction, the `-` operator, with a bool tensor is not supported. "
+            "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead."
+        )
+
+
+def _checked_subtraction(run: Callable[..., ndarray]) -> Callable[..., ndarray]:
+    def subtract(self: ndarray, other: object, *alpha: object) -> ndarray:
+        _check_bool_subtraction(self, other)
+        return run(self, other, *alpha)
+
+    return subtract
 
 
 def _subtract(a: object, b: object) -> object:
@@ -275,6 +331,7 @@ _SUB = binary(_subtract)
 
 @kernel("aten::rsub.Tensor", "aten::rsub.Scalar")
 def rsub(self: ndarray, other: object, alpha: object = 1) -> ndarray:
+    _check_bool_subtraction(other, self)
     if alpha != 1 or type(alpha) is not int:
         self = _scale(self, alpha, binary_dtype(self, other))
     return _SUB(other, self)
@@ -347,14 +404,34 @@ _LOWERED_POWERS: dict[float, Callable[[ndarray], object]] = {
 }
 
 
+_ROOTS = (0.5, -0.5, -1)
+"""Exponents PyTorch computes as sqrt, rsqrt and reciprocal for float and double only:
+Half takes C's pow, whose pow(-inf, 0.5) is inf and pow(-0.0, 0.5) 0.0 (numpy's too)."""
+
+
 def _pow(base: object, exponent: object) -> object:
     if type(base) is ndarray and type(exponent) is not ndarray and type(exponent) is not bool:
         lowered = _LOWERED_POWERS.get(exponent)
         if lowered is not None and (base.dtype.kind in "fc" or exponent in (1, 2, 3)):
-            return lowered(base)
+            if not (exponent in _ROOTS and base.dtype == np.float16):
+                return lowered(base)
     if type(exponent) is int and exponent < 0 and np.result_type(base).kind in "iub":
         raise TorchScriptError("Integers to negative integer powers are not allowed.")
+    if type(exponent) is ndarray and exponent.dtype.kind in "iu":
+        if np.result_type(base, exponent).kind in "iu":
+            return _integer_pow(base, exponent)
     return np.power(base, exponent)
+
+
+def _integer_pow(base: object, exponent: ndarray) -> ndarray:
+    """Integers to tensor exponents, negative ones included, as c10's `powi`: 1 and -1
+    keep their magnitude, every other base gives 0 (numpy refuses the negatives)."""
+    negative = exponent < 0
+    result = np.power(base, np.where(negative, 0, exponent))
+    if negative.any():
+        reciprocal = np.where(base == 1, 1, np.where(base == -1, 1 - 2 * (exponent & 1), 0))
+        result = np.where(negative, reciprocal, result).astype(result.dtype, copy=False)
+    return result
 
 
 register_binary(
@@ -559,3 +636,41 @@ for _name, _compute in (
             f"aten::{_name}_{_suffix}",
             lambda self, *rest, _compute=_compute: assign(self, _compute(self, *rest)),
         )
+
+
+# --------------------------------------------------------------------------------------
+# Number theory and floating-point representation
+# --------------------------------------------------------------------------------------
+
+
+def _integral_pair(a: ndarray, b: ndarray, op: str) -> np.dtype:
+    dtype = binary_dtype(a, b)
+    if dtype.kind not in "iu":
+        raise TorchScriptError(f'"{op}_cpu" not implemented for \'{dtype_name(dtype)}\'')
+    return dtype
+
+
+@kernel("aten::gcd")
+def gcd(self: ndarray, other: ndarray) -> ndarray:
+    return as_tensor(np.gcd(self, other).astype(_integral_pair(self, other, "gcd")))
+
+
+@kernel("aten::lcm")
+def lcm(self: ndarray, other: ndarray) -> ndarray:
+    return as_tensor(np.lcm(self, other).astype(_integral_pair(self, other, "lcm")))
+
+
+@kernel("aten::nextafter")
+def nextafter(self: ndarray, other: ndarray) -> ndarray:
+    dtype = binary_dtype(self, other)
+    if dtype.kind != "f":
+        raise TorchScriptError(f'"nextafter_cpu" not implemented for \'{dtype_name(dtype)}\'')
+    return as_tensor(np.nextafter(self.astype(dtype, copy=False), other.astype(dtype, copy=False)))
+
+
+@kernel("aten::frexp.Tensor")
+def frexp(self: ndarray) -> tuple[ndarray, ndarray]:
+    if self.dtype.kind != "f":
+        raise TorchScriptError("torch.frexp() only supports floating-point dtypes")
+    mantissa, exponent = np.frexp(self)
+    return as_tensor(mantissa), as_tensor(exponent.astype(np.int32))

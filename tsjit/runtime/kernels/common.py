@@ -104,3 +104,23 @@ def check_device(device: Device | str | None) -> None:
         raise TorchScriptError("Torch not compiled with CUDA enabled")
     if kind not in ("cpu", "meta"):
         raise TorchScriptError(f"device {device} is not available to the numpy runtime")
+
+
+def write_out(result: object, out: np.ndarray) -> np.ndarray:
+    """An `out=` overload's result written into `out` (PyTorch's `out=` semantics):
+    `out` is resized when its shape differs (where numpy can resize it in place: an
+    array owning contiguous memory), and the result must cast to its dtype safely or
+    within its kind."""
+    value = np.asarray(result)
+    if value.dtype != out.dtype and not np.can_cast(value.dtype, out.dtype, "same_kind"):
+        raise TorchScriptError(
+            f"result type {dtype_name(value.dtype)} can't be cast to the desired output type {dtype_name(out.dtype)}"
+        )
+    if out.shape != value.shape:
+        try:
+            out.resize(value.shape, refcheck=False)
+        except ValueError:
+            raise TorchScriptError(
+                f"cannot resize the out= tensor of shape {shape_str(out.shape)} (a view) to {shape_str(value.shape)}"
+            ) from None
+    return assign(out, value)

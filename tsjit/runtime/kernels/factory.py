@@ -409,3 +409,23 @@ def scalar_tensor(
 ) -> ndarray:
     check_device(device)
     return np.array(s, dtype=dtype_or(dtype, DEFAULT_DTYPE))
+
+
+def _triangle_indices(row: int, col: int, offset: int, dtype: int | None, device: Device | None, upper: bool) -> ndarray:
+    check_device(device)
+    if row < 0 or col < 0:
+        raise TorchScriptError(f"row must be non-negative, got{row}" if row < 0 else f"col must be non-negative, got{col}")
+    rows, cols = np.triu_indices(row, offset, col) if upper else np.tril_indices(row, offset, col)
+    return np.stack([rows, cols]).astype(numpy_dtype(4 if dtype is None else dtype)).reshape(2, -1)
+
+
+@kernel("aten::tril_indices")
+def tril_indices(row: int, col: int, offset: int = 0, dtype: int | None = 4, layout: int | None = None,
+                 device: Device | None = None, pin_memory: bool | None = None) -> ndarray:  # fmt: skip
+    return _triangle_indices(row, col, offset, dtype, device, upper=False)
+
+
+@kernel("aten::triu_indices")
+def triu_indices(row: int, col: int, offset: int = 0, dtype: int | None = 4, layout: int | None = None,
+                 device: Device | None = None, pin_memory: bool | None = None) -> ndarray:  # fmt: skip
+    return _triangle_indices(row, col, offset, dtype, device, upper=True)

@@ -1,5 +1,6 @@
 """Tensor indexing: select and slice (views), advanced indexing (`index`, `index_put_`),
-gather/scatter, masked_select, index_select, nonzero, item.
+gather/scatter and their reductions (`scatter_reduce`, `index_reduce`), masked_select and
+masked_scatter, index_select/copy/add/fill, put, nonzero, item.
 
 PyTorch's advanced indexing is numpy's (`Tensor?[] indices`: None is a full slice, bool
 masks consume as many dimensions as they have), so `index` builds a numpy index tuple;
@@ -205,12 +206,18 @@ def index_select(self: ndarray, dim: int, index: ndarray) -> ndarray:
     if index.dtype.kind not in "iu":
         raise TorchScriptError("index_select(): Expected dtype int32 or int64 for index")
     d = wrap_dim(dim, self.ndim)
-    if self.ndim == 0:
-        return self[index.reshape(-1)].reshape(index.shape) if index.size else self.copy()
-    size = self.shape[d]
-    if index.size and (index.max() >= size or index.min() < 0):
-        raise TorchScriptError("index out of range in self")
+    if self.ndim == 0:  # a 0-dim tensor indexes as one element along dim 0
+        if index.size != 1:
+            raise TorchScriptError(f"index_select(): Index to scalar can have only 1 value, got {index.size} value(s)")
+        _check_index_bounds(index, 1, "index out of range in self")
+        return self.copy()
+    _check_index_bounds(index, self.shape[d], "index out of range in self")
     return np.take(self, index.reshape(-1), axis=d)
+
+
+def _check_index_bounds(index: ndarray, size: int, message: str) -> None:
+    if index.size and (index.max() >= size or index.min() < -size):
+        raise TorchScriptError(message)
 
 
 # --------------------------------------------------------------------------------------
@@ -220,8 +227,8 @@ def index_select(self: ndarray, dim: int, index: ndarray) -> ndarray:
 
 def _mesh(index: ndarray, dim: int, self: ndarray, op: str) -> tuple:
     """Indices addressing self at `index` along `dim` and at the same position elsewhere."""
-    if index.dtype != np.int64:
-        raise TorchScriptError(f"{op}(): Expected dtype int64 for index")
+    if index.dtype != np.int64 and index.dtype != np.int32:
+        raise TorchScriptError(f"{op}(): Expected dtype int32/int64 for index")
     if index.ndim != self.ndim and not (index.ndim <= 1 and self.ndim <= 1):
         subject = "input" if op == "gather" else "self"
         raise TorchScriptError(f"Index tensor must have the same number of dimensions as {subject} tensor")
@@ -333,10 +340,35 @@ def index_fill_(self: ndarray, dim: int, index: ndarray, value: object) -> ndarr
     return _index_fill(self, dim, index, value)
 
 
-def _index_add(out: ndarray, dim: int, index: ndarray, source: ndarray, alpha: object) -> ndarray:
+def _along(out: ndarray, dim: int, index: ndarray, op: str) -> tuple[ndarray, tuple]:
+    """`out` (a 0-dim tensor as one element) and the numpy key of `index` along `dim`."""
     d = wrap_dim(dim, out.ndim)
+    if index.ndim > 1:
+        raise TorchScriptError(f"{op}(): Index is supposed to be a vector")
+    if index.dtype != np.int64 and index.dtype != np.int32:
+        raise TorchScriptError(f"{op}(): Expected dtype int32/int64 for index")
+    target = out if out.ndim else out.reshape(1)
+    _check_index_bounds(index, target.shape[d], f"{op}(): index out of range")
+    return target, (slice(None),) * d + (index.reshape(-1),)
+
+
+def _source_along(target: ndarray, source: ndarray, key: tuple) -> ndarray:
+    """`source` shaped as the selection `target[key]` (a 0-dim source as one element)."""
+    shape = target[key].shape
+    if source.shape != shape:
+        if source.size != int(np.prod(shape)) or source.ndim > 1:
+            raise TorchScriptError(
+                f"source tensor shape must match self tensor shape, excluding the specified dimension. Got "
+                f"self.shape = {shape_str(target.shape)} source.shape = {shape_str(source.shape)}"
+            )
+        source = source.reshape(shape)
+    return source
+
+
+def _index_add(out: ndarray, dim: int, index: ndarray, source: ndarray, alpha: object) -> ndarray:
+    target, key = _along(out, dim, index, "index_add")
     values = source if alpha == 1 else source * alpha
-    np.add.at(out, (slice(None),) * d + (index.reshape(-1),), values.astype(out.dtype, copy=False))
+    np.add.at(target, key, _source_along(target, values, key).astype(out.dtype, copy=False))
     return out
 
 
@@ -352,14 +384,158 @@ def index_add_(self: ndarray, dim: int, index: ndarray, source: ndarray, alpha: 
 
 @kernel("aten::index_copy_")
 def index_copy_(self: ndarray, dim: int, index: ndarray, source: ndarray) -> ndarray:
-    d = wrap_dim(dim, self.ndim)
-    self[(slice(None),) * d + (index.reshape(-1),)] = source
+    target, key = _along(self, dim, index, "index_copy")
+    if source.dtype != self.dtype:
+        raise TorchScriptError(
+            f"index_copy_(): self and source expected to have the same dtype, but got (self) "
+            f"{dtype_name(self.dtype)} and (source) {dtype_name(source.dtype)}"
+        )
+    target[key] = _source_along(target, source, key)
     return self
 
 
 @kernel("aten::index_copy")
 def index_copy(self: ndarray, dim: int, index: ndarray, source: ndarray) -> ndarray:
     return index_copy_(self.copy(), dim, index, source)
+
+
+# --------------------------------------------------------------------------------------
+# Reductions into indexed positions: scatter_reduce, index_reduce
+# --------------------------------------------------------------------------------------
+
+_REDUCE_UFUNCS = {"sum": np.add, "prod": np.multiply, "mean": np.add, "amax": np.maximum, "amin": np.minimum}
+
+
+def _identity(reduce: str, dtype: np.dtype) -> object:
+    """The value a reduction starts from where `include_self=False` leaves self out."""
+    if reduce in ("sum", "mean"):
+        return 0
+    if reduce == "prod":
+        return 1
+    if dtype.kind == "b":
+        return reduce == "amin"
+    if dtype.kind == "f":
+        return -np.inf if reduce == "amax" else np.inf
+    info = np.iinfo(dtype)
+    return info.min if reduce == "amax" else info.max
+
+
+def _reduce_into(target: ndarray, key: tuple, values: ndarray, reduce: str, include_self: bool,
+                 counts_key: tuple, counts_shape: tuple[int, ...], counts_view: tuple[int, ...]) -> None:  # fmt: skip
+    """Reduces `values` into `target[key]` (ufunc.at: repeated positions all count); a mean
+    divides by how many values each position received (itself included or not), with
+    PyTorch's floor division for integers."""
+    if not include_self:
+        target[key] = _identity(reduce, target.dtype)
+    _REDUCE_UFUNCS[reduce].at(target, key, values)
+    if reduce == "mean":
+        counts = np.full(counts_shape, 1 if include_self else 0, dtype=np.int64)
+        np.add.at(counts, counts_key, 1)
+        counts = np.maximum(counts, 1).reshape(counts_view)
+        if target.dtype.kind == "f":
+            np.divide(target, counts, out=target, casting="unsafe")
+        else:
+            np.floor_divide(target, counts, out=target, casting="unsafe")
+
+
+@kernel("aten::scatter_reduce.two")
+def scatter_reduce_two(self: ndarray, dim: int, index: ndarray, src: ndarray, reduce: str,
+                       include_self: bool = True) -> ndarray:  # fmt: skip
+    if reduce not in _REDUCE_UFUNCS:
+        raise TorchScriptError(f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}")
+    if src.dtype != self.dtype:
+        raise TorchScriptError("scatter(): Expected self.dtype to be equal to src.dtype")
+    out = self.copy()
+    d = wrap_dim(dim, out.ndim)
+    target = out if out.ndim else out.reshape(1)
+    flat_index = index if out.ndim else index.reshape(-1)
+    key = _mesh(flat_index, d, target, "scatter")
+    values = _source(src, index, out.dtype)
+    values = values.reshape(-1) if not out.ndim else values
+    _reduce_into(target, key, values, reduce, include_self, key, target.shape, target.shape)
+    return out
+
+
+@kernel("aten::index_reduce")
+def index_reduce(self: ndarray, dim: int, index: ndarray, source: ndarray, reduce: str,
+                 include_self: bool = True) -> ndarray:  # fmt: skip
+    if reduce not in ("prod", "mean", "amax", "amin"):
+        raise TorchScriptError(
+            f"index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got {reduce}."
+        )
+    if source.dtype != self.dtype:
+        raise TorchScriptError(
+            f"index_reduce_(): self and source expected to have the same dtype, but got (self) "
+            f"{dtype_name(self.dtype)} and (source) {dtype_name(source.dtype)}"
+        )
+    out = self.copy()
+    target, key = _along(out, dim, index, "index_reduce")
+    values = _source_along(target, source, key)
+    d = wrap_dim(dim, out.ndim)
+    view = tuple(n if axis == d else 1 for axis, n in enumerate(target.shape))
+    _reduce_into(target, key, values, reduce, include_self, (index.reshape(-1),), (target.shape[d],), view)
+    return out
+
+
+@kernel("aten::put")
+def put(self: ndarray, index: ndarray, source: ndarray, accumulate: bool = False) -> ndarray:
+    if index.dtype != np.int64:
+        raise TorchScriptError(f"put_(): Expected a long tensor for index, but got {dtype_name(index.dtype)}")
+    if source.dtype != self.dtype:
+        raise TorchScriptError(
+            f"put_(): self and source expected to have the same dtype, but got self.dtype = "
+            f"{dtype_name(self.dtype)} and source.dtype = {dtype_name(source.dtype)}"
+        )
+    if source.size != index.size:
+        raise TorchScriptError(
+            f"put_(): Expected source and index to have the same number of elements, but got source.numel() = "
+            f"{source.size}, index.numel() = {index.size}"
+        )
+    out = self.copy()
+    flat = out.reshape(-1)
+    positions = index.reshape(-1)
+    if positions.size and (positions.max() >= flat.size or positions.min() < -flat.size):
+        bad = positions[(positions >= flat.size) | (positions < -flat.size)][0]
+        raise TorchScriptError(f"out of range: tried to access index {bad} on a tensor of {flat.size} elements.")
+    positions = np.where(positions < 0, positions + flat.size, positions)
+    if accumulate:
+        np.add.at(flat, positions, source.reshape(-1))
+    else:
+        flat[positions] = source.reshape(-1)
+    return out
+
+
+@kernel("aten::masked_scatter")
+def masked_scatter(self: ndarray, mask: ndarray, source: ndarray) -> ndarray:
+    if mask.dtype.kind != "b":
+        raise TorchScriptError(f"masked_scatter_: expected BoolTensor for mask, got {dtype_name(mask.dtype)}")
+    if source.dtype != self.dtype:
+        raise TorchScriptError(
+            f"masked_scatter: expected self and source to have same dtypes but got{dtype_name(self.dtype)} and "
+            f"{dtype_name(source.dtype)}"
+        )
+    try:
+        shape = np.broadcast_shapes(self.shape, mask.shape)
+    except ValueError:
+        raise broadcast_error(self, mask) from None
+    out = np.broadcast_to(self, shape).copy()
+    selected = np.broadcast_to(mask, shape)
+    count = int(np.count_nonzero(selected))
+    if count > source.size:
+        raise TorchScriptError("masked_scatter: expected source to have at least as many elements as ones in mask")
+    out[selected] = source.reshape(-1)[:count]
+    return out
+
+
+@kernel("aten::nonzero_static")
+def nonzero_static(self: ndarray, size: int, fill_value: int = -1) -> ndarray:
+    if size < 0:
+        raise TorchScriptError(f"nonzero_static: 'size' must be an non-negative integer, but got {size}")
+    found = np.argwhere(self)
+    if len(found) >= size:
+        return found[:size].astype(np.int64)
+    padding = np.full((size - len(found), self.ndim), fill_value, dtype=np.int64)
+    return np.concatenate([found.astype(np.int64), padding])
 
 
 # --------------------------------------------------------------------------------------

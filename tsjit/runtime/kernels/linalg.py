@@ -1,5 +1,6 @@
 """Matrix products and triangular/diagonal helpers: mm, bmm, matmul, linear, addmm, addmv,
-baddbmm, dot, mv, outer, einsum, tril/triu, diag, diagonal, trace.
+baddbmm, dot, inner, mv, outer, tensordot, einsum, cdist, tril/triu, diag, diagonal,
+diag_embed, diagflat, trace.
 
 Products require equal dtypes, as PyTorch does (no promotion), and report shape errors
 with PyTorch's wording. numpy's matmul already has PyTorch's broadcasting rules.
@@ -7,6 +8,7 @@ with PyTorch's wording. numpy's matmul already has PyTorch's broadcasting rules.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -107,7 +109,7 @@ def matmul(self: ndarray, other: ndarray) -> ndarray:
         raise shapes_error(self.shape[:-2], other.shape[:-2]) from None
 
 
-@kernel("aten::dot", "aten::vdot", "aten::inner")
+@kernel("aten::dot", "aten::vdot")
 def dot(self: ndarray, tensor: ndarray) -> ndarray:
     if self.ndim != 1 or tensor.ndim != 1:
         raise TorchScriptError(f"1D tensors expected, but got {self.ndim}D and {tensor.ndim}D tensors")
@@ -119,6 +121,80 @@ def dot(self: ndarray, tensor: ndarray) -> ndarray:
             f"{dtype_name(tensor.dtype)}"
         )
     return as_tensor(np.dot(self, tensor))
+
+
+@kernel("aten::inner")
+def inner(self: ndarray, other: ndarray) -> ndarray:
+    """The sum over the last dimensions of both; a 0-dim operand multiplies."""
+    if self.ndim == 0 or other.ndim == 0:
+        return as_tensor(self * other)
+    if self.shape[-1] != other.shape[-1]:
+        raise TorchScriptError(
+            f"inner() the last dimension must match on both input tensors but got shapes {shape_str(self.shape)} and "
+            f"{shape_str(other.shape)}"
+        )
+    if self.dtype != other.dtype:
+        raise TorchScriptError("both inputs should have same dtype")
+    return as_tensor(np.inner(self, other))
+
+
+@kernel("aten::tensordot")
+def tensordot(self: ndarray, other: ndarray, dims_self: Sequence[int], dims_other: Sequence[int]) -> ndarray:
+    if len(dims_self) != len(dims_other):
+        raise TorchScriptError("both dimension lists should have same length")
+    if self.dtype != other.dtype:
+        raise TorchScriptError("both inputs should have same dtype")
+    a_dims = [wrap_dim(d, self.ndim) for d in dims_self]
+    b_dims = [wrap_dim(d, other.ndim) for d in dims_other]
+    for a, b in zip(a_dims, b_dims):
+        # PyTorch contracts a size-1 dimension with any size: the other side is summed
+        if self.shape[a] != other.shape[b]:
+            if other.shape[b] == 1:
+                self = self.sum(axis=a, keepdims=True)
+            elif self.shape[a] == 1:
+                other = other.sum(axis=b, keepdims=True)
+            else:
+                raise TorchScriptError(
+                    f"contracted dimensions need to match, but first has size {self.shape[a]} in dim {a} and second "
+                    f"has size {other.shape[b]} in dim {b}"
+                )
+    return as_tensor(np.tensordot(self, other, axes=(a_dims, b_dims)))
+
+
+@kernel("aten::cdist", "aten::_cdist_forward")
+def cdist(x1: ndarray, x2: ndarray, p: float = 2.0, compute_mode: int | None = None) -> ndarray:
+    """p-norm distances between the rows of two batches of matrices. For p = 2 PyTorch
+    computes through a matrix product when asked to (compute_mode 1) or when either
+    has more than 25 rows (no mode given): |a|^2 + |b|^2 - 2 a.b, clamped at 0."""
+    for name, x in (("X1", x1), ("X2", x2)):
+        if x.dtype.kind != "f":
+            raise TorchScriptError(f"cdist only supports floating-point dtypes, {name} got: {dtype_name(x.dtype)}")
+        if x.ndim < 2:
+            raise TorchScriptError(f"cdist only supports at least 2D tensors, {name} got: {x.ndim}D")
+    if x1.shape[-1] != x2.shape[-1]:
+        raise TorchScriptError(f"X1 and X2 must have the same number of columns. X1: {x1.shape[-1]} X2: {x2.shape[-1]}")
+    if p < 0:
+        raise TorchScriptError("cdist only supports non-negative p values")
+    if x1.dtype != x2.dtype:
+        raise TorchScriptError(f"X1 and X2 must have the same dtype. X1: {dtype_name(x1.dtype)} X2: {dtype_name(x2.dtype)}")
+    r1, r2 = x1.shape[-2], x2.shape[-2]
+    by_product = p == 2 and (compute_mode == 1 or (compute_mode is None and (r1 > 25 or r2 > 25)))
+    if by_product:
+        norm1 = (x1 * x1).sum(-1, keepdims=True)
+        norm2 = (x2 * x2).sum(-1, keepdims=True)
+        left = np.concatenate([x1 * -2, norm1, np.ones_like(norm1)], axis=-1)
+        right = np.concatenate([x2, np.ones_like(norm2), norm2], axis=-1)
+        return np.sqrt(np.maximum(np.matmul(left, np.swapaxes(right, -1, -2)), 0)).astype(x1.dtype)
+    differences = np.abs(x1[..., :, None, :] - x2[..., None, :, :])
+    if p == 0:
+        return (differences != 0).sum(-1).astype(x1.dtype)
+    if p == math.inf:
+        return differences.max(-1, initial=0).astype(x1.dtype)
+    if p == 1:
+        return differences.sum(-1)
+    if p == 2:
+        return np.sqrt((differences * differences).sum(-1))
+    return as_tensor((differences**p).sum(-1) ** (1 / p)).astype(x1.dtype)
 
 
 @kernel("aten::mv")
@@ -150,7 +226,12 @@ def linear(input: ndarray, weight: ndarray, bias: ndarray | None = None) -> ndar
         and (bias is None or bias.dtype is weight.dtype)
     ):
         try:
-            out = np.matmul(input, weight.T)
+            if input.ndim > 2 and input.shape[-1] == weight.shape[1]:
+                # one GEMM over all leading dimensions, not one per batch entry
+                rows = input.reshape(-1, input.shape[-1])
+                out = np.matmul(rows, weight.T).reshape(input.shape[:-1] + (weight.shape[0],))
+            else:
+                out = np.matmul(input, weight.T)
             return out if bias is None else np.add(out, bias, out=out)
         except ValueError:
             pass  # shape errors: reported by matmul below
@@ -258,6 +339,25 @@ def diagonal(self: ndarray, offset: int = 0, dim1: int = 0, dim2: int = 1) -> nd
     shape = tuple(self.shape[i] for i in rest) + (min(start.shape[d1], start.shape[d2]),)
     strides = tuple(self.strides[i] for i in rest) + (self.strides[d1] + self.strides[d2],)
     return np.lib.stride_tricks.as_strided(start, shape, strides, writeable=self.flags.writeable)
+
+
+@kernel("aten::diag_embed")
+def diag_embed(self: ndarray, offset: int = 0, dim1: int = -2, dim2: int = -1) -> ndarray:
+    rank = self.ndim + 1
+    d1, d2 = wrap_dim(dim1, rank), wrap_dim(dim2, rank)
+    if d1 == d2:
+        raise TorchScriptError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    n = (self.shape[-1] if self.ndim else 1) + abs(offset)
+    rest = iter(self.shape[:-1])
+    shape = tuple(n if axis in (d1, d2) else next(rest) for axis in range(rank))
+    out = np.zeros(shape, dtype=self.dtype)
+    diagonal(out, offset, d1, d2)[...] = self
+    return out
+
+
+@kernel("aten::diagflat")
+def diagflat(self: ndarray, offset: int = 0) -> ndarray:
+    return np.diag(self.reshape(-1), offset)
 
 
 @kernel("aten::trace")

@@ -18,7 +18,7 @@ import numpy as np
 from tsjit.runtime.errors import TorchScriptError
 from tsjit.runtime.kernels import Kernel, kernel, register_kernel
 from tsjit.runtime.kernels.common import as_tensor, assign, wrap_dim, wrap_dims
-from tsjit.runtime.kernels.promotion import DEFAULT_DTYPE, LONG_DTYPE
+from tsjit.runtime.kernels.promotion import DEFAULT_DTYPE, LONG_DTYPE, float_dtype
 from tsjit.runtime.values import dtype_name, numpy_dtype
 
 ndarray = np.ndarray
@@ -185,15 +185,23 @@ def argmin(self: ndarray, dim: int | None = None, keepdim: bool = False) -> ndar
     return _arg_reduce(self, dim, keepdim, "argmin", np.argmin)
 
 
+def _check_reduced(x: ndarray, dims: Sequence[int], op: str) -> None:
+    """Every reduced dim non-empty (all of them when `dims` is empty)."""
+    if not dims or x.ndim == 0:
+        _check_nonempty(x, op)
+    for d in dims:
+        _check_nonempty(x, op, wrap_dim(d, x.ndim))
+
+
 @kernel("aten::amax")
 def amax(self: ndarray, dim: Sequence[int] = (), keepdim: bool = False) -> ndarray:
-    _check_nonempty(self, "amax")
+    _check_reduced(self, dim, "amax")
     return as_tensor(np.maximum.reduce(self, axis=axes(dim, self.ndim), keepdims=keepdim))
 
 
 @kernel("aten::amin")
 def amin(self: ndarray, dim: Sequence[int] = (), keepdim: bool = False) -> ndarray:
-    _check_nonempty(self, "amin")
+    _check_reduced(self, dim, "amin")
     return as_tensor(np.minimum.reduce(self, axis=axes(dim, self.ndim), keepdims=keepdim))
 
 
@@ -383,6 +391,121 @@ def cumprod_(self: ndarray, dim: int, dtype: int | None = None) -> ndarray:
     return assign(self, _cumulative(self, dim, dtype, np.cumprod))
 
 
+def _running_extremum(self: ndarray, dim: int, larger: bool) -> tuple[ndarray, ndarray]:
+    """cummax/cummin: the running extremum and the index where it was last reached (ties
+    and NaN take the later index, as in PyTorch, and NaN propagates)."""
+    if self.ndim == 0:
+        wrap_dim(dim, 0)
+        return self.copy(), np.zeros((), dtype=LONG_DTYPE)
+    d = wrap_dim(dim, self.ndim)
+    values = (np.maximum if larger else np.minimum).accumulate(self, axis=d)
+    reached = self == values
+    if self.dtype.kind in "fc":
+        reached |= np.isnan(self)
+    positions = np.arange(self.shape[d]).reshape((-1,) + (1,) * (self.ndim - d - 1))
+    indices = np.maximum.accumulate(np.where(reached, positions, 0), axis=d)
+    return values, indices.astype(LONG_DTYPE)
+
+
+@kernel("aten::cummax")
+def cummax(self: ndarray, dim: int) -> tuple[ndarray, ndarray]:
+    return _running_extremum(self, dim, True)
+
+
+@kernel("aten::cummin")
+def cummin(self: ndarray, dim: int) -> tuple[ndarray, ndarray]:
+    return _running_extremum(self, dim, False)
+
+
+@kernel("aten::logcumsumexp")
+def logcumsumexp(self: ndarray, dim: int) -> ndarray:
+    if self.dtype.kind not in "f":
+        raise TorchScriptError(f"\"logcumsumexp_out_cpu\" not implemented for '{dtype_name(self.dtype)}'")
+    if self.ndim == 0:
+        wrap_dim(dim, 0)
+        return self.copy()
+    return np.logaddexp.accumulate(self, axis=wrap_dim(dim, self.ndim))
+
+
+@kernel("aten::gradient.scalarint", "aten::gradient.scalararray", "aten::gradient.scalarrayint",
+        "aten::gradient.scalarrayarray", "aten::gradient.tensorarrayint", "aten::gradient.tensorarray",
+        "aten::gradient.array")  # fmt: skip
+def gradient(self: ndarray, spacing: object = None, dim: object = None, edge_order: int = 1) -> list[ndarray]:
+    """Central differences inside, one-sided ones (of order 1 or 2) at the ends: numpy's
+    gradient, which torch.gradient follows; integral inputs give default-float results."""
+    dims = tuple(range(self.ndim)) if dim is None else ((dim,) if type(dim) is int else tuple(dim))
+    dims = tuple(wrap_dim(d, self.ndim) for d in dims)
+    if edge_order not in (1, 2):
+        raise TorchScriptError("torch.gradient only supports edge_order=1 and edge_order=2.")
+    for d in dims:
+        if self.shape[d] < edge_order + 1:
+            raise TorchScriptError("torch.gradient expected each dimension size to be at least edge_order+1")
+    if spacing is None:
+        steps: list[object] = [1.0] * len(dims)
+    elif isinstance(spacing, (list, tuple)):
+        if len(spacing) != len(dims):
+            raise TorchScriptError(
+                f"torch.gradient expected spacing to be unspecified, a scalar or it's spacing and dim arguments to "
+                f"have the same length, but got a spacing argument of length {len(spacing)} and a dim argument of "
+                f"length {len(dims)}."
+            )
+        steps = list(spacing)
+    else:
+        steps = [spacing] * len(dims)
+    x = self if self.dtype.kind in "fc" else self.astype(float_dtype(self.dtype))
+    results = []
+    for d, step in zip(dims, steps):
+        results.append(as_tensor(np.gradient(x, step, axis=d, edge_order=edge_order).astype(x.dtype, copy=False)))
+    return results
+
+
+_SEGMENT_UFUNCS = {"sum": np.add, "prod": np.multiply, "max": np.maximum, "min": np.minimum, "mean": np.add}
+_SEGMENT_EMPTY = {"sum": 0.0, "prod": 1.0, "max": -math.inf, "min": math.inf, "mean": math.nan}
+
+
+@kernel("aten::segment_reduce")
+def segment_reduce(data: ndarray, reduce: str, lengths: ndarray | None = None, indices: ndarray | None = None,
+                   offsets: ndarray | None = None, axis: int = 0, unsafe: bool = False,
+                   initial: object = None) -> ndarray:  # fmt: skip
+    """Reduces consecutive segments of `data` along `axis` (lengths or offsets give
+    them, per row of the dimensions before it), `initial` taking part in each."""
+    if reduce not in _SEGMENT_UFUNCS:
+        raise TorchScriptError(f"segment_reduce(): unsupported reduction {reduce}")
+    if indices is not None:
+        raise TorchScriptError("segment_reduce(): indices based reduction is not supported yet.")
+    if (lengths is None) == (offsets is None):
+        raise TorchScriptError("segment_reduce(): Either lengths or offsets must be defined")
+    counts = lengths if lengths is not None else np.diff(offsets, axis=-1)
+    a = wrap_dim(axis, data.ndim)
+    if counts.ndim != a + 1:
+        raise TorchScriptError(f"segment_reduce(): Expected axis to be the last dimension of lengths but got {a}.")
+    if not unsafe and (np.any(counts < 0) or np.any(counts.sum(-1) != data.shape[a])):
+        raise TorchScriptError(
+            "segment_reduce(): Expected all rows of lengths along axis to sum to data.size(lengths.dim()-1) when "
+            "!unsafe."
+        )
+    leading = data.shape[:a]
+    rows = int(np.prod(leading))
+    n, segments = data.shape[a], counts.shape[-1]
+    values = data.reshape(rows, n, -1)
+    counts = counts.reshape(rows, segments)
+    ends = np.cumsum(counts, axis=-1)
+    segment = (np.arange(n)[None, :, None] >= ends[:, None, :]).sum(-1)  # (rows, n): each position's segment
+    row = np.broadcast_to(np.arange(rows)[:, None], segment.shape)
+    inside = segment < segments
+    start = _SEGMENT_EMPTY[reduce] if initial is None or reduce == "mean" else initial
+    out = np.full((rows, segments, values.shape[-1]), start if reduce != "mean" else 0.0, dtype=np.float64)
+    _SEGMENT_UFUNCS[reduce].at(out, (row[inside], segment[inside]), values[inside].astype(np.float64))
+    if reduce == "mean":
+        total = out + (0.0 if initial is None else float(initial))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out = total / counts[..., None]
+        empty = counts[..., None] == 0
+        out = np.where(empty, math.nan if initial is None else float(initial), out)
+    result = out.reshape(*leading, segments, *data.shape[a + 1 :])
+    return result.astype(data.dtype if data.dtype.kind == "f" else float_dtype(data.dtype))
+
+
 # --------------------------------------------------------------------------------------
 # Sorting and order statistics
 # --------------------------------------------------------------------------------------
@@ -446,15 +569,83 @@ def kthvalue(self: ndarray, k: int, dim: int = -1, keepdim: bool = False):
     size = self.shape[d] if self.ndim else 1
     if not 1 <= k <= size:
         raise TorchScriptError(f"kthvalue(): selected number k out of range for dimension {d}")
-    return _order_statistic(self, d, k - 1, keepdim)
+    values, index = _order_statistic(self, d, k - 1, True, nan_wins=False)
+    if self.ndim:
+        index = _break_ties_as_quickselect(self, d, k - 1, values, index)
+    if not keepdim and self.ndim:
+        values, index = values.squeeze(d), index.squeeze(d)
+    return as_tensor(values), as_tensor(index)
 
 
-def _order_statistic(x: ndarray, d: int, position: int, keepdim: bool) -> tuple[ndarray, ndarray]:
-    """The `position`-th smallest along d; a slice holding NaN gives NaN and its index, as in PyTorch."""
+def _break_ties_as_quickselect(x: ndarray, d: int, position: int, values: ndarray, index: ndarray) -> ndarray:
+    """Among equal values, the index PyTorch's kthvalue returns: its CPU kernel selects
+    with a median-of-three quickselect (Sedgewick's, in ATen's SortingUtils.h), whose
+    swaps decide which of the tied elements ends at the k-th place. Only rows whose k-th
+    value occurs more than once are replayed; `values` and `index` are in keepdim form."""
+    rows = np.moveaxis(x, d, -1).reshape(-1, x.shape[d])
+    kth = np.moveaxis(values, d, -1).reshape(-1)
+    with np.errstate(invalid="ignore"):
+        tied = ((rows == kth[:, None]) | ((rows != rows) & (kth != kth)[:, None])).sum(axis=1) > 1
+    if not tied.any():
+        return index
+    chosen = np.moveaxis(index, d, -1).reshape(-1).copy()
+    for row in np.flatnonzero(tied):
+        chosen[row] = _quickselect_index(rows[row].tolist(), position)
+    shape = np.moveaxis(index, d, -1).shape
+    return np.moveaxis(chosen.reshape(shape), -1, d)
+
+
+def _quickselect_index(row: list, k: int) -> int:
+    order = list(range(len(row)))
+
+    def swap(i: int, j: int) -> None:
+        row[i], row[j] = row[j], row[i]
+        order[i], order[j] = order[j], order[i]
+
+    def greater(a: object, b: object) -> bool:  # NaN is the largest
+        return (a != a and b == b) or a > b  # noqa: PLR0124
+
+    low, high = 0, len(row) - 1
+    while high > low:
+        if high == low + 1:
+            if greater(row[low], row[high]):
+                swap(low, high)
+            break
+        swap((low + high) >> 1, low + 1)
+        if greater(row[low + 1], row[high]):
+            swap(low + 1, high)
+        if greater(row[low], row[high]):
+            swap(low, high)
+        if greater(row[low + 1], row[low]):
+            swap(low + 1, low)
+        i, j, pivot = low + 1, high, row[low]
+        while True:
+            i += 1
+            while greater(pivot, row[i]):
+                i += 1
+            j -= 1
+            while greater(row[j], pivot):
+                j -= 1
+            if j < i:
+                break
+            swap(i, j)
+        swap(low, j)
+        if j <= k:
+            low = i
+        if j >= k:
+            high = j - 1
+    return order[k]
+
+
+def _order_statistic(
+    x: ndarray, d: int, position: int, keepdim: bool, nan_wins: bool = True
+) -> tuple[ndarray, ndarray]:
+    """The `position`-th smallest along d, NaN sorting as the largest; with `nan_wins` (the
+    medians) a slice holding NaN gives NaN and its first index, as in PyTorch."""
     if x.ndim == 0:
         return x.copy(), np.zeros((), dtype=np.int64)
     values, index = _sorted(x, d, False)
-    nan = np.isnan(values).any(axis=d, keepdims=True) if x.dtype.kind == "f" else None
+    nan = np.isnan(values).any(axis=d, keepdims=True) if nan_wins and x.dtype.kind == "f" else None
     values = np.take(values, [position], axis=d)
     index = np.take(index, [position], axis=d)
     if nan is not None and nan.any():

@@ -141,7 +141,7 @@ def bernoulli_mask(shape: tuple[int, ...], p: object) -> ndarray:
 
 @kernel("aten::bernoulli")
 def bernoulli(self: ndarray, generator: object = None) -> ndarray:
-    return bernoulli_mask(self.shape, self).astype(self.dtype)
+    return as_tensor(bernoulli_mask(self.shape, self).astype(self.dtype))
 
 
 @kernel("aten::normal.Tensor_float", "aten::normal.float_Tensor", "aten::normal.Tensor_Tensor")
@@ -176,3 +176,91 @@ def bernoulli_tensor(self: ndarray, p: ndarray, generator: object = None) -> nda
 @kernel("aten::bernoulli.p")
 def bernoulli_p(self: ndarray, p: float, generator: object = None) -> ndarray:
     return bernoulli_mask(self.shape, p).astype(self.dtype)
+
+
+@kernel("aten::exponential")
+def exponential(self: ndarray, lambd: float = 1.0, generator: object = None) -> ndarray:
+    if self.dtype.kind != "f":
+        raise TorchScriptError(f"exponential_ not implemented for '{dtype_name(self.dtype)}'")
+    if not lambd > 0.0:
+        raise TorchScriptError(f"exponential_ expects lambda > 0.0, but found lambda={lambd}")
+    return as_tensor(rng().exponential(1.0 / lambd, self.shape).astype(self.dtype))
+
+
+@kernel("aten::exponential_")
+def exponential_(self: ndarray, lambd: float = 1.0, generator: object = None) -> ndarray:
+    return assign(self, exponential(self, lambd))
+
+
+@kernel("aten::cauchy")
+def cauchy(self: ndarray, median: float = 0.0, sigma: float = 1.0, generator: object = None) -> ndarray:
+    if self.dtype.kind != "f":
+        raise TorchScriptError(
+            "Cauchy distribution is a continuous probability distribution. "
+            f"dtype must be a floating point but you specified {dtype_name(self.dtype)}"
+        )
+    if not sigma > 0.0:
+        raise TorchScriptError(f"cauchy_ expects sigma > 0.0, but found sigma={sigma}")
+    return as_tensor((median + sigma * rng().standard_cauchy(self.shape)).astype(self.dtype))
+
+
+@kernel("aten::cauchy_")
+def cauchy_(self: ndarray, median: float = 0.0, sigma: float = 1.0, generator: object = None) -> ndarray:
+    return assign(self, cauchy(self, median, sigma))
+
+
+@kernel("aten::log_normal")
+def log_normal(self: ndarray, mean: float = 1.0, std: float = 2.0, generator: object = None) -> ndarray:
+    if self.dtype.kind != "f":
+        raise TorchScriptError(f"\"log_normal_cpu\" not implemented for '{dtype_name(self.dtype)}'")
+    if not std > 0.0:
+        raise TorchScriptError(f"log_normal_ expects std > 0.0, but found std={std}")
+    return as_tensor(rng().lognormal(mean, std, self.shape).astype(self.dtype))
+
+
+@kernel("aten::log_normal_")
+def log_normal_(self: ndarray, mean: float = 1.0, std: float = 2.0, generator: object = None) -> ndarray:
+    return assign(self, log_normal(self, mean, std))
+
+
+@kernel("aten::geometric")
+def geometric(self: ndarray, p: float, generator: object = None) -> ndarray:
+    if not 0.0 < p < 1.0:
+        raise TorchScriptError(f"geometric_ expects p to be in (0, 1), but got p={p}")
+    return as_tensor(rng().geometric(p, self.shape).astype(self.dtype))
+
+
+@kernel("aten::geometric_")
+def geometric_(self: ndarray, p: float, generator: object = None) -> ndarray:
+    return assign(self, geometric(self, p))
+
+
+@kernel("aten::multinomial")
+def multinomial(self: ndarray, num_samples: int, replacement: bool = False, generator: object = None) -> ndarray:
+    """Category indices drawn per row with the row's weights; without replacement by
+    the Gumbel-top-k trick, which draws the same distribution as drawing one at a time."""
+    if self.ndim not in (1, 2):
+        raise TorchScriptError("prob_dist must be 1 or 2 dim")
+    if self.dtype.kind != "f":
+        raise TorchScriptError(f"multinomial only supports floating-point dtypes for input, got: {dtype_name(self.dtype)}")
+    if num_samples <= 0:
+        raise TorchScriptError("cannot sample n_sample <= 0 samples")
+    categories = self.shape[-1]
+    if not replacement and num_samples > categories:
+        raise TorchScriptError("cannot sample n_sample > prob_dist.size(-1) samples without replacement")
+    weights = self.reshape(-1, categories).astype(np.float64)
+    if not np.all(np.isfinite(weights)) or np.any(weights < 0):
+        raise TorchScriptError("probability tensor contains either `inf`, `nan` or element < 0")
+    totals = weights.sum(-1, keepdims=True)
+    if np.any(totals <= 0):
+        raise TorchScriptError("invalid multinomial distribution (sum of probabilities <= 0)")
+    if replacement:
+        cumulative = np.cumsum(weights / totals, axis=-1)
+        draws = rng().random((weights.shape[0], num_samples))
+        samples = (draws[..., None] >= cumulative[:, None, :]).sum(-1)
+        samples = np.minimum(samples, categories - 1)
+    else:
+        with np.errstate(divide="ignore"):
+            keys = np.log(weights) - np.log(-np.log(rng().random(weights.shape)))
+        samples = np.argsort(-keys, axis=-1, kind="stable")[:, :num_samples]
+    return samples.reshape(*self.shape[:-1], num_samples).astype(np.int64)

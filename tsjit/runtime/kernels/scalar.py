@@ -133,6 +133,28 @@ register_kernel("aten::remainder", _int_or_float(remainder_int, remainder_float)
 _register("aten::fmod", _BINARY, c_fmod)
 
 
+@kernel("aten::divmod.int")
+def divmod_int(x: int, y: int) -> tuple[int, int]:
+    """Python's divmod on int64 (the quotient of INT64_MIN by -1 wraps)."""
+    if y == 0:
+        raise TorchScriptError("ZeroDivisionError: integer division or modulo by zero")
+    quotient, remainder = divmod(x, y)
+    return wrap_int(quotient), remainder
+
+
+@kernel("aten::divmod.float", "aten::divmod.float_int", "aten::divmod.int_float")
+def divmod_float(x: float, y: float) -> tuple[float, float]:
+    """TorchScript's formula, which differs from Python's at signed zeros and infinities:
+    the remainder is C's fmod moved to the divisor's side, the quotient (x - r) / y."""
+    if y == 0:
+        raise TorchScriptError("ZeroDivisionError: float divmod()")
+    x, y = float(x), float(y)
+    remainder = c_fmod(x, y)
+    if remainder and (x < 0) != (y < 0):
+        remainder += y
+    return ieee_divide(x - remainder, y), remainder
+
+
 def math_remainder(a: float, b: float) -> float:
     try:
         return math.remainder(a, b)

@@ -21,6 +21,7 @@ from tsjit.runtime.kernels.common import (
     broadcast_error,
     check_device,
     shape_str,
+    shapes_error,
     wrap_dim,
     wrap_dims,
     write_error,
@@ -244,6 +245,14 @@ def broadcast_tensors(tensors: Sequence[ndarray]) -> list[ndarray]:
     return [expand_to(t, shape) for t in tensors]
 
 
+@kernel("aten::broadcast_shapes")
+def broadcast_shapes(a: Sequence[int], b: Sequence[int]) -> list[int]:
+    try:
+        return list(np.broadcast_shapes(tuple(a), tuple(b)))
+    except ValueError:
+        raise shapes_error(a, b) from None
+
+
 # --------------------------------------------------------------------------------------
 # flatten, narrow, split
 # --------------------------------------------------------------------------------------
@@ -377,7 +386,7 @@ def unbind(self: ndarray, dim: int = 0) -> list[ndarray]:
     if self.ndim == 0:
         raise TorchScriptError("Dimension specified as 0 but tensor has no dimensions")
     d = wrap_dim(dim, self.ndim)
-    return [self[_along(d, i)] for i in range(self.shape[d])]
+    return [self[(*_along(d, i), Ellipsis)] for i in range(self.shape[d])]  # 0-dim views, not scalars
 
 
 # --------------------------------------------------------------------------------------
@@ -640,7 +649,10 @@ def zero_(self: ndarray) -> ndarray:
 
 @kernel("aten::flip")
 def flip(self: ndarray, dims: Sequence[int]) -> ndarray:
-    return np.flip(self, wrap_dims(dims, self.ndim) if self.ndim else None).copy()
+    if self.ndim == 0:  # np.flip of a 0-dim array is a scalar
+        wrap_dims(dims, self.ndim)
+        return self.copy()
+    return np.flip(self, wrap_dims(dims, self.ndim)).copy()
 
 
 @kernel("aten::roll")
@@ -691,9 +703,38 @@ def unfold(self: ndarray, dimension: int, size: int, step: int) -> ndarray:
     length = self.shape[d] if self.ndim else 1
     if size > length:
         raise TorchScriptError(f"maximum size for tensor at dimension {d} is {length} but size is {size}")
+    if size < 0:
+        raise TorchScriptError(f"size is {size} but must be >= 0")
     if step <= 0:
         raise TorchScriptError(f"step is {step} but must be > 0")
     if self.ndim == 0:
-        return self.reshape(1)
+        return self.reshape(1)[:size]  # one window of `size` (0 or 1) elements
     windows = np.lib.stride_tricks.sliding_window_view(self, size, axis=d, writeable=self.flags.writeable)
     return windows[_along(d, slice(None, None, step))]
+
+
+@kernel("aten::_chunk_cat")
+def chunk_cat(tensors: Sequence[ndarray], dim: int, num_chunks: int) -> ndarray:
+    """Each tensor split into `num_chunks` chunks along `dim` (the last ones zero-padded to
+    equal size), the chunks of equal index concatenated: leading dims, then
+    (num_chunks, the tensors' chunk elements)."""
+    if not tensors:
+        raise TorchScriptError("_chunk_cat expects a non-empty input tensor list")
+    if num_chunks < 1:
+        raise TorchScriptError("_chunk_cat expects positive num_chunks")
+    d = wrap_dim(dim, tensors[0].ndim)
+    leading = tensors[0].shape[:d]
+    dtype = tensors[0].dtype
+    rows = []
+    for t in tensors:
+        if t.ndim < d + 1 or t.shape[:d] != leading:
+            raise TorchScriptError("_chunk_cat expects same sizes of 0,...,dim-1 dimensions for all tensors")
+        if t.dtype != dtype:
+            raise TorchScriptError("_chunk_cat expects all input tensors with the same dtype")
+        size = t.shape[d]
+        chunk = -(-size // num_chunks)
+        padding = [(0, 0)] * t.ndim
+        padding[d] = (0, chunk * num_chunks - size)
+        padded = np.pad(t, padding)
+        rows.append(padded.reshape(*leading, num_chunks, -1))
+    return np.concatenate(rows, axis=-1)

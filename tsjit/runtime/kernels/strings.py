@@ -121,9 +121,8 @@ def _print_matrix(matrix: np.ndarray, indent: int) -> str:
 def format_tensor(tensor: ndarray) -> str:
     """PyTorch's C++ printing of a tensor (what TorchScript's `str` and `print` show)."""
     record = DTYPE_BY_NUMPY[tensor.dtype]
-    if record.is_complex:
-        raise TorchScriptError("printing complex tensors is not supported by the numpy runtime")
-    values = tensor.astype(np.float64)
+    # PyTorch's C++ printer shows a complex tensor's real parts only (with its type)
+    values = (tensor.real if record.is_complex else tensor).astype(np.float64)
     sizes = ",".join(str(s) for s in tensor.shape)
     footer = f"[ CPU{record.name}Type{{{sizes}}} ]"
     if tensor.ndim == 0:

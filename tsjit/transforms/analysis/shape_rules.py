@@ -272,6 +272,7 @@ class DTypeRule(Enum):
     BOOL = "bool"  # comparisons, logical ops
     SAME = "same"  # the first operand's dtype
     TRUE_DIVIDE = "true_divide"  # FLOAT unless a rounding mode is given
+    BOOL_AS_LONG = "bool_as_long"  # SAME, but bool computes in Long (square is pow(x, 2))
 
 
 @dataclass(frozen=True)
@@ -303,6 +304,9 @@ class Pointwise:
                 return BOOL
             case DTypeRule.SAME:
                 return dtype_of(tensors[0]) if tensors else None
+            case DTypeRule.BOOL_AS_LONG:
+                dtype = dtype_of(tensors[0]) if tensors else None
+                return LONG if dtype == BOOL else dtype
             case DTypeRule.FLOAT:
                 return float_result(promote(tensors, scalars))
             case DTypeRule.TRUE_DIVIDE:
@@ -834,17 +838,20 @@ _BINARY = Pointwise()
 _COMPARISON = Pointwise(dtype=DTypeRule.BOOL)
 _UNARY = Pointwise(operands=("self",))
 _FLOAT_UNARY = Pointwise(operands=("self",), dtype=DTypeRule.FLOAT)
+_FLOAT_BINARY = Pointwise(dtype=DTypeRule.FLOAT)
 
 _POINTWISE_BINARY = (
     "add", "sub", "rsub", "mul", "floor_divide", "remainder", "fmod", "pow", "maximum", "minimum",
-    "atan2", "bitwise_and", "bitwise_or", "bitwise_xor", "__and__", "__or__", "__xor__", "hypot",
-    "copysign", "fmax", "fmin", "__lshift__", "__rshift__",
+    "bitwise_and", "bitwise_or", "bitwise_xor", "__and__", "__or__", "__xor__", "hypot",
+    "fmax", "fmin", "__lshift__", "__rshift__",
 )  # fmt: skip
+_FLOAT_BINARY_OPS = ("atan2", "copysign")
+"""Integral operands compute in the default float dtype."""
 _COMPARISONS = (
     "eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor", "isclose",
 )  # fmt: skip
 _SAME_DTYPE_UNARY = (
-    "neg", "abs", "relu", "relu6", "sign", "floor", "ceil", "round", "trunc", "frac", "square",
+    "neg", "abs", "relu", "relu6", "sign", "floor", "ceil", "round", "trunc", "frac",
     "clone", "contiguous", "detach", "hardtanh", "leaky_relu", "elu", "selu", "celu", "silu",
     "mish", "hardswish", "hardsigmoid", "gelu", "softplus", "bitwise_not", "threshold",
     "nan_to_num", "tril", "triu", "flip", "roll", "cumsum", "cumprod", "fill", "zero",
@@ -866,6 +873,8 @@ _LIKE_FACTORIES = ("zeros_like", "ones_like", "empty_like", "rand_like", "randn_
 
 RULES: dict[str, Rule] = {
     **{f"aten::{n}": _BINARY for n in _POINTWISE_BINARY},
+    **{f"aten::{n}": _FLOAT_BINARY for n in _FLOAT_BINARY_OPS},
+    "aten::square": Pointwise(operands=("self",), dtype=DTypeRule.BOOL_AS_LONG),
     **{f"aten::{n}": _COMPARISON for n in _COMPARISONS},
     **{f"aten::{n}": _UNARY for n in _SAME_DTYPE_UNARY},
     **{f"aten::{n}": _FLOAT_UNARY for n in _FLOAT_UNARY_OPS},

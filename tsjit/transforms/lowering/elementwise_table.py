@@ -131,11 +131,14 @@ class ScalarEmitter:
     kind: Kind
     contract: bool = False
     on_failure: Callable[[SSAValue], None] | None = None
+    stored: Kind | None = None
+    """The kind the result is stored in, where it differs from `kind` (half precision
+    computes in f32) and a rule must know (PyTorch's pow of Half is C's pow)."""
     _constants: dict[tuple[Any, Attribute], SSAValue] = field(default_factory=dict)
 
-    def at(self, kind: Kind) -> ScalarEmitter:
+    def at(self, kind: Kind, stored: Kind | None = None) -> ScalarEmitter:
         """An emitter for another compute kind sharing this one's constants."""
-        other = ScalarEmitter(self.builder, kind, self.contract, self.on_failure)
+        other = ScalarEmitter(self.builder, kind, self.contract, self.on_failure, stored)
         other._constants = self._constants
         return other
 
@@ -146,7 +149,7 @@ class ScalarEmitter:
     # -- constants -------------------------------------------------------------------
     def constant(self, value: float | bool, kind: Kind | None = None) -> SSAValue:
         kind = kind or self.kind
-        key = (value, kind.type)
+        key = (float(value).hex() if kind.is_float else value, kind.type)  # -0.0 is not 0.0
         if key not in self._constants:
             if kind.is_float:
                 attr: Attribute = FloatAttr(float(value), kind.type)  # pyright: ignore[reportArgumentType]
@@ -210,21 +213,55 @@ class ScalarEmitter:
         return x if self.kind.unsigned or self.kind.is_bool else self.emit(mathd.AbsIOp(x))
 
     def floor_div(self, a: SSAValue, b: SSAValue) -> SSAValue:
-        if self.kind.is_float:
-            return self.floor(self.div(a, b))
+        """`//` on tensors. Floats follow PyTorch's div_floor_floating (numpy's too):
+        the quotient of a - fmod(a, b), so that `0.7 // 0.1` is 6 and `inf // 2` NaN."""
+        self._refuse_bool("floor division")
+        if not self.kind.is_float:
+            return self._integer_floor_div(a, b)
+        mod = self.fmod(a, b)
+        quotient = self.div(self.sub(a, mod), b)
+        opposite = self.and_(self.cmp("ne", mod, self.zero()), self.xor(self.cmp("lt", b, self.zero()), self.cmp("lt", mod, self.zero())))
+        quotient = self.select(opposite, self.sub(quotient, self.one()), quotient)
+        floored = self.floor(quotient)
+        floored = self.select(self.cmp("gt", self.sub(quotient, floored), self.constant(0.5)), self.add(floored, self.one()), floored)
+        signed_zero = self.math(mathd.CopySignOp, self.zero(), self.div(a, b))
+        result = self.select(self.cmp("ne", quotient, self.zero()), floored, signed_zero)
+        return self.select(self.cmp("eq", b, self.zero()), self.div(a, b), result)
+
+    def scalar_floor_div(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        """`//` on TorchScript floats: floor(a / b)."""
+        if not self.kind.is_float:
+            return self._integer_floor_div(a, b)
+        return self.floor(self.div(a, b))
+
+    def _integer_floor_div(self, a: SSAValue, b: SSAValue) -> SSAValue:
         b = self._checked_divisor(b)
         return self.emit(arith.DivUIOp(a, b) if self.kind.unsigned else arith.FloorDivSIOp(a, b))
 
     def trunc_div(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        self._refuse_bool("truncating division")
         if self.kind.is_float:
             return self.trunc(self.div(a, b))
         b = self._checked_divisor(b)
         return self.emit(arith.DivUIOp(a, b) if self.kind.unsigned else arith.DivSIOp(a, b))
 
     def remainder(self, a: SSAValue, b: SSAValue) -> SSAValue:
-        """Python's `%`: the sign of the divisor."""
+        """Python's `%` on tensors: the sign of the divisor; PyTorch's formula, C's fmod
+        moved to the divisor's side unless it is zero (`-4.0 % 2.0` is -0.0)."""
+        self._refuse_bool("remainder")
         if self.kind.is_float:
-            return self.fmod(self.add(b, self.fmod(a, b)), b)  # TorchScript's own formula
+            r = self.fmod(a, b)
+            opposite = self.and_(self.cmp("ne", r, self.zero()), self.xor(self.cmp("lt", b, self.zero()), self.cmp("lt", r, self.zero())))
+            return self.select(opposite, self.add(r, b), r)
+        return self._integer_remainder(a, b)
+
+    def scalar_remainder(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        """`%` on TorchScript floats, which TorchScript computes as fmod(b + fmod(a, b), b)."""
+        if self.kind.is_float:
+            return self.fmod(self.add(b, self.fmod(a, b)), b)
+        return self._integer_remainder(a, b)
+
+    def _integer_remainder(self, a: SSAValue, b: SSAValue) -> SSAValue:
         r = self.fmod(a, b)
         if self.kind.unsigned:
             return r
@@ -234,10 +271,17 @@ class ScalarEmitter:
 
     def fmod(self, a: SSAValue, b: SSAValue) -> SSAValue:
         """C's `fmod`: the sign of the dividend."""
+        self._refuse_bool("fmod")
         if self.kind.is_float:
             return self.emit(llvm.FRemOp(a, b))  # `arith` has no remf in xDSL 0.74
         b = self._checked_divisor(b)
         return self.emit(arith.RemUIOp(a, b) if self.kind.unsigned else arith.RemSIOp(a, b))
+
+    def _refuse_bool(self, what: str) -> None:
+        """Divisions and remainders of bools raise in PyTorch: such ops stay unfused,
+        and their kernels raise."""
+        if self.kind.is_bool:
+            raise ValueError(f"{what} of bools raises in PyTorch")
 
     def _checked_divisor(self, b: SSAValue) -> SSAValue:
         """The divisor, made safe where it may be zero: zero raises in TorchScript."""
@@ -325,9 +369,12 @@ class ScalarEmitter:
         """`x ** exponent`: small integral literal exponents as multiplications (numpy's
         and libm's pow cost 20-40x more), square roots as `sqrt`, others as `powf`."""
         literal = _literal(exponent)
+        if literal is not None and literal < 0 and not self.kind.is_float:
+            raise ValueError("integers to negative integer powers raise in PyTorch")
         if literal is not None and float(literal).is_integer() and -4 <= literal <= 8:
             return self._integral_power(x, int(literal))
-        if literal == 0.5 and self.kind.is_float:
+        half = self.stored is not None and isinstance(self.stored.type, Float16Type | BFloat16Type)
+        if literal == 0.5 and self.kind.is_float and not half:  # PyTorch's Half pow is C's: pow(-inf, 0.5) is inf
             return self.sqrt(x)
         if not self.kind.is_float:
             raise ValueError("integer powers need a small literal exponent")
@@ -420,10 +467,24 @@ class Elementwise:
     conditions: tuple[int, ...] = ()
     accepts: Callable[[dict[str, Any]], bool] = lambda statics: True
     conversion: bool = False
+    takes_bool: bool = True  # False: an operand of bool kind raises in PyTorch (left to the kernel)
 
 
 def _unary(fn: Callable[[ScalarEmitter, SSAValue], SSAValue]) -> Elementwise:
     return Elementwise(fn)
+
+
+def _not_bool(name: str, fn: Callable[..., SSAValue]) -> Callable[..., SSAValue]:
+    """`fn`, refused on bool elements: PyTorch raises ("abs" ... "not implemented for
+    'Bool'"), which the interpreter's kernel does."""
+
+    @functools.wraps(fn)  # the table reads the body's parameters from its signature
+    def body(e: ScalarEmitter, *args: Any) -> SSAValue:
+        if e.kind.is_bool:
+            raise ValueError(f"{name} of a bool tensor raises in PyTorch")
+        return fn(e, *args)
+
+    return body
 
 
 def _math(op: type) -> Elementwise:
@@ -482,6 +543,15 @@ def _sign(e: ScalarEmitter, x: SSAValue) -> SSAValue:
     )
 
 
+def _fmax(e: ScalarEmitter, a: SSAValue, b: SSAValue) -> SSAValue:
+    """The larger operand, a number over NaN (`maxnumf`); integers have no NaN."""
+    return e.emit(arith.MaxnumfOp(a, b)) if e.kind.is_float else e.maximum(a, b)
+
+
+def _fmin(e: ScalarEmitter, a: SSAValue, b: SSAValue) -> SSAValue:
+    return e.emit(arith.MinnumfOp(a, b)) if e.kind.is_float else e.minimum(a, b)
+
+
 def _predicate(float_test: Callable[[ScalarEmitter, SSAValue], SSAValue], integral: bool) -> Elementwise:
     """isnan/isinf/isfinite: a test on floats, a constant on integers."""
 
@@ -522,20 +592,25 @@ def _hardswish_backward(e: ScalarEmitter, g: SSAValue, x: SSAValue) -> SSAValue:
 ELEMENTWISE: dict[str, Elementwise] = {
     # arithmetic
     "aten::add": Elementwise(lambda e, a, b, alpha=None: e.add(a, e.scaled(b, alpha))),
-    "aten::sub": Elementwise(lambda e, a, b, alpha=None: e.sub(a, e.scaled(b, alpha))),
-    "aten::rsub": Elementwise(lambda e, a, b, alpha=None: e.sub(b, e.scaled(a, alpha))),
+    "aten::sub": Elementwise(lambda e, a, b, alpha=None: e.sub(a, e.scaled(b, alpha)), takes_bool=False),
+    "aten::rsub": Elementwise(lambda e, a, b, alpha=None: e.sub(b, e.scaled(a, alpha)), takes_bool=False),
     "aten::mul": Elementwise(lambda e, a, b: e.mul(a, b)),
     "aten::div": Elementwise(_div, statics=("rounding_mode",)),
     "aten::true_divide": Elementwise(lambda e, a, b: e.div(a, b)),
     "aten::floor_divide": Elementwise(lambda e, a, b: e.floor_div(a, b)),
-    "aten::floordiv": Elementwise(lambda e, a, b: e.floor_div(a, b)),
+    "aten::floordiv": Elementwise(lambda e, a, b: e.scalar_floor_div(a, b)),
     "aten::__round_to_zero_floordiv": Elementwise(lambda e, a, b: e.trunc_div(a, b)),
-    "aten::remainder": Elementwise(lambda e, a, b: e.remainder(a, b)),
+    "aten::remainder": Elementwise(lambda e, a, b: e.scalar_remainder(a, b)),  # and the number overloads
+    **{
+        f"aten::{name}.{overload}": Elementwise(lambda e, a, b: e.remainder(a, b))
+        for name in ("remainder", "remainder_")
+        for overload in ("Tensor", "Scalar", "Scalar_Tensor")
+    },
     "aten::fmod": Elementwise(lambda e, a, b: e.fmod(a, b)),
     "aten::neg": _unary(lambda e, x: e.neg(x)),
-    "aten::abs": _unary(lambda e, x: e.abs(x)),
+    "aten::abs": _unary(_not_bool("abs", lambda e, x: e.abs(x))),
     "prim::abs": _unary(lambda e, x: e.abs(x)),
-    "aten::fabs": _unary(lambda e, x: e.abs(x)),
+    "aten::fabs": _unary(_not_bool("fabs", lambda e, x: e.abs(x))),
     "aten::reciprocal": _unary(lambda e, x: e.div(e.one(), x)),
     "aten::square": _unary(lambda e, x: e.mul(x, x)),
     "aten::pow": Elementwise(lambda e, a, b: e.power(a, b)),
@@ -546,8 +621,8 @@ ELEMENTWISE: dict[str, Elementwise] = {
     "aten::minimum": Elementwise(lambda e, a, b: e.minimum(a, b)),
     "aten::max.other": Elementwise(lambda e, a, b: e.maximum(a, b)),
     "aten::min.other": Elementwise(lambda e, a, b: e.minimum(a, b)),
-    "aten::fmax": Elementwise(lambda e, a, b: e.emit(arith.MaxnumfOp(a, b))),
-    "aten::fmin": Elementwise(lambda e, a, b: e.emit(arith.MinnumfOp(a, b))),
+    "aten::fmax": Elementwise(_fmax),
+    "aten::fmin": Elementwise(_fmin),
     "prim::max.int": Elementwise(lambda e, a, b: e.maximum(a, b)),
     "prim::min.int": Elementwise(lambda e, a, b: e.minimum(a, b)),
     "prim::max.float": Elementwise(lambda e, a, b: e.maximum(a, b)),
@@ -578,19 +653,19 @@ ELEMENTWISE: dict[str, Elementwise] = {
     "aten::copysign": Elementwise(lambda e, a, b: e.math(mathd.CopySignOp, a, b)),
     "aten::erf": _math(mathd.ErfOp),
     "aten::erfc": _unary(lambda e, x: e.sub(e.one(), e.math(mathd.ErfOp, x))),
-    "aten::floor": Elementwise(lambda e, x: e.floor(x), Compute.OPERAND),
+    "aten::floor": Elementwise(_not_bool("floor", lambda e, x: e.floor(x)), Compute.OPERAND),
     "aten::ceil": Elementwise(
-        lambda e, x: e.math(mathd.CeilOp, x) if e.kind.is_float else x, Compute.OPERAND
+        _not_bool("ceil", lambda e, x: e.math(mathd.CeilOp, x) if e.kind.is_float else x), Compute.OPERAND
     ),
     "aten::round": Elementwise(
-        lambda e, x: e.math(mathd.RoundEvenOp, x) if e.kind.is_float else x, Compute.OPERAND
+        _not_bool("round", lambda e, x: e.math(mathd.RoundEvenOp, x) if e.kind.is_float else x), Compute.OPERAND
     ),
-    "aten::trunc": Elementwise(lambda e, x: e.trunc(x), Compute.OPERAND),
-    "aten::frac": _unary(lambda e, x: e.sub(x, e.trunc(x))),
+    "aten::trunc": Elementwise(_not_bool("trunc", lambda e, x: e.trunc(x)), Compute.OPERAND),
+    "aten::frac": _unary(_not_bool("frac", lambda e, x: e.sub(x, e.trunc(x)))),
     "aten::sign": _unary(_sign),
     # activations
     "aten::sigmoid": _unary(lambda e, x: e.sigmoid(x)),
-    "aten::relu": _unary(lambda e, x: e.select(e.cmp("lt", x, e.zero()), e.zero(), x)),
+    "aten::relu": _unary(_not_bool("relu", lambda e, x: e.select(e.cmp("lt", x, e.zero()), e.zero(), x))),
     "aten::relu6": _unary(lambda e, x: e.clamp(x, e.zero(), e.constant(6))),
     "aten::leaky_relu": Elementwise(
         lambda e, x, slope=0.01: e.select(e.cmp("gt", x, e.zero()), x, e.mul(x, e.value(slope)))
@@ -730,6 +805,8 @@ def match_elementwise(op: Operation, constant: Callable[[SSAValue], Any]) -> Ele
     if not rule.accepts(statics) or not _binds(rule.body, len(operands), statics):
         return None
     kinds = [kind_of(op.operands[i].type) for i in operands]
+    if not rule.takes_bool and any(kind is not None and kind.is_bool for kind in kinds):
+        return None
     compute = _compute_kind(rule.compute, op, operands, kinds, result)
     if compute is None:
         return None
@@ -786,7 +863,7 @@ def emit_elementwise(e: ScalarEmitter, call: ElementwiseCall, operands: Sequence
     returns the element of the result kind. Raises ValueError when the rule cannot be
     computed on these operands (an integer power with a run-time exponent, an integer
     division by a possibly-zero divisor without `on_failure`)."""
-    compute = e.at(call.compute)
+    compute = e.at(call.compute, call.result)
     values: list[SSAValue | None] = []
     for operand, target in zip(operands, call.targets, strict=True):
         if operand is None:

@@ -160,3 +160,26 @@ func.func @containers() {
 
 // CHECK-GENERIC:      %a.1 = "prim.Constant"() <{value = 2 : i64}> {note = "pooled"} : () -> !ts.int
 // CHECK-GENERIC-NEXT: %b.1 = "prim.Constant"() {note = "none"} : () -> !ts.none
+
+// -----
+
+// Dict constants (PyTorch prints `{"a": 1.}`) keep their insertion order; an empty one
+// is `dict{}`. The value is an array of [key, value] pairs.
+
+func.func @dicts() {
+  %floats = prim.Constant dict{"b": 2.0, "a": 1.0} : !ts.dict<!ts.str, !ts.float>
+  %empty = prim.Constant dict{} : !ts.dict<!ts.str, !ts.tensor>
+  %nested = prim.Constant dict{1: [1, 2], 3: []} : !ts.dict<!ts.int, !ts.list<!ts.int>>
+  %keys = prim.Constant dict{true: "x"} : !ts.dict<!ts.bool, !ts.str>
+  func.return
+}
+
+// CHECK-LABEL: func.func @dicts() {
+// CHECK-NEXT:    %floats = prim.Constant dict{"b": 2.0, "a": 1.0} : !ts.dict<!ts.str, !ts.float>
+// CHECK-NEXT:    %empty = prim.Constant dict{} : !ts.dict<!ts.str, !ts.tensor>
+// CHECK-NEXT:    %nested = prim.Constant dict{1: [1, 2], 3: []} : !ts.dict<!ts.int, !ts.list<!ts.int>>
+// CHECK-NEXT:    %keys = prim.Constant dict{true: "x"} : !ts.dict<!ts.bool, !ts.str>
+
+// CHECK-GENERIC-LABEL: "func.func"() <{sym_name = "dicts", function_type = () -> ()}> ({
+// CHECK-GENERIC-NEXT:    %floats = "prim.Constant"() <{value = {{\[\[}}"b", 2.000000e+00 : f64], ["a", 1.000000e+00 : f64]]}> : () -> !ts.dict<!ts.str, !ts.float>
+// CHECK-GENERIC-NEXT:    %empty = "prim.Constant"() <{value = []}> : () -> !ts.dict<!ts.str, !ts.tensor>

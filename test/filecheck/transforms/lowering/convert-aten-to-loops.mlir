@@ -245,6 +245,30 @@ func.func @clipped_sqrt(%x: !ts.float, %limit: !ts.float) -> !ts.tuple<!ts.float
 // CHECK-NEXT:   func.return %9, %r, %8 : i1, f64, i1
 // CHECK-NEXT: }
 
+// Integers: fmax and fmin are plain integer max/min (there is no NaN to skip), and
+// atan2 computes in its float result type.
+!L = !ts.tensor<i64, [?]>
+func.func @integral(%x: !L, %y: !L) -> !ts.tuple<!L, !V> {
+  %r:2 = prim.FusionGroup(%p = %x : !L, %q = %y : !L) -> (!L, !V) {
+    %m = aten.fmax %p, %q : (!L, !L) -> !L
+    %a = aten.atan2 %m, %q : (!L, !L) -> !V
+    prim.Yield %m, %a : !L, !V
+  }
+  %t = prim.TupleConstruct %r#0, %r#1 : (!L, !V) -> !ts.tuple<!L, !V>
+  func.return %t : !ts.tuple<!L, !V>
+}
+
+// CHECK-LABEL: func.func @integral.fusion0(
+// CHECK:         scf.for %i0 =
+// CHECK-NEXT:      %7 = memref.load %p[%i0] : memref<?xi64, strided<[?]>>
+// CHECK-NEXT:      %8 = memref.load %q[%i0] : memref<?xi64, strided<[?]>>
+// CHECK-NEXT:      %9 = arith.maxsi %7, %8 : i64
+// CHECK-NEXT:      %10 = arith.sitofp %9 : i64 to f32
+// CHECK-NEXT:      %11 = arith.sitofp %8 : i64 to f32
+// CHECK-NEXT:      %12 = math.atan2 %10, %11 : f32
+// CHECK-NEXT:      memref.store %9, %out0[%i0] : memref<?xi64, strided<[?]>>
+// CHECK-NEXT:      memref.store %12, %out1[%i0] : memref<?xf32, strided<[?]>>
+
 // A graph with no native code leaves nothing behind.
 func.func @interpreted(%x: !F, %y: !F) -> !F {
   %r = aten.mm %x, %y : (!F, !F) -> !F

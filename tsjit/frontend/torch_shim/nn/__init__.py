@@ -10,18 +10,18 @@ from tsjit.frontend.library import functional
 from tsjit.frontend.torch_shim.nn import init
 from tsjit.frontend.torch_shim.nn.module import Module, Parameter
 
-__all__ = [
-    "ELU", "GELU", "AdaptiveAvgPool2d", "AvgPool2d", "BatchNorm1d", "BatchNorm2d", "Conv1d", "Conv2d", "Dropout",
-    "Embedding", "Flatten", "Identity", "LayerNorm", "LeakyReLU", "Linear", "LogSoftmax", "MaxPool2d", "Module",
-    "ModuleList", "Parameter", "ReLU", "Sequential", "SiLU", "Sigmoid", "Softmax", "Tanh", "functional", "init",
-]  # fmt: skip
-
-_LAYERS = frozenset(__all__) - {"Module", "Parameter", "functional", "init"}
+__all__ = ["Module", "Parameter", "functional", "init"]
 
 
 def __getattr__(name: str) -> Any:
-    if name in _LAYERS:
-        from tsjit.frontend.library import modules
+    from tsjit.frontend.library import modules
 
-        return getattr(modules, name)
+    if name in modules.BY_NAME:
+        return modules.BY_NAME[name]
     raise AttributeError(f"module 'torch.nn' has no attribute '{name}'")
+
+
+def __dir__() -> list[str]:
+    from tsjit.frontend.library import modules
+
+    return sorted([*__all__, *modules.BY_NAME])

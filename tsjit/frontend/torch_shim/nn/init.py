@@ -14,6 +14,9 @@ def _fan_in_and_fan_out(tensor: Tensor) -> tuple[int, int]:
     return tensor.size(1) * receptive, tensor.size(0) * receptive  # pyright: ignore[reportReturnType]
 
 
+_calculate_fan_in_and_fan_out = _fan_in_and_fan_out
+
+
 def uniform_(tensor: Tensor, a: float = 0.0, b: float = 1.0) -> Tensor:
     return tensor.uniform_(a, b)
 
@@ -41,6 +44,19 @@ def kaiming_uniform_(
     gain = math.sqrt(2.0 / (1 + a * a))
     bound = math.sqrt(3.0) * gain / math.sqrt(fan_in if mode == "fan_in" else fan_out)
     return tensor.uniform_(-bound, bound)
+
+
+def kaiming_normal_(
+    tensor: Tensor, a: float = 0.0, mode: str = "fan_in", nonlinearity: str = "leaky_relu"
+) -> Tensor:
+    fan_in, fan_out = _fan_in_and_fan_out(tensor)
+    gain = math.sqrt(2.0 / (1 + a * a))
+    return tensor.normal_(0.0, gain / math.sqrt(fan_in if mode == "fan_in" else fan_out))
+
+
+def xavier_normal_(tensor: Tensor, gain: float = 1.0) -> Tensor:
+    fan_in, fan_out = _fan_in_and_fan_out(tensor)
+    return tensor.normal_(0.0, gain * math.sqrt(2.0 / (fan_in + fan_out)))
 
 
 def xavier_uniform_(tensor: Tensor, gain: float = 1.0) -> Tensor:

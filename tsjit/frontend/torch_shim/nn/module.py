@@ -49,8 +49,13 @@ class Module:
             self.__dict__.get("_buffers"),
             self.__dict__.get("_modules"),
         )
-        if params is None:
-            raise AttributeError("cannot assign to a module before Module.__init__() is called")
+        if params is None:  # before Module.__init__: plain attributes only, as in PyTorch
+            if isinstance(value, Parameter):
+                raise AttributeError("cannot assign parameters before Module.__init__() call")
+            if isinstance(value, Module) or _is_compiled_module(value):
+                raise AttributeError("cannot assign module before Module.__init__() call")
+            object.__setattr__(self, name, value)
+            return
         for table in (params, buffers, modules):
             table.pop(name, None)
         self.__dict__.pop(name, None)
