@@ -6,7 +6,8 @@ graph's input types, as PyTorch does when a Python value becomes an IValue, with
 wording: `forward() Expected a value of type 'int' for argument 'n' but instead found
 type 'float'.` What PyTorch converts is converted the same way: a bool or a numpy integer
 where an int is expected, an int where a float is, a tuple where a list is, a list where
-a tuple is, a string where a Device is, a 0-dim tensor where a number is. What it rejects
+a tuple is, a string where a Device is, a 0-dim tensor where a number is; a numpy scalar
+(which carries a dtype) where a Tensor is expected is its 0-dim array. What it rejects
 is rejected: a Python int where a Tensor is expected, 2.5 for an int, an int outside 64
 bits, a float in a `List[int]`, an array of a dtype TorchScript has no name for.
 
@@ -263,6 +264,8 @@ def convert(value: Any, t: Attribute) -> Any:
             return value
         if value is None:  # an undefined tensor
             return None
+        if isinstance(value, np.generic) and value.dtype in TENSOR_DTYPES:
+            return np.asarray(value)  # numpy's scalar is its 0-dim array, dtype and all
         raise _Mismatch()
     if isinstance(t, IntType):
         return _int(value)

@@ -102,8 +102,6 @@ class _Conversion:
         array = getattr(value, "array", None)
         if isinstance(array, np.ndarray) and _is_shim_tensor(value):
             return value if self.keep_variables and isinstance(value, Variable) else array
-        if isinstance(value, np.generic):  # a numpy scalar stands for its Python value
-            return value.item()
         if kind is list:
             return [self.value(v) for v in value]
         if isinstance(value, tuple):

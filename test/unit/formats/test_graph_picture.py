@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import shutil
+import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -21,6 +22,9 @@ SVG = "{http://www.w3.org/2000/svg}"
 
 
 def demo_module():
+    examples = str(ROOT / "examples")
+    if examples not in sys.path:  # demo.py imports models.py beside it, as `python examples/demo.py` does
+        sys.path.insert(0, examples)
     spec = importlib.util.spec_from_file_location("tsjit_demo", ROOT / "examples" / "demo.py")
     assert spec is not None and spec.loader is not None
     demo = importlib.util.module_from_spec(spec)

@@ -69,3 +69,11 @@ def test_kernel_matches_pytorch(index: int):
     if "tensor_first" in case["result"]:  # only the first result is PyTorch's contract (embedding_bag)
         result = result[0]
     assert_matches(result, decode(case["result"]), case["tolerance"])
+
+
+def test_no_grad_embedding_renorm_rescales_the_looked_up_rows_in_place():
+    # the operator TorchScript calls for F.embedding(..., max_norm=...)
+    weight = np.array([[3.0, 4.0], [0.3, 0.4], [6.0, 8.0]], np.float32)
+    result = lookup("aten::_no_grad_embedding_renorm_")(weight, np.array([0, 0, 1]), 1.0, 2.0)
+    assert result is weight
+    np.testing.assert_allclose(weight, [[0.6, 0.8], [0.3, 0.4], [6.0, 8.0]], rtol=1e-6)

@@ -477,6 +477,13 @@ def embedding_renorm_(self: ndarray, indices: ndarray, max_norm: float, norm_typ
     return self
 
 
+@kernel("aten::_no_grad_embedding_renorm_")
+def no_grad_embedding_renorm_(weight: ndarray, input: ndarray, max_norm: float, norm_type: float) -> ndarray:
+    """The operator TorchScript registers for `F.embedding`'s `max_norm` (the runtime
+    records no gradients of kernels it calls)."""
+    return embedding_renorm_(weight, input, max_norm, norm_type)
+
+
 @kernel("aten::one_hot")
 def one_hot(self: ndarray, num_classes: int = -1) -> ndarray:
     if self.dtype != np.int64:
