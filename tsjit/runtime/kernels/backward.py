@@ -1,6 +1,6 @@
-"""The `*_backward` operators the gradient formulas call, and the forward operators that
-also return what a backward needs (`max_pool1d_with_indices`, `max_pool2d_with_indices`,
-`native_batch_norm`, `nll_loss_forward`).
+"""The `*_backward` operators the gradient formulas call (the forward operators that also
+return what a backward needs, `max_pool2d_with_indices`, `native_batch_norm`,
+`nll_loss_forward`, are the nn families' kernels).
 
 Each follows PyTorch's derivative (`derivatives.yaml`, `FunctionsManual.cpp`) on numpy
 arrays, vectorized: scatters are `np.add.at` or strided slices per kernel offset, never
@@ -353,47 +353,6 @@ def _channels(x: ndarray) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return (0, *range(2, x.ndim)), (1, x.shape[1]) + (1,) * (x.ndim - 2)
 
 
-@kernel("aten::native_batch_norm")
-def native_batch_norm(
-    input: ndarray,
-    weight: ndarray | None,
-    bias: ndarray | None,
-    running_mean: ndarray | None,
-    running_var: ndarray | None,
-    training: bool,
-    momentum: float,
-    eps: float,
-) -> tuple[ndarray, ndarray, ndarray]:
-    """batch_norm that also returns the mean and inverse standard deviation it used
-    (empty when not training, as PyTorch's CPU kernel), updating the running statistics
-    in training."""
-    axes, shape = _channels(input)
-    if training:
-        mean = np.mean(input, axis=axes)
-        var = np.var(input, axis=axes)
-        count = input.size // input.shape[1]
-        if running_mean is not None:
-            running_mean *= 1 - momentum
-            running_mean += momentum * mean.astype(running_mean.dtype, copy=False)
-        if running_var is not None:
-            unbiased = var * (count / max(count - 1, 1))
-            running_var *= 1 - momentum
-            running_var += momentum * unbiased.astype(running_var.dtype, copy=False)
-        invstd = 1 / np.sqrt(var + eps)
-        save_mean, save_invstd = as_tensor(mean.astype(input.dtype)), as_tensor(invstd.astype(input.dtype))
-    else:
-        if running_mean is None or running_var is None:
-            raise TorchScriptError("running_mean and running_var must be defined in evaluation mode")
-        mean, invstd = running_mean, 1 / np.sqrt(running_var + eps)
-        save_mean = save_invstd = np.zeros(0, input.dtype)
-    out = (input - mean.reshape(shape)) * invstd.reshape(shape)
-    if weight is not None:
-        out = out * weight.reshape(shape)
-    if bias is not None:
-        out = out + bias.reshape(shape)
-    return as_tensor(out.astype(input.dtype, copy=False)), save_mean, save_invstd
-
-
 @kernel("aten::native_batch_norm_backward")
 def native_batch_norm_backward(
     grad_out: ndarray,
@@ -512,54 +471,6 @@ def convolution_backward(
     return grad_input, grad_weight, grad_bias
 
 
-@kernel("aten::max_pool2d_with_indices")
-def max_pool2d_with_indices(self: ndarray, kernel_size: Sequence[int], stride: Sequence[int] = (),
-                            padding: Sequence[int] = (0,), dilation: Sequence[int] = (1,),
-                            ceil_mode: bool = False) -> tuple[ndarray, ndarray]:  # fmt: skip
-    """max_pool2d that also returns, per output, the flat index (within its input plane)
-    of the maximum it took: the first one, as PyTorch's CPU kernel."""
-    from tsjit.runtime.kernels.convolution import _batched, _pool_geometry, _pool_params
-
-    x, unbatched = _batched(self, 2, "max_pool2d_with_indices")
-    kernel_size, stride, padding, dilation = _pool_params(kernel_size, stride, padding, dilation, 2)
-    geometry = _pool_geometry(x.shape[2:], kernel_size, stride, padding, dilation, ceil_mode)
-    out_shape = [out for out, _ in geometry]
-    pads = [(p, p + extra) for p, (_, extra) in zip(padding, geometry)]
-    fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
-    padded = np.pad(x, [(0, 0), (0, 0)] + pads, constant_values=fill) if any(lo or hi for lo, hi in pads) else x
-    width = x.shape[3]
-    best = best_index = None
-    rows = np.arange(out_shape[0]) * stride[0] - padding[0]
-    cols = np.arange(out_shape[1]) * stride[1] - padding[1]
-    for (oy, ox), index in _offsets(kernel_size, dilation, stride, out_shape):
-        piece = padded[(slice(None), slice(None)) + index]
-        flat = (rows + oy * dilation[0])[:, None] * width + (cols + ox * dilation[1])[None, :]
-        if best is None:
-            best, best_index = piece.copy(), np.broadcast_to(flat, piece.shape).copy()
-        else:
-            better = (piece > best) | (np.isnan(piece) & ~np.isnan(best))
-            best = np.where(better, piece, best)
-            best_index = np.where(better, flat, best_index)
-    assert best is not None and best_index is not None
-    best_index = best_index.astype(np.int64)
-    return (best[0], best_index[0]) if unbatched else (best, best_index)
-
-
-@kernel("aten::max_pool1d_with_indices")
-def max_pool1d_with_indices(self: ndarray, kernel_size: Sequence[int], stride: Sequence[int] = (),
-                            padding: Sequence[int] = (0,), dilation: Sequence[int] = (1,),
-                            ceil_mode: bool = False) -> tuple[ndarray, ndarray]:  # fmt: skip
-    """max_pool1d with the index of each maximum: max_pool2d_with_indices on a plane of
-    height 1 (the flat index in that plane is the position along the line)."""
-    if self.ndim not in (2, 3):
-        raise TorchScriptError(f"max_pool1d() Expected 2D or 3D input tensor, but got {list(self.shape)}")
-    output, indices = max_pool2d_with_indices(
-        self[..., None, :], [1, kernel_size[0]], [1, (stride or kernel_size)[0]], [0, padding[0]], [1, dilation[0]],
-        ceil_mode,
-    )
-    return output[..., 0, :], indices[..., 0, :]
-
-
 @kernel("aten::max_pool2d_with_indices_backward")
 def max_pool2d_with_indices_backward(grad_output: ndarray, self: ndarray, kernel_size: Sequence[int],
                                      stride: Sequence[int], padding: Sequence[int], dilation: Sequence[int],
@@ -576,13 +487,13 @@ def max_pool2d_with_indices_backward(grad_output: ndarray, self: ndarray, kernel
 def avg_pool2d_backward(grad_output: ndarray, self: ndarray, kernel_size: Sequence[int], stride: Sequence[int],
                         padding: Sequence[int], ceil_mode: bool, count_include_pad: bool,
                         divisor_override: int | None) -> ndarray:  # fmt: skip
-    from tsjit.runtime.kernels.convolution import _batched, _pool_geometry, _pool_params
+    from tsjit.runtime.kernels.convolution import batched
+    from tsjit.runtime.kernels.pooling import _pool_geometry, _pool_params
 
-    x, unbatched = _batched(self, 2, "avg_pool2d_backward")
+    x, unbatched = batched(self, 2, "avg_pool2d_backward")
     g = grad_output[None] if unbatched else grad_output
     kernel_size, stride, padding, ones = _pool_params(kernel_size, stride, padding, 1, 2)
-    geometry = _pool_geometry(x.shape[2:], kernel_size, stride, padding, ones, ceil_mode)
-    out_shape = [out for out, _ in geometry]
+    out_shape = _pool_geometry(x.shape[2:], kernel_size, stride, padding, ones, ceil_mode)
     if divisor_override:
         divisor = np.full(out_shape, float(divisor_override))
     else:
@@ -594,7 +505,10 @@ def avg_pool2d_backward(grad_output: ndarray, self: ndarray, kernel_size: Sequen
                 start, end = np.maximum(start, 0), np.minimum(end, size)
             divisor = np.multiply.outer(divisor, end - start)
     share = (g / divisor).astype(g.dtype, copy=False)
-    pads = [(p, p + extra) for p, (_, extra) in zip(padding, geometry)]
+    pads = [  # every window inside the padded input (ceil_mode's last one may reach past it)
+        (p, max((out - 1) * s + k - size - p, p))
+        for size, k, s, p, out in zip(x.shape[2:], kernel_size, stride, padding, out_shape)
+    ]
     padded_shape = x.shape[:2] + tuple(size + lo + hi for size, (lo, hi) in zip(x.shape[2:], pads))
     result = np.zeros(padded_shape, g.dtype)
     for _, index in _offsets(kernel_size, ones, stride, out_shape):
@@ -663,16 +577,6 @@ def binary_cross_entropy_backward(grad_output: ndarray, self: ndarray, target: n
     if weight is not None:
         pointwise = pointwise * weight
     return _reduced_grad(grad_output, pointwise, reduction)
-
-
-@kernel("aten::nll_loss_forward")
-def nll_loss_forward(self: ndarray, target: ndarray, weight: ndarray | None, reduction: int,
-                     ignore_index: int) -> tuple[ndarray, ndarray]:  # fmt: skip
-    """nll_loss and the total weight of the targets it counted (its mean's divisor)."""
-    from tsjit.runtime.kernels.nn import _nll, _weighted_mean
-
-    losses, weights = _nll(self, target, weight, ignore_index)
-    return _weighted_mean(losses, weights, reduction), as_tensor(np.sum(weights).astype(self.dtype))
 
 
 @kernel("aten::nll_loss_backward")
