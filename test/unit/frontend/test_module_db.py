@@ -24,8 +24,7 @@ import functools
 import json
 import math
 import os
-from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any
@@ -48,8 +47,6 @@ LLVM_IN_MAKE_TEST = frozenset({"GELU", "CrossEntropyLoss"})
 Conv2d, BatchNorm2d, Linear, LayerNorm, LSTM and TransformerEncoderLayer run there in
 test_nn_models.py's everyday models."""
 
-RESULTS: dict[str, Counter[str]] = {}
-"""mode -> entry outcomes ("passed", "failed"), for the figures."""
 
 
 # --------------------------------------------------------------------------------------
@@ -242,8 +239,17 @@ def test_the_expected_failures_name_real_entries():
         assert any(fnmatchcase(m, modes) for m in MODES), modes
 
 
+@functools.cache
+def figures_title() -> str:
+    """The title of the run summary's table of pass figures (see test/conftest.py)."""
+    entries = dataset()[0]
+    scripted = sum(1 for e in entries if e.get("samples"))
+    scope = "every sample" if FULL else "the first sample of each entry"
+    return f"module_db entries passing ({scripted} of {len(entries)} script in PyTorch; {scope})"
+
+
 @pytest.mark.parametrize(("index", "mode"), list(cases()))
-def test_module(index: int, mode: str):
+def test_module(index: int, mode: str, figures: Callable[..., None]):
     if mode == "interop":
         pytest.importorskip("torch")
     entry = dataset()[0][index]
@@ -253,28 +259,5 @@ def test_module(index: int, mode: str):
         problem = run_sample(mode, entry, sample)
         if problem:
             failures.append(f"sample {number} ({sample['desc'] or 'default'}): {problem}")
-    RESULTS.setdefault(mode, Counter())["failed" if failures else "passed"] += 1
+    figures(figures_title(), mode, "", {"failed" if failures else "passed": 1})
     assert not failures, "\n".join(failures)
-
-
-class _Figures:
-    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
-        if not RESULTS:
-            return
-        scripted = sum(1 for e in dataset()[0] if e.get("samples"))
-        parts = []
-        for mode in MODES:
-            counts = RESULTS.get(mode)
-            if counts:
-                run = counts["passed"] + counts["failed"]
-                parts.append(f"{mode} {counts['passed']}/{run}")
-        scope = "every sample" if FULL else "the first sample of each entry"
-        terminalreporter.write_line(f"module_db entries passing ({scripted} of {len(dataset()[0])} script in "
-                                    f"PyTorch; {scope}): {', '.join(parts)}")  # fmt: skip
-
-
-@pytest.fixture(scope="module", autouse=True)
-def figures(pytestconfig: pytest.Config) -> Iterator[None]:
-    if not pytestconfig.pluginmanager.has_plugin("tsjit-module-db-figures"):
-        pytestconfig.pluginmanager.register(_Figures(), "tsjit-module-db-figures")
-    yield

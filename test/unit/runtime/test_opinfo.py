@@ -57,8 +57,10 @@ DEFAULT_TOLERANCE = {"float32": (1e-5, 1e-5), "float64": (1e-7, 1e-7), "complex6
 FULL = os.environ.get("TSJIT_OPINFO") == "full"
 """Every sample in every mode (`make opinfo`), else every sample in the graph mode only."""
 
-RESULTS: dict[tuple[str, str], Counter[str]] = {}
-"""(mode, dtype) -> sample outcomes ("passed", "failed", "native"), for the summary."""
+FIGURES = "OpInfo samples passing (" + (
+    "every sample" if FULL else "every sample in graph mode, the first of each entry and dtype in the others"
+) + ")"
+"""The title of the run summary's table of pass figures (see test/conftest.py)."""
 
 
 # --------------------------------------------------------------------------------------
@@ -285,10 +287,10 @@ def test_the_expected_failures_name_real_cases():
 
 
 @pytest.mark.parametrize(("index", "dtype", "mode"), list(cases()))
-def test_opinfo(index: int, dtype: str, mode: str):
+def test_opinfo(index: int, dtype: str, mode: str, figures: Callable[..., None]):
     entry = dataset().entries[index]
     failures = []
-    counts = RESULTS.setdefault((mode, dtype), Counter())
+    counts: Counter[str] = Counter()
     samples = [s for s in entry["samples"] if s["dtype"] == dtype]
     if mode != "graph" and not FULL:
         samples = samples[:1]
@@ -306,6 +308,7 @@ def test_opinfo(index: int, dtype: str, mode: str):
         if problem:
             source = dataset().sources[sample["source"]].splitlines()[-1].strip()
             failures.append(f"sample {number} ({source}): {problem}")
+    figures(FIGURES, mode, dtype, counts)
     assert not failures, "\n".join(failures)
 
 
@@ -317,42 +320,3 @@ def native_calls(mode: str, sample: dict[str, Any]) -> int:
         return compiled(mode, sample["graph"]).statistics()["kernel_calls"]
     except Exception:  # noqa: BLE001 -- the sample's own run reports why it does not compile
         return 0
-
-
-class _PassFigures:
-    """A plugin printing the pass figures at the end of the run."""
-
-    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
-        for line in summary_lines():
-            terminalreporter.write_line(line)
-
-
-@pytest.fixture(scope="module", autouse=True)
-def pass_figures(pytestconfig: pytest.Config) -> Iterator[None]:
-    if not pytestconfig.pluginmanager.has_plugin("tsjit-opinfo-figures"):
-        pytestconfig.pluginmanager.register(_PassFigures(), "tsjit-opinfo-figures")
-    yield
-
-
-def summary_lines() -> list[str]:
-    """Pass figures per mode and dtype."""
-    if not RESULTS:
-        return []
-    scope = "every sample" if FULL else "every sample in graph mode, the first of each entry and dtype in the others"
-    lines = [f"OpInfo samples passing ({scope}):"]
-    for mode in MODES:
-        row = []
-        total = Counter()
-        for dtype in ("float32", "float64", "int64", "bool"):
-            counts = RESULTS.get((mode, dtype))
-            if not counts:
-                continue
-            total.update(counts)
-            run = counts["passed"] + counts["failed"]
-            row.append(f"{dtype} {counts['passed']}/{run} ({100 * counts['passed'] / run:.1f}%)")
-        if row:
-            run = total["passed"] + total["failed"]
-            native = f", {total['native']} in native kernels" if mode == "llvm" else ""
-            lines.append(f"  {mode:<6} " + ", ".join(row) + f"; all {total['passed']}/{run} "
-                         f"({100 * total['passed'] / run:.1f}%){native}")  # fmt: skip
-    return lines
