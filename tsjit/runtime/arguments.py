@@ -43,6 +43,7 @@ from tsjit.dialects.types import (
     TupleType,
     UnionType,
 )
+from tsjit.runtime.autograd.variable import Variable
 from tsjit.runtime.errors import TorchScriptError
 from tsjit.runtime.values import DTYPE_BY_NUMPY, Device, NamedTupleValue
 
@@ -264,6 +265,10 @@ def convert(value: Any, t: Attribute) -> Any:
             return value
         if value is None:  # an undefined tensor
             return None
+        if isinstance(value, Variable):  # a tensor that records gradients
+            if value.array.dtype not in TENSOR_DTYPES:
+                raise _Mismatch(f"of dtype {value.array.dtype}, which no TorchScript dtype names")
+            return value
         if isinstance(value, np.generic) and value.dtype in TENSOR_DTYPES:
             return np.asarray(value)  # numpy's scalar is its 0-dim array, dtype and all
         raise _Mismatch()
