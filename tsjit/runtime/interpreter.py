@@ -915,7 +915,8 @@ def _tuple_index(items: tuple[Any, ...], index: int) -> Any:
 
 def _attribute_getter(compiler: _Compiler, op: Operation) -> Callable[..., Any]:
     """An attribute's value; a parameter that requires grad is a Variable, which
-    code that does not record gradients reads as its array."""
+    code that does not record gradients reads as its array (a list of parameters, as
+    RNN layers keep theirs, reads as a list of arrays)."""
     name = _property_str(op, "name")
     autograd = compiler.autograd
     from tsjit.runtime.autograd.variable import Variable
@@ -925,9 +926,13 @@ def _attribute_getter(compiler: _Compiler, op: Operation) -> Callable[..., Any]:
             value = obj.attributes[name]
         except KeyError:
             raise TorchScriptError(f"object of type {obj.qualified_name} has no attribute '{name}'") from None
-        if value.__class__ is ndarray or autograd or not isinstance(value, Variable):
+        if value.__class__ is ndarray or autograd:
             return value
-        return value.array
+        if isinstance(value, Variable):
+            return value.array
+        if value.__class__ is list and any(isinstance(v, Variable) for v in value):
+            return [v.array if isinstance(v, Variable) else v for v in value]
+        return value
 
     return get_attribute
 
