@@ -16,9 +16,10 @@ runs through `grad_callee`'s wrapper, PyTorch's autograd kernels (VariableType):
   that requires grad it raises PyTorch's error;
 - a view keeps its base (see `views`).
 
-An operator with no formula whose inputs require grad is an error naming it (the
-interpreter adds its source location); one whose results never require grad (a
-comparison, `size`, `zeros_like`: see `NON_DIFFERENTIABLE`) just runs.
+An operator with no formula whose inputs require grad runs, its floating results
+leading to a node whose backward is an error naming it and its source location (PyTorch
+raises for a missing derivative in the backward pass too); one whose results never
+require grad (a comparison, `size`, `zeros_like`: see `NON_DIFFERENTIABLE`) just runs.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from xdsl.ir import Attribute, Operation
 
 from tsjit.dialects.schema import FunctionSchema
 from tsjit.dialects.types import ListType, NoneType, OptionalType, TensorType, TupleType
+from tsjit.runtime.autograd.engine import Edge, Node, gradient_edge
 from tsjit.runtime.autograd.graph_function import GraphFunction, GraphNode
 from tsjit.runtime.autograd.grad_mode import is_grad_enabled
 from tsjit.runtime.autograd.variable import Variable, new_variable, requires_grad
@@ -113,7 +115,7 @@ def grad_callee(op: Operation, schema: FunctionSchema, overload: str, kernel: Ca
             return _out_variant(kernel, positions, schema)
         return _inplace(kernel, positions, functional, differentiable)
     views = tuple(bool(schema.aliased_arguments(k)) for k in range(len(schema.returns)))
-    return _functional(kernel, positions, schema, differentiable, any(views) and 0 in positions)
+    return _functional(kernel, positions, schema, differentiable, any(views) and 0 in positions, op)
 
 
 def _unwrapped(args: tuple[Any, ...], positions: Sequence[int]) -> tuple[list[Any], bool]:
@@ -131,12 +133,12 @@ def _unwrapped(args: tuple[Any, ...], positions: Sequence[int]) -> tuple[list[An
 
 
 def _functional(kernel: Callable[..., Any], positions: Sequence[int], schema: FunctionSchema,
-                differentiable: bool, view: bool) -> Callable[..., Any]:  # fmt: skip
+                differentiable: bool, view: bool, op: Operation | None) -> Callable[..., Any]:  # fmt: skip
     def call(*args: Any) -> Any:
         plain, wanted = _unwrapped(args, positions)
         if wanted and is_grad_enabled():
             if not differentiable:
-                return _nondifferentiable(kernel, plain, schema)
+                return _nondifferentiable(kernel, plain, schema, args, positions, op)
             result = op_function(schema, args)(*args)
             if view and isinstance(args[0], Variable):
                 _replayable(result, args[0], kernel, plain)
@@ -149,15 +151,71 @@ def _functional(kernel: Callable[..., Any], positions: Sequence[int], schema: Fu
     return call
 
 
-def _nondifferentiable(kernel: Callable[..., Any], plain: list[Any], schema: FunctionSchema) -> Any:
-    """A kernel whose inputs require grad but that the table cannot differentiate: fine
-    when it returns no floating tensor (the result needs no gradient)."""
+def _nondifferentiable(kernel: Callable[..., Any], plain: list[Any], schema: FunctionSchema, args: tuple[Any, ...],
+                       positions: Sequence[int], op: Operation | None) -> Any:  # fmt: skip
+    """A kernel whose inputs require grad but that the table cannot differentiate. Its
+    floating results require grad through a node that raises when a backward pass
+    reaches it, as PyTorch's operators without a derivative do: the forward runs, and
+    only a gradient through the operator is an error."""
     from tsjit.frontend.symbolic_gradients import is_non_differentiable
 
     result = kernel(*plain)
     if is_non_differentiable(schema) or not _has_floating(result):
         return wrap(result)
-    raise TorchScriptError(f"cannot differentiate {schema.name}: the gradient table has no formula for it")
+    edges: list[Edge | None] = []
+    meta: list[tuple[tuple[int, ...], np.dtype] | None] = []
+    for i in positions:
+        for value in args[i] if type(args[i]) is list else (args[i],):
+            if isinstance(value, Variable) and requires_grad(value):
+                edges.append(gradient_edge(value))
+                meta.append((value.array.shape, value.array.dtype))
+    node = NoFormula(schema.name, op, edges, meta)
+    return _requiring(result, node)
+
+
+def _requiring(value: Any, node: NoFormula) -> Any:
+    """`value` as Variables, its floating tensors outputs of `node`."""
+    kind = type(value)
+    if kind is ndarray:
+        variable = new_variable(value)
+        if value.dtype.kind in "fc":
+            variable.requires_grad = True
+            variable.grad_fn = node
+            variable.output_nr = node.outputs
+            node.outputs += 1
+        return variable
+    if kind is list:
+        return [_requiring(v, node) for v in value]
+    if kind is tuple:
+        return tuple(_requiring(v, node) for v in value)
+    return value
+
+
+class NoFormula(Node):
+    """The backward of an operator the gradient table has no formula for: an error
+    naming it and where it was called."""
+
+    __slots__ = ("op", "operator", "outputs")
+
+    def __init__(self, operator: str, op: Operation | None, next_edges: Sequence[Edge | None],
+                 input_meta: Sequence[tuple[tuple[int, ...], np.dtype] | None]):  # fmt: skip
+        super().__init__(next_edges, input_meta)
+        self.operator = operator
+        self.op = op
+        self.outputs = 0
+
+    def name(self) -> str:
+        return f"NoFormula[{self.operator}]"
+
+    @property
+    def num_inputs(self) -> int:
+        return self.outputs
+
+    def apply(self, grads: list[np.ndarray | None]) -> Sequence[np.ndarray | None]:
+        from tsjit.diagnostics import SourceLocation
+
+        error = TorchScriptError(f"cannot differentiate {self.operator}: the gradient table has no formula for it")
+        raise error.at(SourceLocation.stack_of_op(self.op) if self.op is not None else None)
 
 
 def _has_floating(value: Any) -> bool:
