@@ -415,9 +415,13 @@ class _Source:
                 return repr(ref.value)
             name = self.name(ref.value, "c")
             return f"list({name})" if isinstance(ref.value, list) else name
-        if isinstance(ref, CallRef):
+        if isinstance(ref, CallRef):  # a conversion's kernel takes arrays, as every kernel does
             callee = self.name(ref.kernel, "k")
-            return f"{callee}({', '.join(self.of(o) for o in ref.operands)})"
+            keep, self.keep_tensors = self.keep_tensors, False
+            try:
+                return f"{callee}({', '.join(self.of(o) for o in ref.operands)})"
+            finally:
+                self.keep_tensors = keep
         if isinstance(ref, ListRef):
             return "[" + ", ".join(self.of(e) for e in ref.elements) + "]"
         if isinstance(ref, TupleRef):
