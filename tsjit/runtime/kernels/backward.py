@@ -152,14 +152,15 @@ def softplus_backward(grad_output: ndarray, self: ndarray, beta: float, threshol
 @kernel("aten::hardswish_backward")
 def hardswish_backward(grad_output: ndarray, self: ndarray) -> ndarray:
     middle = grad_output * (self / 3 + 0.5)
-    result = np.where(self < -3, 0, np.where(self <= 3, middle, grad_output))
+    result = np.where(self <= -3, 0, np.where(self < 3, middle, grad_output))
     return as_tensor(result.astype(grad_output.dtype, copy=False))
 
 
 @kernel("aten::hardsigmoid_backward")
 def hardsigmoid_backward(grad_output: ndarray, self: ndarray) -> ndarray:
     inside = (self > -3) & (self < 3)
-    return as_tensor(np.where(inside, grad_output / 6, 0).astype(grad_output.dtype, copy=False))
+    # ATen's CPU kernel multiplies by the float 1/6 in every dtype
+    return as_tensor(np.where(inside, grad_output * float(np.float32(1 / 6)), 0).astype(grad_output.dtype, copy=False))
 
 
 @kernel("aten::glu_backward")

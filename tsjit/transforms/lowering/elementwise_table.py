@@ -586,7 +586,7 @@ def _silu_backward(e: ScalarEmitter, g: SSAValue, x: SSAValue) -> SSAValue:
 
 def _hardswish_backward(e: ScalarEmitter, g: SSAValue, x: SSAValue) -> SSAValue:
     middle = e.mul(g, e.add(e.div(x, e.constant(3)), e.constant(0.5)))
-    return e.select(e.cmp("lt", x, e.constant(-3)), e.zero(), e.select(e.cmp("le", x, e.constant(3)), middle, g))
+    return e.select(e.cmp("le", x, e.constant(-3)), e.zero(), e.select(e.cmp("lt", x, e.constant(3)), middle, g))
 
 
 ELEMENTWISE: dict[str, Elementwise] = {
@@ -699,7 +699,7 @@ ELEMENTWISE: dict[str, Elementwise] = {
     "aten::silu_backward": Elementwise(_silu_backward),
     "aten::hardsigmoid_backward": Elementwise(
         lambda e, g, x: e.select(e.and_(e.cmp("gt", x, e.constant(-3)), e.cmp("lt", x, e.constant(3))),
-                                 e.div(g, e.constant(6)), e.zero())  # fmt: skip
+                                 e.mul(g, e.constant(0.1666666716337204)), e.zero())  # fmt: skip  # ATen's float 1/6
     ),
     "aten::hardswish_backward": Elementwise(_hardswish_backward),
     # comparisons and logic
