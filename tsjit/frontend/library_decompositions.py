@@ -44,11 +44,13 @@ def decomposition_graph(overload: str) -> func.FuncOp | None:
         return _compile(overload)
 
 
-def decomposition_callable(overload: str) -> Callable[..., Any] | None:
+def decomposition_callable(overload: str, autograd: bool = False) -> Callable[..., Any] | None:
     """A kernel-like callable running the decomposition on the interpreter (arguments in
     schema order, the results as a kernel returns them), None when there is none.
     Planning it plans the overloads it calls, their decompositions included; one that
-    reaches itself is an error, as recursion is in TorchScript."""
+    reaches itself is an error, as recursion is in TorchScript. With `autograd`, it
+    records gradients through the operators it is made of (how an operator without a
+    formula of its own is differentiated, as PyTorch's composite operators are)."""
     if not has_decomposition(overload):
         return None
     with _LOCK:
@@ -56,20 +58,20 @@ def decomposition_callable(overload: str) -> Callable[..., Any] | None:
             raise TsjitError(f"the decomposition of {overload} calls {overload} itself")
         _PLANNING.add(overload)
         try:
-            return _interpreted(overload)
+            return _interpreted(overload, autograd)
         finally:
             _PLANNING.discard(overload)
 
 
 @functools.cache
-def _interpreted(overload: str) -> Callable[..., Any]:
+def _interpreted(overload: str, autograd: bool) -> Callable[..., Any]:
     from tsjit.runtime.interpreter import Program
 
     graph = decomposition_graph(overload)
     assert graph is not None
     module = graph.parent_op()
     assert module is not None
-    return Program(module).function(graph.sym_name.data).invoke  # pyright: ignore[reportArgumentType]
+    return Program(module).function(graph.sym_name.data, autograd=autograd).invoke  # pyright: ignore[reportArgumentType]
 
 
 @functools.cache

@@ -11,6 +11,8 @@ runs through `grad_callee`'s wrapper, PyTorch's autograd kernels (VariableType):
   `GraphFunction` of its own: its formula's forward and backward, made by
   `differentiate` on a one-op DifferentiableGraph, built once per overload and kind of
   arguments (`op_function`);
+- an operator without a formula or a kernel that a library decomposition makes of others
+  runs that decomposition recording gradients (PyTorch's composite operators);
 - an in-place operator bumps the version counter of the tensor it writes and, when
   gradients flow, rebases that tensor's history (through its base for a view); on a leaf
   that requires grad it raises PyTorch's error;
@@ -109,13 +111,28 @@ def grad_callee(op: Operation, schema: FunctionSchema, overload: str, kernel: Ca
 
     written = schema.mutated_arguments()
     differentiable = has_formula(schema) and not is_non_differentiable(schema)
+    views = tuple(bool(schema.aliased_arguments(k)) for k in range(len(schema.returns)))
+    if not differentiable and not written and not any(views) and not is_non_differentiable(schema):
+        composite = _composite(overload)
+        if composite is not None:
+            return composite
     if written:
         functional = out_of_place(schema)
         if written != (0,) or functional is None or functional is schema:
             return _out_variant(kernel, positions, schema)
         return _inplace(kernel, positions, functional, differentiable)
-    views = tuple(bool(schema.aliased_arguments(k)) for k in range(len(schema.returns)))
     return _functional(kernel, positions, schema, differentiable, any(views) and 0 in positions, op)
+
+
+def _composite(overload: str) -> Callable[..., Any] | None:
+    """An operator without a formula or a kernel, made of others by its library
+    decomposition: the decomposition, recording gradients through what it is made of."""
+    from tsjit.frontend.library_decompositions import decomposition_callable
+    from tsjit.runtime import kernels
+
+    if kernels.lookup(overload) is not None:
+        return None
+    return decomposition_callable(overload, autograd=True)
 
 
 def _unwrapped(args: tuple[Any, ...], positions: Sequence[int]) -> tuple[list[Any], bool]:
