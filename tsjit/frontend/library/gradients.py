@@ -77,6 +77,15 @@ NON_DIFFERENTIABLE: frozenset[str] = frozenset({
     "aten::bitwise_xor", "aten::bitwise_left_shift", "aten::bitwise_right_shift", "aten::gcd", "aten::argwhere",
     "aten::broadcast_shapes", "aten::result_type", "aten::can_cast", "aten::promote_types", "aten::is_complex",
     "aten::element_size",
+    # the special functions' polynomials and Bessel functions: PyTorch gives them no derivative
+    *(f"aten::special_{name}" for name in (
+        "bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1", "modified_bessel_i0", "modified_bessel_i1",
+        "modified_bessel_k0", "modified_bessel_k1", "scaled_modified_bessel_k0", "scaled_modified_bessel_k1",
+        "spherical_bessel_j0", "airy_ai", "chebyshev_polynomial_t", "chebyshev_polynomial_u",
+        "chebyshev_polynomial_v", "chebyshev_polynomial_w", "shifted_chebyshev_polynomial_t",
+        "shifted_chebyshev_polynomial_u", "shifted_chebyshev_polynomial_v", "shifted_chebyshev_polynomial_w",
+        "hermite_polynomial_h", "hermite_polynomial_he", "laguerre_polynomial_l", "legendre_polynomial_p",
+    )),
 })  # fmt: skip
 """Operators whose results never require grad, whatever their inputs (comparisons,
 factories shaped like their input, sizes, indices): they run without recording, and may
