@@ -270,6 +270,8 @@ def unfold_backward(grad_in: ndarray, input_sizes: Sequence[int], dim: int, size
 @kernel("aten::index_select_backward")
 def index_select_backward(grad: ndarray, self_sizes: Sequence[int], dim: int, index: ndarray) -> ndarray:
     result = np.zeros(tuple(self_sizes), grad.dtype)
+    if not self_sizes:  # a 0-dim tensor: index_select took its one element
+        return result + grad.reshape(())
     axis = wrap_dim(dim, len(self_sizes))
     np.add.at(np.moveaxis(result, axis, 0), index.reshape(-1), np.moveaxis(grad, axis, 0))
     return result
