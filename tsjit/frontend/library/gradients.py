@@ -939,6 +939,30 @@ def positive(self):
     return torch.positive(self), backward
 
 
+@gradient("aten::conj_physical")
+def conj_physical(self):
+    def backward(grad):
+        return torch.conj_physical(grad)
+
+    return torch.conj_physical(self), backward
+
+
+@gradient("aten::lgamma")
+def lgamma(self):
+    def backward(grad):
+        return grad * torch.digamma(self)
+
+    return torch.lgamma(self), backward
+
+
+@gradient("aten::polygamma")
+def polygamma(n: int, self):
+    def backward(grad):
+        return None, grad * torch.polygamma(n + 1, self)
+
+    return torch.polygamma(n, self), backward
+
+
 @gradient("aten::exp2")
 def exp2(self):
     def backward(grad):
@@ -2456,6 +2480,14 @@ def diagonal(self, offset, dim1, dim2):
 
     self_size = self.size()
     return torch.diagonal(self, offset, dim1, dim2), backward
+
+
+@gradient("aten::diag_embed")
+def diag_embed(self, offset: int, dim1: int, dim2: int):
+    def backward(grad):
+        return torch.diagonal(grad, offset, dim1, dim2), None, None, None
+
+    return torch.diag_embed(self, offset, dim1, dim2), backward
 
 
 @gradient("aten::diag")
