@@ -195,6 +195,24 @@ def test_missing_formula_names_the_op_and_the_line():
     assert ":4" in str(raised.value)
 
 
+def test_an_op_without_formula_runs_forward_and_fails_backward():
+    function = tsjit.script("import torch\ndef f(x):\n    return torch.special.i1(x * 2.0)\n", entry="f")
+    x = torch.tensor(_array(3), requires_grad=True)
+    result = function(x)
+    assert result.requires_grad
+    np.testing.assert_allclose(result.array, np.asarray(function(x.detach())))
+    with pytest.raises(TorchScriptError, match="cannot differentiate aten::special_i1") as raised:
+        result.sum().backward()
+    assert ":3" in str(raised.value)
+
+
+def test_an_op_without_formula_differentiates_through_its_decomposition():
+    function = tsjit.script("import torch\ndef f(x, y):\n    return torch.kron(x, y)\n", entry="f")
+    x, y = torch.tensor(_array(2), requires_grad=True), torch.tensor(np.array([1.0, -2.0, 3.0], np.float32))
+    function(x, y).sum().backward()
+    np.testing.assert_allclose(x.grad.array, np.full(2, 2.0, np.float32))  # d/dx_i sum(x_i * y) = sum(y)
+
+
 def test_an_argument_pytorch_does_not_differentiate_raises():
     function = tsjit.script("import torch\ndef f(x, w):\n    return torch.nll_loss(torch.log_softmax(x * 2.0, 1), "
                             "torch.tensor([1, 0]), w)\n", entry="f")  # fmt: skip
