@@ -76,7 +76,7 @@ NON_DIFFERENTIABLE: frozenset[str] = frozenset({
     "aten::less", "aten::less_equal", "aten::not_equal", "aten::bitwise_and", "aten::bitwise_or",
     "aten::bitwise_xor", "aten::bitwise_left_shift", "aten::bitwise_right_shift", "aten::gcd", "aten::argwhere",
     "aten::broadcast_shapes", "aten::result_type", "aten::can_cast", "aten::promote_types", "aten::is_complex",
-    "aten::element_size",
+    "aten::element_size", "aten::histc",
     # the special functions' polynomials and Bessel functions: PyTorch gives them no derivative
     *(f"aten::special_{name}" for name in (
         "bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1", "modified_bessel_i0", "modified_bessel_i1",
