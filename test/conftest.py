@@ -56,7 +56,7 @@ def figure_lines() -> list[str]:
         rows = dict.fromkeys(row for row, _ in cells)
         for row in rows:
             parts, total = [], Counter()
-            for (r, column), counts in cells.items():
+            for (r, column), counts in sorted(cells.items()):  # columns in one order, whichever worker ran first
                 if r != row:
                     continue
                 total.update(counts)
