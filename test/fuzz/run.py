@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import signal
 import sys
+import tempfile
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -118,13 +120,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--readers", type=int, default=100_000, help="mutated inputs (default 100000)")
     parser.add_argument("--programs", type=int, default=10_000, help="random programs (default 10000)")
     parser.add_argument("--seed", type=int, default=1, help="the run's seed (default 1)")
-    parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    parser.add_argument("--jobs", type=int, default=len(os.sched_getaffinity(0)), help="worker processes (default: one per core)")
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds per input before it is a hang")
     parser.add_argument("--save", type=Path, help="directory for one input per distinct failure")
     parser.add_argument("--quiet", action="store_true", help="only the summary")
+    parser.add_argument("--kernel-cache", type=Path, help="the workers' kernel cache (default: a new one per run)")
     args = parser.parse_args(argv)
     signal.signal(signal.SIGTERM, _interrupt)  # `kill` stops a long run as Ctrl-C does
-    return fuzz(args.readers, args.programs, args.seed, args.jobs, args.timeout, args.save, args.quiet)
+    with tempfile.TemporaryDirectory(prefix="tsjit-fuzz-") as fresh:
+        # The workers share one kernel cache: a kernel one compiled, the others load. A new
+        # one per run keeps the run's time independent of earlier runs.
+        os.environ["TSJIT_CACHE_DIR"] = str(args.kernel_cache or fresh)
+        return fuzz(args.readers, args.programs, args.seed, args.jobs, args.timeout, args.save, args.quiet)
 
 
 if __name__ == "__main__":
