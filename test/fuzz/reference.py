@@ -379,14 +379,31 @@ def atan2(a: Ref, b: Ref) -> Ref:
         return _wrap(np.arctan2(_array(a, dtype), _array(b, dtype)), dtype)
 
 
-def pow(x: Ref, exponent: float) -> Ref:  # noqa: A001 -- torch.pow
+def pow(x: Ref, exponent: float | Ref) -> Ref:  # noqa: A001 -- torch.pow
     dtype = result_type(x, exponent)
+    if isinstance(exponent, Ref):
+        return _tensor_pow(x, exponent, dtype)
     if dtype.kind != "f" and exponent < 0:
         raise RefError("Integers to negative integer powers are not allowed.")
     if dtype == BOOL:
         dtype = INT64
     with _errors():
         return _wrap(np.power(_array(x, dtype), np.asarray(exponent).astype(dtype)), dtype)
+
+
+def _tensor_pow(x: Ref, exponent: Ref, dtype: np.dtype) -> Ref:
+    """A tensor exponent: no kernel for bool; integers to negative powers as c10's
+    `powi` (1 and -1 keep their magnitude, other bases give 0)."""
+    if dtype == BOOL:
+        raise RefError("\"pow\" not implemented for 'Bool'")
+    base, power = np.broadcast_arrays(_array(x, dtype), _array(exponent, dtype))
+    with _errors():
+        if dtype.kind == "f":
+            return _wrap(np.power(base, power), dtype)
+        negative = power < 0
+        value = np.power(base, np.where(negative, 0, power))
+        inverse = np.where(base == 1, 1, np.where(base == -1, 1 - 2 * (power & 1), 0))
+        return _wrap(np.where(negative, inverse, value), dtype)
 
 
 def clamp(x: Ref, low: float | None = None, high: float | None = None) -> Ref:

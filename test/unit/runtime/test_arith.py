@@ -128,6 +128,26 @@ def test_pow_small_exponents_and_dtypes():
         op("aten::pow.Tensor_Scalar")(arr([2], i64), -1)
 
 
+def test_pow_of_bools_raises_as_in_pytorch():
+    """PyTorch has no bool pow kernel: two bool tensors (or a bool base with a bool
+    tensor exponent, even empty) raise; a bool tensor to a bool scalar power keeps bool."""
+    flags = arr([True, False], bool)
+    for name, base, exponent in [
+        ("aten::pow.Tensor_Tensor", flags, flags),
+        ("aten::pow.Tensor_Tensor", flags, arr(True, bool)),
+        ("aten::pow.Tensor_Tensor", flags[:0], flags[:0]),
+        ("aten::pow.Scalar", True, flags),
+        ("aten::pow_.Tensor", flags.copy(), flags),
+    ]:
+        with pytest.raises(TorchScriptError, match="\"pow\" not implemented for 'Bool'"):
+            op(name)(base, exponent)
+    assert op("aten::pow.Tensor_Scalar")(flags, True).tolist() == [True, False]
+    assert op("aten::pow.Tensor_Scalar")(flags, False).tolist() == [True, True]
+    assert op("aten::pow.Tensor_Scalar")(flags, False).dtype == np.bool_
+    assert op("aten::pow.Tensor_Tensor")(flags, arr([1, 2], i64)).tolist() == [1, 0]  # promoted to int64
+    assert op("aten::pow.Tensor_Tensor")(arr([1, 2], i64), flags).tolist() == [1, 1]
+
+
 def test_zero_dim_results_are_arrays():
     a, b = np.array(1.5, f32), np.array(2.0, f32)
     for name in ("aten::mul.Tensor", "aten::div.Tensor", "aten::pow.Tensor_Tensor", "aten::remainder.Tensor"):

@@ -410,6 +410,8 @@ Half takes C's pow, whose pow(-inf, 0.5) is inf and pow(-0.0, 0.5) 0.0 (numpy's 
 
 
 def _pow(base: object, exponent: object) -> object:
+    if _is_bool(base) and _is_bool(exponent):
+        return _bool_pow(base, exponent)
     if type(base) is ndarray and type(exponent) is not ndarray and type(exponent) is not bool:
         lowered = _LOWERED_POWERS.get(exponent)
         if lowered is not None and (base.dtype.kind in "fc" or exponent in (1, 2, 3)):
@@ -421,6 +423,18 @@ def _pow(base: object, exponent: object) -> object:
         if np.result_type(base, exponent).kind in "iu":
             return _integer_pow(base, exponent)
     return np.power(base, exponent)
+
+
+def _is_bool(x: object) -> bool:
+    return type(x) is bool or (type(x) is ndarray and x.dtype == np.bool_)
+
+
+def _bool_pow(base: object, exponent: object) -> object:
+    """PyTorch has no pow kernel for bool: only a bool tensor to a bool scalar power has
+    a result (False gives ones, True a copy), computed before any kernel runs."""
+    if type(base) is ndarray and type(exponent) is bool:
+        return np.ones_like(base) if not exponent else base.copy()
+    raise TorchScriptError("\"pow\" not implemented for 'Bool'")
 
 
 def _integer_pow(base: object, exponent: ndarray) -> ndarray:
