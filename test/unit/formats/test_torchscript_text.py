@@ -297,3 +297,32 @@ def test_empty_list_constants_read_and_print_as_pytorch_prints_them():
     (constant,) = [op for op in module.walk() if isinstance(op, ConstantOp)]
     assert constant.python_value == []
     assert "prim::Constant[value=annotate(List[int], [])]()" in export_graph_text(module)
+
+
+DICT_CONSTANTS = (
+    "graph(%x : Tensor):\n"  # as PyTorch 2.13 prints them (Graph.insertConstant of each dict)
+    '  %1 : Dict(str, int) = prim::Constant[value={"a": 1, "b": 2}]()\n'
+    "  %2 : Dict(int, float) = prim::Constant[value={1: 2.5}]()\n"
+    '  %3 : Dict(str, int[]) = prim::Constant[value={"k": [1, 2]}]()\n'
+    '  %4 : Dict(str, (int, int)) = prim::Constant[value={"a": (1, 2)}]()\n'
+    '  %5 : Dict(str, Tensor) = prim::Constant[value={"a": {1}}]()\n'
+    '  %k : str = prim::Constant[value="b"]()\n'
+    "  %one : int = prim::Constant[value=1]()\n"
+    "  %b : int = aten::__getitem__(%1, %k)\n"
+    "  %y : Tensor = aten::add(%x, %b, %one)\n"
+    "  %r : (Tensor, Dict(int, float), Dict(str, int[]), Dict(str, (int, int)), Dict(str, Tensor)) = "
+    "prim::TupleConstruct(%y, %2, %3, %4, %5)\n"
+    "  return (%r)\n"
+)
+
+
+@pytest.mark.parametrize("backend, pipeline", [("interp", ()), ("llvm", None)])
+def test_dict_constants_run(backend: str, pipeline: tuple[str, ...] | None):
+    import tsjit
+
+    module = load(DICT_CONSTANTS)
+    run = tsjit.compile(module, "forward", backend=backend, pipeline=pipeline)
+    y, floats, lists, tuples, tensors = run(np.array([1.0, 2.0], np.float32))
+    assert y.tolist() == [3.0, 4.0]
+    assert floats == {1: 2.5} and lists == {"k": [1, 2]} and tuples == {"a": (1, 2)}
+    assert list(tensors) == ["a"] and tensors["a"].tolist() == 1 and tensors["a"].dtype == np.int64
