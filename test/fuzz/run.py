@@ -16,6 +16,7 @@ import argparse
 import json
 import os
 import random
+import resource
 import signal
 import sys
 import tempfile
@@ -96,8 +97,10 @@ def fuzz(readers: int, programs: int, seed: int, jobs: int, timeout: float, save
     except KeyboardInterrupt:  # a run cut short still reports what it covered
         stopped = " (interrupted)"
     elapsed = time.monotonic() - started
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)  # the workers, all stopped by now
     print(
-        f"fuzz: {done['reader']} mutated inputs, {done['program']} random programs, seed {seed}, {elapsed:.0f} s{stopped}"
+        f"fuzz: {done['reader']} mutated inputs, {done['program']} random programs, seed {seed}, {elapsed:.0f} s"
+        f" ({usage.ru_utime + usage.ru_stime:.0f} s of worker CPU){stopped}"
     )
     for label in sorted(counts):
         print(f"  {label:28} {counts[label]}")
