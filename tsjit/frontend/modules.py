@@ -388,6 +388,17 @@ def _constant_names(cls: type) -> set[str]:
     return names
 
 
+def _uninitialized(cls: type) -> Exception:
+    """PyTorch's error for a module whose constructor never called `Module.__init__`,
+    located at that constructor."""
+    from tsjit.diagnostics import SourceLocation, TsjitError
+
+    code = getattr(cls.__init__, "__code__", None)
+    location = SourceLocation(code.co_filename, code.co_firstlineno) if code is not None else None
+    name = f"{cls.__module__}.{cls.__qualname__}"
+    return TsjitError(f"'{name}' has not been initialized, did you forget to call 'super()'?", location)
+
+
 class ModuleRegistry:
     """Class types of scripted module instances, one per distinct concrete type."""
 
@@ -413,6 +424,8 @@ class ModuleRegistry:
         info = ModuleInfo(self.unit, instance, cls, base_name)
         constants = _constant_names(type(instance)) | _constant_names(cls)
         hints = _annotations(self.unit, cls)
+        if "_modules" not in vars(instance):
+            raise _uninitialized(type(instance))
         for name, child in instance._modules.items():
             if child is None:
                 info.attributes[name] = NoneType()
