@@ -37,6 +37,9 @@ def test_same_dtype_ops():
     assert op("aten::sign")(np.array([-2, 0, 5], i64)).tolist() == [-1, 0, 1]
     assert op("aten::square")(np.array([3], i64)).tolist() == [9]
     assert op("aten::relu")(np.array([-1, 2], i64)).tolist() == [0, 2]
+    for dtype in (np.float16, np.float32, np.float64):  # -0.0 stays -0.0, NaN stays NaN, as in PyTorch
+        out = op("aten::relu")(np.array([-0.0, np.nan, -1.0], dtype))
+        assert np.signbit(out).tolist() == [True, False, False] and np.isnan(out[1]) and out.dtype == dtype
     assert op("aten::bitwise_not")(np.array([True, False])).tolist() == [False, True]
 
 

@@ -86,6 +86,8 @@ _ZEROS = {np.dtype(t): np.dtype(t).type(0) for t in "bBhHiIlLqQefdFD"}
 def _relu(x: ndarray) -> object:
     if x.dtype.kind == "b":
         raise TorchScriptError("Boolean inputs not supported for relu")
+    if x.dtype.kind in "fc":  # -0.0 stays -0.0 as in PyTorch; numpy's maximum picks either zero
+        return np.where(x < 0, _ZEROS[x.dtype], x)
     return np.maximum(x, _ZEROS[x.dtype], out=...)
 
 
