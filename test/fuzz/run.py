@@ -99,7 +99,8 @@ def fuzz(readers: int, programs: int, seed: int, jobs: int, timeout: float, save
     elapsed = time.monotonic() - started
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)  # the workers, all stopped by now
     print(
-        f"fuzz: {done['reader']} mutated inputs, {done['program']} random programs, seed {seed}, {elapsed:.0f} s"
+        f"fuzz: {done['reader']} mutated inputs, {done['program']} random programs, seed {seed},"
+        f" {elapsed:.0f} s"
         f" ({usage.ru_utime + usage.ru_stime:.0f} s of worker CPU){stopped}"
     )
     for label in sorted(counts):
@@ -128,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds per input before it is a hang")
     parser.add_argument("--save", type=Path, help="directory for one input per distinct failure")
     parser.add_argument("--quiet", action="store_true", help="only the summary")
-    parser.add_argument("--kernel-cache", type=Path, help="the workers' kernel cache (default: a new one per run)")
+    parser.add_argument("--kernel-cache", type=Path, help="the workers' kernel cache (default: new per run)")
     args = parser.parse_args(argv)
     signal.signal(signal.SIGTERM, _interrupt)  # `kill` stops a long run as Ctrl-C does
     with tempfile.TemporaryDirectory(prefix="tsjit-fuzz-") as fresh:
