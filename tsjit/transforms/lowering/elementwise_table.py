@@ -415,6 +415,10 @@ def convert(e: ScalarEmitter, value: SSAValue, source: Kind, target: Kind) -> SS
         wider = target.width > source.width
         return e.emit(arith.ExtFOp(value, t) if wider else arith.TruncFOp(value, t))
     if target.is_float:
+        stored = e.stored
+        if stored is not None and stored.is_float and stored.width < target.width:
+            # an integer operand of a half result is a half first, as in PyTorch: past 65504, inf
+            return convert(e, convert(e, value, source, stored), stored, target)
         unsigned = source.unsigned or source.is_bool
         return e.emit(arith.UIToFPOp(value, t) if unsigned else arith.SIToFPOp(value, t))
     if source.is_float:
