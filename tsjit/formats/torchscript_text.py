@@ -240,6 +240,8 @@ class GraphImporter:
             return ArrayAttr(self.attribute_value(v, offset) for v in value)
         if isinstance(value, syntax.TensorLiteral):
             return self.dense(value, None, offset)
+        if isinstance(value, syntax.DictLiteral):
+            raise self.source.error("a dict literal is only the value of a prim::Constant", offset)
         assert isinstance(value, ts.TorchType)
         return value
 
