@@ -110,6 +110,18 @@ def test_unshared_gradients_are_not_copied_but_shared_ones_are():
     np.testing.assert_array_equal(c.grad.array, np.full((2, 3), 2.0, np.float32))
 
 
+def test_gradients_take_their_leafs_layout():
+    """PyTorch's layout contract: `.grad` has its variable's strides (a transposed
+    gradient is copied into them, a column-major leaf gets a column-major gradient)."""
+    rows = torch.tensor(_array(4, 3), requires_grad=True)
+    columns = torch.tensor(np.asfortranarray(_array(4, 3)), requires_grad=True)
+    for leaf in (rows, columns):
+        weights = _array(4, 3)
+        (leaf.t() * torch.tensor(weights.T)).sum().backward()  # the gradient arrives as a transposed view
+        assert leaf.grad.array.strides == leaf.array.strides
+        np.testing.assert_array_equal(leaf.grad.array, weights)
+
+
 def test_backward_of_a_non_scalar_needs_a_gradient():
     x = torch.tensor(_array(3), requires_grad=True)
     with pytest.raises(RuntimeError, match="grad can be implicitly created only for scalar outputs"):
