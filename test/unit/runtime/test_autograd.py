@@ -56,6 +56,23 @@ def through_a_view(x):
 
 def mlp(x, w1, w2):
     return torch.relu(x.mm(w1)).mm(w2).sum()
+
+def blocks(a, b):
+    result = torch.zeros([3, 4], dtype=a.dtype)
+    result.narrow(0, 0, 1).narrow(1, 0, 2).copy_(a)
+    result.narrow(0, 1, 2).narrow(1, 2, 2).copy_(b)
+    return result
+
+def strided_write(a, b):
+    result = a.clone()
+    torch.as_strided(result, [2, 2], [1, 2], 0).copy_(b)
+    return result
+
+def sorted_values(x):
+    return torch.sort(x, 0, True)[0] * torch.msort(x)
+
+def sinc(x):
+    return torch.sinc(x)
 """
 
 RNG = np.random.default_rng(0)
@@ -195,6 +212,60 @@ def test_scripted_write_through_a_view():
         x = torch.tensor(_array(2, 3), requires_grad=True)
         function(x).backward()
         np.testing.assert_array_equal(x.grad.array, np.array([[3, 3, 3], [1, 1, 1]], np.float32))
+
+
+def test_writes_through_views_of_a_tensor_that_requires_no_grad():
+    """The first write makes the base require grad; both writes reach their sources."""
+    f = _script("blocks")
+    a = torch.tensor(_array(1, 2), requires_grad=True)
+    b = torch.tensor(_array(2, 2), requires_grad=True)
+    cotangent = _array(3, 4)
+    for _ in range(2):  # profiled, then optimized
+        a.grad = b.grad = None
+        f(a, b).backward(torch.tensor(cotangent))
+        np.testing.assert_array_equal(a.grad.array, cotangent[:1, :2])
+        np.testing.assert_array_equal(b.grad.array, cotangent[1:, 2:])
+
+
+def test_write_through_a_view_the_table_cannot_differentiate():
+    """as_strided has no formula, but a write through it still rebases its base's history."""
+    f = _script("strided_write")
+    a = torch.tensor(_array(3, 3), requires_grad=True)
+    b = torch.tensor(_array(2, 2), requires_grad=True)
+    cotangent = _array(3, 3)
+    f(a, b).backward(torch.tensor(cotangent))
+    written = cotangent.reshape(-1)[:4]  # storage offsets 0, 2, 1, 3 hold b
+    np.testing.assert_array_equal(b.grad.array, written[[0, 2, 1, 3]].reshape(2, 2))
+    np.testing.assert_array_equal(a.grad.array.reshape(-1), np.concatenate([np.zeros(4, np.float32), cotangent.reshape(-1)[4:]]))
+
+
+def test_sorted_values_are_differentiable():
+    f = _script("sorted_values")
+    x = torch.tensor(_array(5, 2), requires_grad=True)
+    descending, ascending = np.sort(x.array, 0)[::-1], np.sort(x.array, 0)
+    f(x).sum().backward()
+    expected = np.zeros_like(x.array)
+    for column in range(2):
+        order = np.argsort(x.array[:, column])
+        expected[order[::-1], column] += ascending[:, column]
+        expected[order, column] += descending[:, column]
+    np.testing.assert_allclose(x.grad.array, expected, rtol=1e-6)
+
+
+def test_sinc_is_flat_at_zero():
+    x = torch.tensor(np.array([0.0, 0.5]), requires_grad=True)
+    _script("sinc")(x).sum().backward()
+    assert x.grad.array[0] == 0.0
+    np.testing.assert_allclose(x.grad.array[1], (0.5 * np.pi * np.cos(0.5 * np.pi) - np.sin(0.5 * np.pi)) / (0.5 * 0.5 * np.pi))
+
+
+def test_results_pytorch_does_not_differentiate_require_no_grad():
+    """linalg.lu's permutation and lstsq's singular values never require grad."""
+    a = torch.tensor(_array(3, 3), requires_grad=True)
+    p, lower, upper = torch.linalg.lu(a)
+    assert not p.requires_grad and lower.requires_grad and upper.requires_grad
+    solution, _, _, singular_values = torch.linalg.lstsq(a, torch.tensor(_array(3, 2)), driver="gelsd")
+    assert solution.requires_grad and not singular_values.requires_grad
 
 
 def test_missing_formula_names_the_op_and_the_line():

@@ -65,7 +65,7 @@ NON_DIFFERENTIABLE: frozenset[str] = frozenset({
     "aten::new_full", "aten::detach", "aten::size", "aten::dim", "aten::numel", "aten::argmax", "aten::argmin",
     "aten::eq", "aten::ne", "aten::lt", "aten::le", "aten::gt", "aten::ge", "aten::logical_not",
     "aten::logical_and", "aten::logical_or", "aten::logical_xor", "aten::isnan", "aten::isinf",
-    "aten::isfinite", "aten::__and__", "aten::__or__", "aten::__xor__", "aten::bitwise_not", "aten::sort",
+    "aten::isfinite", "aten::__and__", "aten::__or__", "aten::__xor__", "aten::bitwise_not",
     "aten::argsort", "aten::nonzero", "aten::bernoulli", "aten::multinomial", "aten::one_hot",
     "prim::dtype", "prim::device", "prim::layout", "aten::is_floating_point", "aten::Int", "aten::Float",
     "aten::Bool", "aten::item", "aten::ScalarImplicit", "aten::IntImplicit", "aten::FloatImplicit",
@@ -90,6 +90,14 @@ NON_DIFFERENTIABLE: frozenset[str] = frozenset({
 """Operators whose results never require grad, whatever their inputs (comparisons,
 factories shaped like their input, sizes, indices): they run without recording, and may
 sit inside a DifferentiableGraph, contributing no gradient."""
+
+NON_DIFFERENTIABLE_OUTPUTS: dict[str, tuple[int, ...]] = {
+    "aten::linalg_lu": (0,),  # the permutation P
+    "aten::lu_unpack": (0,),
+    "aten::linalg_lstsq": (2, 3),  # the rank and the singular values
+}
+"""Operators some of whose floating results never require grad (derivatives.yaml's
+`output_differentiability`), by result position."""
 
 
 # --------------------------------------------------------------------------------------
@@ -1790,6 +1798,26 @@ def topk(self, k, dim, largest, sorted):
 
     self_size = self.size()
     values, indices = torch.topk(self, k, dim, largest, sorted)
+    return (values, indices), backward
+
+
+@gradient("aten::sort")
+def sort(self, dim, descending):
+    def backward(grad):
+        return torch.value_selecting_reduction_backward(grad, dim, indices, self_size, True), None, None
+
+    self_size = self.size()
+    values, indices = torch.sort(self, dim, descending)
+    return (values, indices), backward
+
+
+@gradient("aten::sort.stable")
+def sort_stable(self, stable, dim, descending):
+    def backward(grad):
+        return torch.value_selecting_reduction_backward(grad, dim, indices, self_size, True), None, None, None
+
+    self_size = self.size()
+    values, indices = torch.sort(self, stable=stable, dim=dim, descending=descending)
     return (values, indices), backward
 
 

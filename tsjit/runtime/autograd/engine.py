@@ -339,13 +339,19 @@ def run_backward(roots: Sequence[Edge], grads: Sequence[np.ndarray], keep_graph:
                     if buffer is None:
                         buffer = buffers[child] = [None] * child.num_inputs
                     present = buffer[slot]
-                    buffer[slot] = grad_value if present is None else present + grad_value
+                    buffer[slot] = grad_value if present is None else _sum(present, grad_value)
                 remaining = dependencies[child] - 1
                 dependencies[child] = remaining
                 if remaining == 0:
                     heapq.heappush(ready, (-child.sequence_nr, next(order), child))
             outputs = inputs = grad_value = present = None  # unshared gradients stay stealable
     return results if targets is not None else None
+
+
+def _sum(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Two gradients of one input added (numpy makes the sum of 0-d arrays a scalar)."""
+    total = a + b
+    return total if type(total) is np.ndarray else np.asarray(total)
 
 
 def _needed(parents: dict[Node, list[Node]], wanted: set[Node]) -> set[Node]:
