@@ -73,6 +73,14 @@ def sorted_values(x):
 
 def sinc(x):
     return torch.sinc(x)
+
+def legit_batch_norm(x, w, b, mean, var):
+    y = torch.ops.aten._native_batch_norm_legit(x, w, b, mean, var, True, 0.5, 1e-5)[0]
+    return (y * y.cos()).sum()
+
+def batch_norm(x, w, b, mean, var):
+    y = torch.batch_norm(x, w, b, mean, var, True, 0.5, 1e-5, False)
+    return (y * y.cos()).sum()
 """
 
 RNG = np.random.default_rng(0)
@@ -266,6 +274,31 @@ def test_results_pytorch_does_not_differentiate_require_no_grad():
     assert not p.requires_grad and lower.requires_grad and upper.requires_grad
     solution, _, _, singular_values = torch.linalg.lstsq(a, torch.tensor(_array(3, 2)), driver="gelsd")
     assert solution.requires_grad and not singular_values.requires_grad
+
+
+def test_resizing_a_tensor_that_requires_grad_raises():
+    x = torch.tensor(_array(2, 3), requires_grad=True)
+    with pytest.raises(RuntimeError, match="cannot resize variables that require grad"):
+        x.resize_(3, 2)
+    y = torch.tensor(_array(2, 3))
+    assert y.resize_(3, 2).shape == (3, 2)
+
+
+def test_batch_norm_updating_its_statistics_in_place_is_differentiable():
+    """_native_batch_norm_legit writes the running statistics (which take no gradient)
+    and differentiates as batch_norm does."""
+    inputs = [_array(4, 3, 2), _array(3), _array(3)]
+    grads, means = [], []
+    for name in ("legit_batch_norm", "batch_norm"):
+        leaves = [torch.tensor(a.copy(), requires_grad=True) for a in inputs]
+        mean, var = torch.tensor(np.zeros(3, np.float32)), torch.tensor(np.ones(3, np.float32))
+        _script(name)(*leaves, mean, var).backward()
+        grads.append([leaf.grad.array for leaf in leaves])
+        means.append(mean.array)
+    for legit, reference in zip(*grads):
+        np.testing.assert_allclose(legit, reference, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(means[0], 0.5 * inputs[0].mean(axis=(0, 2)), rtol=1e-5, atol=1e-6)
+    np.testing.assert_array_equal(means[0], means[1])
 
 
 def test_missing_formula_names_the_op_and_the_line():

@@ -3023,7 +3023,7 @@ def adaptive_avg_pool2d(self, output_size):
     return torch.adaptive_avg_pool2d(self, output_size), backward
 
 
-@gradient("aten::native_batch_norm", not_differentiable=("running_mean", "running_var"))
+@gradient("aten::native_batch_norm", "aten::_native_batch_norm_legit", not_differentiable=("running_mean", "running_var"))
 def native_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps):
     def backward(grad):
         grad_input, grad_weight, grad_bias = torch.native_batch_norm_backward(
@@ -3038,6 +3038,23 @@ def native_batch_norm(input, weight, bias, running_mean, running_var, training, 
         input, weight, bias, running_mean, running_var, training, momentum, eps
     )
     return (output, save_mean, save_invstd), backward
+
+
+@gradient("aten::_batch_norm_with_update", not_differentiable=("running_mean", "running_var"))
+def _batch_norm_with_update(input, weight, bias, running_mean, running_var, momentum, eps):
+    def backward(grad):
+        grad_input, grad_weight, grad_bias = torch.native_batch_norm_backward(
+            grad, input, weight, running_mean, running_var, save_mean, save_invstd, True, eps,
+            [True, has_weight, has_bias],
+        )
+        return grad_input, grad_weight, grad_bias, None, None, None, None
+
+    has_weight = weight is not None
+    has_bias = bias is not None
+    output, save_mean, save_invstd, reserve = torch._batch_norm_with_update(
+        input, weight, bias, running_mean, running_var, momentum, eps
+    )
+    return (output, save_mean, save_invstd, reserve), backward
 
 
 def _channel_shape(input: Tensor) -> List[int]:

@@ -107,7 +107,12 @@ def grad_callee(op: Operation, schema: FunctionSchema, overload: str, kernel: Ca
         if schema.name in FORMATTING:
             return _formatting(kernel)
         return kernel
-    from tsjit.frontend.symbolic_gradients import has_formula, is_non_differentiable, out_of_place
+    from tsjit.frontend.symbolic_gradients import (
+        has_formula,
+        is_non_differentiable,
+        not_differentiable_arguments,
+        out_of_place,
+    )
 
     written = schema.mutated_arguments()
     differentiable = has_formula(schema) and not is_non_differentiable(schema)
@@ -117,6 +122,11 @@ def grad_callee(op: Operation, schema: FunctionSchema, overload: str, kernel: Ca
         if composite is not None:
             return composite
     if written:
+        if schema.name in RESIZES:
+            return _resize(kernel, positions)
+        if differentiable and set(written) <= set(not_differentiable_arguments(schema)):
+            # buffers updated on the side (batch norm's running statistics): a functional op otherwise
+            return _side_writes(_functional(kernel, positions, schema, True, False, op), written)
         functional = out_of_place(schema)
         if written != (0,) or functional is None or functional is schema:
             return _out_variant(kernel, positions, schema)
@@ -313,6 +323,37 @@ def _inplace(kernel: Callable[..., Any], positions: Sequence[int], functional: F
         node = _inplace_node(function, args, plain, results, target)
         rebase_history(target, node, 0 in function.grad_inputs)
         return target
+
+    return call
+
+
+def _side_writes(call: Callable[..., Any], written: Sequence[int]) -> Callable[..., Any]:
+    """`call`, its in-place writes of the arguments `written` counted first: what its
+    backward saves of them is what the op left there."""
+
+    def counted(*args: Any) -> Any:
+        for i in written:
+            bump_version(args[i])
+        return call(*args)
+
+    return counted
+
+
+RESIZES = frozenset({"aten::resize_", "aten::resize_as_"})
+
+
+def _resize(kernel: Callable[..., Any], positions: Sequence[int]) -> Callable[..., Any]:
+    """An in-place resize: PyTorch's error for a tensor that requires grad (in grad mode
+    or not), else the kernel on the tensor's own array."""
+
+    def call(*args: Any) -> Any:
+        target = args[0]
+        if isinstance(target, Variable) and requires_grad(target):
+            raise TorchScriptError("cannot resize variables that require grad")
+        plain, _ = _unwrapped(args, positions)
+        kernel(*plain)
+        bump_version(target)
+        return target if isinstance(target, Variable) else plain[0]
 
     return call
 
