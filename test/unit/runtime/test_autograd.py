@@ -147,6 +147,34 @@ def test_gradients_take_their_leafs_layout():
         np.testing.assert_array_equal(leaf.grad.array, weights)
 
 
+def test_eager_writes_through_views_of_a_tensor_that_requires_no_grad():
+    """`r[0] = a`, `r[0].copy_(a)`, `r.narrow(...).narrow(...).copy_(a)`: the view knows
+    its base although nothing required grad when it was taken, so `r` records the write."""
+    writes = [
+        lambda r, a: r.__setitem__(0, a),
+        lambda r, a: r[1].copy_(a),
+        lambda r, a: r.narrow(0, 0, 2).narrow(1, 0, 3).copy_(a.expand(2, 3)),
+    ]
+    cotangent = _array(2, 3)
+    expected = [cotangent[0], cotangent[1], cotangent.sum(0)]
+    for write, want in zip(writes, expected):
+        a = torch.tensor(_array(3), requires_grad=True)
+        r = torch.zeros(2, 3)
+        write(r, a)
+        assert r.requires_grad
+        (r * torch.tensor(cotangent)).sum().backward()
+        np.testing.assert_allclose(a.grad.array, want, rtol=1e-6)
+
+
+def test_eager_write_to_a_saved_tensor_that_requires_no_grad_raises():
+    x = torch.tensor(_array(3))
+    w = torch.tensor(_array(3), requires_grad=True)
+    y = (x * w).sum()
+    x.add_(1.0)
+    with pytest.raises((RuntimeError, TorchScriptError), match="modified by an inplace operation"):
+        y.backward()
+
+
 def test_backward_of_a_non_scalar_needs_a_gradient():
     x = torch.tensor(_array(3), requires_grad=True)
     with pytest.raises(RuntimeError, match="grad can be implicitly created only for scalar outputs"):

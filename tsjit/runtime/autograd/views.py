@@ -42,6 +42,12 @@ def mark_view(view: Variable, source: Variable, view_fn: ViewFn | None) -> None:
     view._view_version = counter[0]
 
 
+def mark_view_if_shared(view: Variable, source: Variable, view_fn: ViewFn) -> None:
+    """`mark_view` for the result of a view op, unless it copied (`reshape` may)."""
+    if np.may_share_memory(view.array, source.array):
+        mark_view(view, source, view_fn)
+
+
 class ViewBackward(Node):
     """The gradient of a view, scattered into the base's shape."""
 
