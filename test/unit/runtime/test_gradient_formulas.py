@@ -135,6 +135,22 @@ def f(x, y, w):
         [(3, 4), (3, 4), (4,)],
         2,  # class weights: PyTorch does not differentiate them
     ),
+    "scatter_reduce_sort_and_more_losses": (
+        """
+def f(x, y, z, t):
+    index = torch.tensor([[0, 1, 0, 2], [2, 2, 1, 0], [1, 0, 0, 0]])
+    s = (torch.scatter_reduce(x, 0, index, y, 'sum').sin().sum()
+         + torch.scatter_reduce(x, 0, index, y, 'mean', include_self=False).cos().sum()
+         + torch.scatter_reduce(x, 0, index, y, 'amax').sin().sum()
+         + torch.scatter_reduce(x, 0, index, y, 'amin', include_self=False).sum())
+    return (s + F.soft_margin_loss(x, t) + F.margin_ranking_loss(x, y, z, 0.5)
+            + F.poisson_nll_loss(x, y.abs() + 2.0, True, True) + F.poisson_nll_loss(x.abs() + 0.5, y.abs(), False)
+            + F.hinge_embedding_loss(x, torch.sign(z), 0.5, reduction='sum')
+            + torch.sort(x, 1, True)[0].cumsum(1).sin().sum() + torch.sinc(y).sum())
+""",
+        [(3, 4), (3, 4), (3, 4), (3, 4)],
+        3,  # soft_margin_loss's target: PyTorch does not differentiate it
+    ),
 }
 
 

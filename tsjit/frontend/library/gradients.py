@@ -2708,6 +2708,37 @@ def scatter_add(self, dim, index, src):
     return torch.scatter_add(self, dim, index, src), backward
 
 
+@gradient("aten::scatter_reduce.two")
+def scatter_reduce(self, dim, index, src, reduce, include_self):
+    def backward(grad):
+        # PyTorch's scatter_reduce_backward
+        if reduce == "sum":
+            grad_self = grad
+            grad_src = grad.gather(dim, index)
+        elif reduce == "mean":
+            counts = torch.ones_like(grad) if include_self else torch.zeros_like(grad)
+            counts = counts.scatter_add(dim, index, torch.ones_like(src))
+            counts = counts.masked_fill(counts == 0, 1)
+            grad_self = grad / counts
+            grad_src = grad.gather(dim, index) / counts.gather(dim, index)
+        elif reduce == "amax" or reduce == "amin":
+            value = result.gather(dim, index)
+            self_is_result = self == result
+            src_is_result = src == value
+            shares = self_is_result.to(grad.dtype).scatter_add(dim, index, src_is_result.to(grad.dtype))
+            distributed = grad / shares
+            grad_self = self_is_result * distributed
+            grad_src = src_is_result * distributed.gather(dim, index)
+        else:
+            raise RuntimeError("tsjit differentiates scatter_reduce with reduce='sum', 'mean', 'amax' or 'amin' only")
+        if not include_self:
+            grad_self = grad_self.scatter(dim, index, 0.0)
+        return grad_self, None, None, grad_src, None, None
+
+    result = torch.scatter_reduce(self, dim, index, src, reduce, include_self=include_self)
+    return result, backward
+
+
 @gradient("aten::scatter.src")
 def scatter_src(self, dim, index, src):
     def backward(grad):
@@ -3476,6 +3507,62 @@ def huber_loss(self, target, reduction, delta):
         return grad_self, -grad_self, None, None
 
     return torch.huber_loss(self, target, reduction, delta), backward
+
+
+@gradient("aten::soft_margin_loss", not_differentiable=("target",))
+def soft_margin_loss(self, target, reduction):
+    def backward(grad):
+        return _loss_scale(grad, -target * torch.sigmoid(-target * self), reduction), None, None
+
+    return torch.soft_margin_loss(self, target, reduction), backward
+
+
+@gradient("aten::hinge_embedding_loss")
+def hinge_embedding_loss(self, target, margin, reduction):
+    def backward(grad):
+        # PyTorch's composite: where(target != 1, (margin - self).clamp_min(0), 0) + where(target != -1, self, 0)
+        pointwise = (target != -1).to(self.dtype) - ((target != 1) & (self <= margin)).to(self.dtype)
+        return _loss_scale(grad, pointwise, reduction), None, None, None
+
+    return torch.hinge_embedding_loss(self, target, margin, reduction), backward
+
+
+@gradient("aten::margin_ranking_loss")
+def margin_ranking_loss(input1, input2, target, margin, reduction):
+    def backward(grad):
+        # PyTorch's composite: (-target * (input1 - input2) + margin).clamp_min(0)
+        active = ((input2 - input1) * target + margin >= 0).to(grad.dtype)
+        grad_input1 = _loss_scale(grad, -target * active, reduction)
+        grad_target = _loss_scale(grad, (input2 - input1) * active, reduction)
+        return (
+            grad_input1._grad_sum_to_size(input1_size),
+            (-grad_input1)._grad_sum_to_size(input2_size),
+            grad_target._grad_sum_to_size(target_size),
+            None,
+            None,
+        )
+
+    input1_size = input1.size()
+    input2_size = input2.size()
+    target_size = target.size()
+    return torch.margin_ranking_loss(input1, input2, target, margin, reduction), backward
+
+
+@gradient("aten::poisson_nll_loss")
+def poisson_nll_loss(input, target, log_input, full, eps, reduction):
+    def backward(grad):
+        if log_input:
+            grad_input = torch.exp(input) - target
+            grad_target = -input
+        else:
+            grad_input = 1.0 - target / (input + eps)
+            grad_target = -torch.log(input + eps)
+        if full:  # the Stirling term, masked where target <= 1 (as PyTorch's chain rule: nan where target <= 0)
+            kept = (target > 1).to(grad_target.dtype)
+            grad_target = grad_target + kept * torch.log(target) + kept * target / target - kept + 0.5 * kept / target
+        return _loss_scale(grad, grad_input, reduction), _loss_scale(grad, grad_target, reduction), None, None, None, None
+
+    return torch.poisson_nll_loss(input, target, log_input, full, eps, reduction), backward
 
 
 @gradient("aten::binary_cross_entropy", not_differentiable=("weight",))
