@@ -482,7 +482,7 @@ def compile_entry(entry: Entry, kernel: Callable[..., Any], arity: int) -> Calla
         else:
             body = f"    {unpacked}, = {call}\n    return ({returned},)\n"
     tensors = _tensor_accesses(entry.inputs)
-    view = tensors and _single_view(entry) and body.startswith("    t = _new(_Tensor)\n")
+    view = bool(tensors) and _single_view(entry) and body.startswith("    t = _new(_Tensor)\n")
     if view:  # a view remembers its base even when nothing requires grad: a later write through it reaches the base
         replay = f"lambda array: {callee}(array, {', '.join(source.of(r) for r in entry.inputs[1:])})"
         mark = source.name(_view_marker(), "mark")
@@ -510,13 +510,15 @@ def compile_entry(entry: Entry, kernel: Callable[..., Any], arity: int) -> Calla
 
 def _single_view(entry: Entry) -> bool:
     """Whether the call returns one tensor that may be a view of its first argument,
-    a tensor passed as it is."""
+    a tensor passed as it is (`detach` shares memory but is no view autograd follows)."""
+    from tsjit.frontend.symbolic_gradients import is_non_differentiable
+
     schema = entry.schema
     first = entry.inputs[0] if entry.inputs else None
     return (
         not schema.mutated_arguments() and len(schema.returns) == 1 and 0 in schema.aliased_arguments(0)
         and isinstance(first, ArgRef) and first.root == 0 and not first.path
-        and isinstance(first.kind, type) and issubclass(first.kind, Tensor)
+        and isinstance(first.kind, type) and issubclass(first.kind, Tensor) and not is_non_differentiable(schema)
     )  # fmt: skip
 
 
@@ -545,10 +547,16 @@ def _view_marker() -> Callable[..., None]:
 
 
 def _tracked(schema: FunctionSchema) -> bool:
-    """Whether eager calls of the operator always go through autograd's recording: those
-    that write an argument or return a view of their first (see `compile_entry`)."""
+    """Whether eager calls of the operator go through autograd's recording even when
+    nothing requires grad: those that write an argument or return views of their first
+    (`compile_entry` runs the common cases, a write of a tensor argument and a single
+    view, directly)."""
+    from tsjit.frontend.symbolic_gradients import is_non_differentiable
+
     if schema.mutated_arguments():
         return True
+    if is_non_differentiable(schema):
+        return False
     return bool(schema.arguments) and any(0 in schema.aliased_arguments(k) for k in range(len(schema.returns)))
 
 
