@@ -64,13 +64,16 @@ def best_times(contenders: dict[str, Callable[[], Any]], samples: int = 200, bud
 
 
 def kernel_plan(executor: ProfilingGraphExecutor, args: tuple[Any, ...]) -> Callable[[], Any]:
-    """The compiled call of the fused kernel the optimized graph runs, on `args`."""
+    """The compiled call of the fused kernel the optimized graph runs, on `args`: the
+    group's fixed entry (its plan for the guarded shapes), called as the guarded code
+    calls it."""
     program = executor.program
     assert isinstance(program, NativeProgram)
     (group,) = [n for n in program.natives.values() if isinstance(n, FusedGroup)]
-    group.invoke(*args)
-    (plan,) = [p for p in group._plans.values() if p is not None]  # pyright: ignore[reportPrivateUsage]
-    return lambda: plan(args)
+    plan = group.call
+    assert plan != group.invoke, "the guarded kernel has a fixed plan"
+    a, b, c, d = args
+    return lambda: plan(a, b, c, d)
 
 
 def lstm_inputs(batch: int, hidden: int, features: int) -> list[np.ndarray]:

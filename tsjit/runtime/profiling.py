@@ -184,6 +184,18 @@ def type_test(name: str, t: Attribute, prefix: str, namespace: dict[str, Any]) -
             f"{variable_condition}))")  # fmt: skip
 
 
+def exact_array_test(name: str, t: Attribute, prefix: str, namespace: dict[str, Any]) -> str | None:
+    """The part of `type_test` that the usual value passes: an ndarray itself (no
+    Variable, no subclass) of `t`'s dtype, sizes and strides; None when no array
+    matches (`t` requires grad). Where it holds, so does `type_test`."""
+    namespace["ndarray"] = np.ndarray
+    if not isinstance(t, TensorType):
+        return "True"
+    if t.grad is True:
+        return None
+    return " and ".join([f"type({name}) is ndarray", *_array_tests(name, t, prefix, namespace)])
+
+
 def _array_tests(name: str, t: TensorType, prefix: str, namespace: dict[str, Any]) -> list[str]:
     """Tests of the array in the variable `name` against `t` (but requires_grad)."""
     parts: list[str] = []
@@ -194,14 +206,18 @@ def _array_tests(name: str, t: TensorType, prefix: str, namespace: dict[str, Any
         namespace[f"{prefix}d"] = dtype
         parts.append(f"({name}.dtype is {prefix}d or {name}.dtype == {prefix}d)")
     shape = t.shape
+    strides = t.stride_values
     if shape is not None:
-        if None not in shape:
+        if None not in shape and strides is not None and len(strides) == len(shape) <= 1:
+            # the strides test fixes the rank: then the element count fixes the sizes,
+            # and costs less to read than the shape
+            parts += [f"{name}.size == {size}" for size in shape]
+        elif None not in shape:
             namespace[f"{prefix}s"] = tuple(shape)
             parts.append(f"{name}.shape == {prefix}s")
         else:
             parts.append(f"{name}.ndim == {len(shape)}")
             parts += [f"{name}.shape[{d}] == {size}" for d, size in enumerate(shape) if size is not None]
-    strides = t.stride_values
     if strides is not None:
         if t.element_type is not None and (dtype := numpy_dtype(t)) is not None:
             namespace[f"{prefix}t"] = tuple(s * dtype.itemsize for s in strides)
