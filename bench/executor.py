@@ -3,9 +3,9 @@ executor (both with the llvm backend).
 
 1. Guarded fast path: `a * b + c * d` on four 16-element float32 tensors, fused into
    one kernel. The profiling executor's call (entry check, the specialized graph, the
-   kernel) against calling the kernel's compiled call plan directly: the difference is
-   the executor's overhead per call (goal: at most 1 µs); the ArgumentSpec executor's
-   call for comparison.
+   kernel) against calling the kernel's compiled call plan (the one the guarded code
+   calls) directly: the difference is the executor's overhead per call (goal: at most
+   1 µs); the ArgumentSpec executor's call for comparison.
 2. The JIT overview's LSTM cell (`examples/lstm_cell.py`) at the demo's size (batch
    1024, hidden 128, features 64) and at a small one (batch 2, hidden 4), through the
    profiling executor and through the ArgumentSpec executor (goal: within 5%).

@@ -4,9 +4,12 @@ The interpreter runs compiled code as closures dispatched in a loop over a regis
 list (`Code.run`): a list copy per call and a dispatch per instruction. Code without
 loops, as a guarded fast path is (a check, a branch, a few calls, the return), can run
 as one Python function instead: registers become local variables, a branch an `if`,
-each call a direct call of the same callee, a drop an assignment of None (so values
-still die at their last use), and a `profile.type_check` an inline condition over the
-values it checks (`profiling.type_test`). Errors are reported as the interpreter
+each call a direct call of the same callee (a fused group's through its current entry,
+`FusedGroup.call`, read at each call), a drop an assignment of None (so values still
+die at their last use), and a `profile.type_check` an inline condition over the values
+it checks (`profiling.type_test`). Code that starts with a check of its arguments tests
+them once, in `call`, for being the arrays profiled (`profiling.exact_array_test`),
+which passes the argument check and the type check both. Errors are reported as the interpreter
 reports them: a `TorchScriptError` gets the location of the failing op, any other
 exception becomes TorchScript's RuntimeError there.
 
@@ -309,7 +312,11 @@ class _Generator:
             from tsjit.runtime.profiling import type_test
 
             expected = op.expected_types.data  # pyright: ignore[reportAttributeAccessIssue]
-            tests = [type_test(name, t, f"c{pc}_{k}", self.namespace) for k, (name, t) in enumerate(zip(inputs, expected))]
+            variables = getattr(ins.callee, "variables", True)  # as the interpreter's check
+            tests = [
+                type_test(name, t, f"c{pc}_{k}", self.namespace, variables)
+                for k, (name, t) in enumerate(zip(inputs, expected))
+            ]
             refined = [f"{self.name(o)} = {i}" for o, i in zip(ins.outputs, inputs) if self.name(o) != i]
             condition = " and ".join(f"({t})" for t in tests) or "True"
             if self.entry is not None and self.entry[0] == pc:
