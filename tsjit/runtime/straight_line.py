@@ -55,6 +55,10 @@ def _fused_group(callee: Any) -> Any:
     return group if isinstance(group, FusedGroup) else None
 
 
+_MISSING: Any = object()
+"""The default of `call`'s parameters: an argument not given."""
+
+
 class Unstructured(Exception):
     """Code the generator does not translate (a loop, a jump it cannot place)."""
 
@@ -171,15 +175,29 @@ class _Generator:
             ("call", call_body, self.float_state == "whole call"),
         ):
             checks = name == "call" and self.arguments is not None
+            if checks and arity:  # parameters: no tuple to pack and unpack
+                self.namespace["MISSING"] = _MISSING
+                given = f"({', '.join(parameters)},)"
+                entry = [
+                    f"def {name}({', '.join(f'{p}=MISSING' for p in parameters)}, /, *extra):",
+                    *(f"    {line}" for line in self.prologue),
+                    f"    if extra or {parameters[-1]} is MISSING:  # another number of arguments",
+                    f"        {unpack.replace('= args', f'= check_all(tuple(a for a in {given} if a is not MISSING) + extra)')}",
+                    *self.argument_check(parameters, unpack, given),
+                ]  # fmt: skip
+            else:
+                entry = [
+                    f"def {name}(*args):",
+                    *(f"    {line}" for line in (self.prologue if name == "call" else ())),
+                    "    try:",
+                    f"        {unpack}",
+                    "    except ValueError:",
+                    f"        {unpack.replace('= args', '= check_all(args)')}" if checks
+                    else f"        raise TorchScriptError({arity_error}) from None",
+                    *(self.argument_check(parameters, unpack, "args") if checks else []),
+                ]
             lines += [
-                f"def {name}(*args):",
-                *(f"    {line}" for line in (self.prologue if name == "call" else ())),
-                "    try:",
-                f"        {unpack}",
-                "    except ValueError:",
-                f"        {unpack.replace('= args', '= check_all(args)')}" if checks
-                else f"        raise TorchScriptError({arity_error}) from None",
-                *(self.argument_check(parameters, unpack) if checks else []),
+                *entry,
                 "    pc = 0",
                 *(["    token = set_errors(IGNORE)"] if float_state else []),
                 "    try:",
@@ -196,7 +214,7 @@ class _Generator:
         source = "\n".join(lines) + "\n"
         return StraightLineCode(self.code, source, self.namespace, tuple(self.prologue))
 
-    def argument_check(self, parameters: list[str], unpack: str) -> list[str]:
+    def argument_check(self, parameters: list[str], unpack: str, given: str) -> list[str]:
         """The entry's check of its arguments (`ArgumentCheck`), inline where it can be.
         Code that starts with a check of its arguments' profiled types tests first
         whether they are the usual arrays it expects (`as_profiled`): then the arguments
@@ -206,14 +224,14 @@ class _Generator:
         self.namespace["check_all"] = self.arguments.full
         self.namespace["ndarray"] = np.ndarray
         condition = self.arguments.condition(parameters)
-        check_all = f"        {unpack.replace('= args', '= check_all(args)')}"
+        check_all = f"        {unpack.replace('= args', f'= check_all({given})')}"
         if self.entry is None:
             if condition is None:
-                return [f"    {unpack.replace('= args', '= check(args)')}"]
+                return [f"    {unpack.replace('= args', f'= check({given})')}"]
             return [] if condition == "True" else [f"    if not ({condition}):", check_all]
         _, usual, covered = self.entry
         if condition is None:
-            return [f"    {unpack.replace('= args', '= check(args)')}", f"    as_profiled = {usual}"]
+            return [f"    {unpack.replace('= args', f'= check({given})')}", f"    as_profiled = {usual}"]
         if condition == "True":
             return [f"    as_profiled = {usual}"]
         rest = self.arguments.condition(parameters, [k for k in range(len(parameters)) if k not in covered])
