@@ -62,6 +62,32 @@ def test_every_schema_argument_is_passed_with_defaults_and_conversions():
     assert F.dropout(x, 0, False).shape == x.shape  # an int where the schema says float, as Python allows
 
 
+def test_a_list_argument_of_other_elements_runs_its_own_plan():
+    """The first plan for `torch.cat([x, y])` runs behind a guard on the list's length
+    and element types; other lists (or keywords) reach their own plans."""
+    x, y = tensor(2, 3), tensor(2, 3, seed=1)
+    expected = np.concatenate([x.array, y.array, x.array])
+    np.testing.assert_array_equal(torch.cat([x, y]).array, expected[:4])
+    np.testing.assert_array_equal(torch.cat([x, y, x]).array, expected)
+    np.testing.assert_array_equal(torch.cat([x, y.array]).array, expected[:4])  # an array element
+    np.testing.assert_array_equal(torch.cat([x, y]).array, expected[:4])
+    np.testing.assert_array_equal(torch.cat([x, y], dim=1).array, np.concatenate([x.array, y.array], 1))
+    np.testing.assert_array_equal(torch.cat([y, x], 1).array, np.concatenate([y.array, x.array], 1))
+    assert x.new_zeros([2, 3]).shape == (2, 3) and x.new_zeros([1, 2, 3]).shape == (1, 2, 3)  # lists of ints
+    assert x.new_zeros([2, torch.tensor(3)]).shape == (2, 3)
+
+
+def test_one_keyword_is_dispatched_like_positional_arguments():
+    x = tensor(2, 3, 4)
+    for _ in range(2):  # planned, then from the cache
+        assert x.sum(dim=1).shape == (2, 4) and x.sum(dim=(0, 2)).shape == (3,)
+        assert x.sum(1, keepdim=True).shape == (2, 1, 4) and x.mean(-1, keepdim=True).shape == (2, 3, 1)
+        assert x.sum(dim=-1, keepdim=True).shape == (2, 3, 1)
+        assert torch.sum(x, dim=0).shape == (3, 4) and torch.sum(input=x).shape == ()
+        with pytest.raises((IndexError, RuntimeError), match="Dimension out of range"):  # the kernel's error
+            x.sum(dim=3)
+
+
 def test_kinds_describe_containers_by_their_elements():
     assert kind_of([1, 2]) == (list, (int, int))
     assert kind_of((torch.ones(1), None)) == (tuple, (torch.Tensor, type(None)))

@@ -267,6 +267,7 @@ class Entry:
     inputs: list[Ref]
     returns: list[Attribute]
     run: Callable[..., Any] = field(repr=False, default=None)  # pyright: ignore[reportAssignmentType]
+    kernel: Callable[..., Any] = field(repr=False, default=None)  # pyright: ignore[reportAssignmentType]
     self_returned: tuple[int | None, ...] = ()  # per result: the argument it is (in-place ops)
 
 
@@ -362,7 +363,8 @@ def _plan(operator: str, python_name: str, kinds: Sequence[Kind], names: Sequenc
     inputs: list[Ref] = matched.inputs(planner)  # pyright: ignore[reportAssignmentType]
     entry = Entry(NORMALIZED_OPERATORS.get(operator, operator), schema, inputs, list(matched.return_types))
     entry.self_returned = _returned_arguments(schema, inputs)
-    entry.run = compile_entry(entry, kernel_of(operator, schema), len(kinds))
+    entry.kernel = kernel_of(operator, schema)
+    entry.run = compile_entry(entry, entry.kernel, len(kinds))
     return entry
 
 
@@ -455,7 +457,12 @@ class _Source:
         return source
 
 
-def compile_entry(entry: Entry, kernel: Callable[..., Any], arity: int) -> Callable[..., Any]:
+def compile_entry(entry: Entry, kernel: Callable[..., Any], arity: int,
+                  guard: tuple[tuple[Kind, ...], Callable[..., Any]] | None = None) -> Callable[..., Any]:  # fmt: skip
+    """The plan as one Python function of the call's arguments. With a `guard` (the
+    call's kinds, and what runs calls of other kinds), it first checks its containers'
+    lengths and element types: a list argument is then dispatched by the function
+    itself, without a switch on its elements in front."""
     source = _Source()
     callee = source.name(kernel, "kernel")
     call = f"{callee}({', '.join(source.of(r) for r in entry.inputs)})"
@@ -481,12 +488,29 @@ def compile_entry(entry: Entry, kernel: Callable[..., Any], arity: int) -> Calla
         recorder = source.name(_recorder(entry, kernel, arity), "record")
         enabled = source.name(_grad_enabled(), "enabled")
         body = f"    if ({check}) and {enabled}():\n        return {recorder}({params})\n{body}"
+    if guard is not None:
+        kinds, fallback = guard
+        checks = [c for i, kind in enumerate(kinds) for c in _element_checks(f"a{i}", kind, source)]
+        body = f"    if not ({' and '.join(checks)}):\n        return {source.name(fallback, 'other')}({params})\n{body}"
     text = f"def run({params}):\n{body}"
     namespace = dict(source.names)
     exec(compile(text, f"<eager {entry.schema.qualified_name}>", "exec"), namespace)  # noqa: S102 - generated from the plan
     run = namespace["run"]
     run.source = text  # pyright: ignore[reportFunctionMemberAccess]
     return run
+
+
+def _element_checks(access: str, kind: Kind, source: _Source) -> list[str]:
+    """Source checking that the container at `access` (the call's top-level argument,
+    whose own type the caller has checked) has the length and element types of `kind`."""
+    if type(kind) is not tuple:
+        return []
+    elements = kind[1]
+    checks = [f"len({access}) == {len(elements)}"]
+    for i, element in enumerate(elements):
+        assert type(element) is not tuple, "nested containers are dispatched by a switch"
+        checks.append(f"type({access}[{i}]) is {source.name(element, 'T')}")
+    return checks
 
 
 def _tensor_accesses(refs: Sequence[Ref]) -> list[str]:
@@ -619,22 +643,44 @@ class Dispatcher:
                        *(k[0] if type(k) is tuple else k for k in kinds[len(kinds) - len(names):]))  # fmt: skip
             if shallow not in self.fast:
                 positions = tuple(i for i, k in enumerate(kinds) if type(k) is tuple)
-                self.fast[shallow] = self._switch(names, positions) if positions else found.run
+                self.fast[shallow] = self._guarded(found, kinds, names, positions) if positions else found.run
         return found
+
+    def _guarded(self, entry: Entry, kinds: tuple[Kind, ...], names: tuple[str, ...],
+                 positions: tuple[int, ...]) -> Callable[..., Any]:  # fmt: skip
+        """What runs calls whose shallow key has containers (at `positions`): the first
+        plan seen, guarded by its element types, in front of the switch on them (nested
+        containers go to the switch straight away)."""
+        switch = self._switch(names, positions)
+        if any(type(e) is tuple for i in positions for e in kinds[i][1]):
+            return switch
+        return compile_entry(entry, entry.kernel, len(kinds), (kinds, switch))
 
     def _switch(self, names: tuple[str, ...], positions: tuple[int, ...]) -> Callable[..., Any]:
         """Runs calls whose shallow key has containers (at `positions` of the flattened
         arguments): keyed by their elements' types, or by full kinds when nested."""
-        runs: dict[tuple[tuple[type, ...], ...], Callable[..., Any]] = {}
+        runs: dict[object, Callable[..., Any]] = {}
+
+        def planned(flat: tuple[Any, ...], key: object, types: Sequence[tuple[type, ...]]) -> Any:
+            run = self.entry_of_kinds(tuple(map(kind_of, flat)), names).run
+            if not any(t in _NESTED for element_types in types for t in element_types):
+                runs[key] = run
+            return run(*flat)
+
+        if len(positions) == 1:  # `torch.cat([x, y])`: one list, keyed by its element types alone
+            (position,) = positions
+
+            def switch_one(*flat: Any) -> Any:
+                key = tuple(map(type, flat[position]))
+                run = runs.get(key)
+                return planned(flat, key, (key,)) if run is None else run(*flat)
+
+            return switch_one
 
         def switch(*flat: Any) -> Any:
             key = tuple([tuple(map(type, flat[i])) for i in positions])
             run = runs.get(key)
-            if run is None:
-                run = self.entry_of_kinds(tuple(map(kind_of, flat)), names).run
-                if not any(t in _NESTED for types in key for t in types):
-                    runs[key] = run
-            return run(*flat)
+            return planned(flat, key, key) if run is None else run(*flat)
 
         return switch
 
@@ -672,12 +718,27 @@ _CALL_TEMPLATE = """
 def call({receiver}*args, **kwargs):
     if active.tracer is None:
         if kwargs:
-            run = fast.get((*map(type, args), *kwargs, *map(type, kwargs.values())))
-            if run is not None:
-                try:
-                    return run(*args, *kwargs.values())
-                except TorchScriptError as error:
-                    raise eager_error(error) from None
+            if len(kwargs) == 1:  # `x.sum(dim=1)`, `x.sum(1, keepdim=True)`: the key by hand again
+                [(name, value)] = kwargs.items()
+                n = len(args)
+                if n == 1:
+                    run = fast.get((type(args[0]), name, type(value)))
+                elif n == 2:
+                    run = fast.get((type(args[0]), type(args[1]), name, type(value)))
+                else:
+                    run = fast.get((*map(type, args), name, type(value)))
+                if run is not None:
+                    try:
+                        return run(*args, value)
+                    except TorchScriptError as error:
+                        raise eager_error(error) from None
+            else:
+                run = fast.get((*map(type, args), *kwargs, *map(type, kwargs.values())))
+                if run is not None:
+                    try:
+                        return run(*args, *kwargs.values())
+                    except TorchScriptError as error:
+                        raise eager_error(error) from None
         else:
             n = len(args)  # the key by hand for few arguments: three times faster than map
             if n == 1:
