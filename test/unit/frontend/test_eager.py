@@ -77,6 +77,22 @@ def test_a_list_argument_of_other_elements_runs_its_own_plan():
     assert x.new_zeros([2, torch.tensor(3)]).shape == (2, 3)
 
 
+def test_the_first_argument_types_run_inline_and_others_still_dispatch():
+    """The first plan is compiled into the operator's function itself; other argument
+    types, gradients and traces still take their own paths."""
+    sinh = torch.Tensor.sinh
+    x = tensor(2, 3)
+    np.testing.assert_allclose(sinh(x).array, np.sinh(x.array))
+    assert "type(a0) is _K0" in sinh.source  # pyright: ignore[reportAttributeAccessIssue]
+    weight = torch.nn.Parameter(tensor(2, 3, seed=1))  # another type: the general lookup, with autograd
+    weight.sinh().sum().backward()
+    np.testing.assert_allclose(weight.grad.array, np.cosh(weight.array), rtol=1e-6)
+    traced = tsjit.trace(lambda t: t.sinh(), (x,))
+    assert "aten::sinh(%t)" in traced.torchscript
+    with pytest.raises(TypeError, match="sinh"):
+        sinh(x, "a")
+
+
 def test_one_keyword_is_dispatched_like_positional_arguments():
     x = tensor(2, 3, 4)
     for _ in range(2):  # planned, then from the cache

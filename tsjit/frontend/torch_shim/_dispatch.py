@@ -497,6 +497,8 @@ def compile_entry(entry: Entry, kernel: Callable[..., Any], arity: int,
     exec(compile(text, f"<eager {entry.schema.qualified_name}>", "exec"), namespace)  # noqa: S102 - generated from the plan
     run = namespace["run"]
     run.source = text  # pyright: ignore[reportFunctionMemberAccess]
+    run.body = body  # pyright: ignore[reportFunctionMemberAccess]
+    run.names = source.names  # pyright: ignore[reportFunctionMemberAccess]
     return run
 
 
@@ -626,6 +628,9 @@ class Dispatcher:
         self.overload = overload
         self.fast: dict[tuple[object, ...], Callable[..., Any]] = {}
         self.entries: dict[tuple[object, ...], Entry] = {}
+        self.inline: Callable[[tuple[type, ...], Callable[..., Any]], None] | None = None
+        """Inlines the first plan of positional arguments into the operator's function
+        (`operator_function`); None once done, or when there is no such function."""
 
     def _takes(self, argument: str) -> bool:
         return any(schema.argument_index(argument) is not None for schema in schemas_for(self.operator))
@@ -644,6 +649,9 @@ class Dispatcher:
             if shallow not in self.fast:
                 positions = tuple(i for i, k in enumerate(kinds) if type(k) is tuple)
                 self.fast[shallow] = self._guarded(found, kinds, names, positions) if positions else found.run
+                if self.inline is not None and not positions and not names:
+                    inline, self.inline = self.inline, None
+                    inline(kinds, found.run)
         return found
 
     def _guarded(self, entry: Entry, kinds: tuple[Kind, ...], names: tuple[str, ...],
@@ -716,7 +724,7 @@ def eager_error(error: TorchScriptError) -> Exception:
 
 _CALL_TEMPLATE = """
 def call({receiver}*args, **kwargs):
-    if active.tracer is None:
+{inlined}    if active.tracer is None:
         if kwargs:
             if len(kwargs) == 1:  # `x.sum(dim=1)`, `x.sum(1, keepdim=True)`: the key by hand again
                 [(name, value)] = kwargs.items()
@@ -784,14 +792,42 @@ def operator_function(operator: str, python_name: str, method: bool = False,
     dispatcher = Dispatcher(operator, python_name, method, overload)
     namespace = {"fast": dispatcher.fast, "planned": dispatcher.call, "active": ACTIVE,
                  "TorchScriptError": TorchScriptError, "eager_error": eager_error}  # fmt: skip
-    exec(compile(_CALL_TEMPLATE.format(receiver=""), "<eager call>", "exec"), namespace)  # noqa: S102 - a fixed template
-    call = namespace.pop("call")
-    exec(compile(_CALL_TEMPLATE.format(receiver="_receiver, "), "<eager call>", "exec"), namespace)  # noqa: S102
-    call.runner = namespace["call"]  # pyright: ignore[reportFunctionMemberAccess]
+    call = _call_function(namespace, "")
+    call.runner = _call_function(namespace, "_receiver, ")  # pyright: ignore[reportFunctionMemberAccess]
     call.__name__ = python_name.rpartition(".")[2]
     call.__qualname__ = python_name
     call.dispatcher = dispatcher  # pyright: ignore[reportFunctionMemberAccess]
+
+    def inline(kinds: tuple[type, ...], run: Callable[..., Any]) -> None:
+        """The operator's function (and its runner) recompiled with the plan for `kinds`
+        inlined in front of the lookup: a call with those argument types (the first
+        seen, usually the only ones) runs the kernel from the function itself."""
+        namespace.update(run.names)  # pyright: ignore[reportFunctionMemberAccess]
+        namespace.update({f"_K{i}": kind for i, kind in enumerate(kinds)})
+        unpack = f"        {''.join(f'a{i}, ' for i in range(len(kinds)))}= args\n" if kinds else ""
+        checks = " and ".join(f"type(a{i}) is _K{i}" for i in range(len(kinds))) or "True"
+        body = "".join(f"            {line}\n" for line in run.body.splitlines())  # pyright: ignore[reportFunctionMemberAccess]
+        inlined = (
+            f"    if not kwargs and len(args) == {len(kinds)} and active.tracer is None:\n{unpack}"
+            f"        if {checks}:\n"
+            f"            try:\n{body}"
+            f"            except TorchScriptError as error:\n"
+            f"                raise eager_error(error) from None\n"
+        )
+        compiled = _call_function(namespace, "", inlined)
+        call.__code__, call.source = compiled.__code__, compiled.source  # pyright: ignore[reportFunctionMemberAccess]
+        call.runner.__code__ = _call_function(namespace, "_receiver, ", inlined).__code__  # pyright: ignore[reportFunctionMemberAccess]
+
+    dispatcher.inline = inline
     return call
+
+
+def _call_function(namespace: dict[str, Any], receiver: str, inlined: str = "") -> Any:
+    text = _CALL_TEMPLATE.format(receiver=receiver, inlined=inlined)
+    exec(compile(text, "<eager call>", "exec"), namespace)  # noqa: S102 - a fixed template and a plan's body
+    function = namespace.pop("call")
+    function.source = text
+    return function
 
 
 def binary_method(operator: str, python_name: str, reflected: bool = False) -> Callable[..., Any]:
