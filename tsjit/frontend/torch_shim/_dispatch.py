@@ -391,6 +391,10 @@ def _returned_arguments(schema: FunctionSchema, inputs: Sequence[Ref]) -> tuple[
 # --------------------------------------------------------------------------------------
 
 
+_NAME_NUMBERS = itertools.count()
+"""Numbers the names plans use, across plans: an operator's function inlines two plans."""
+
+
 class _Source:
     """Python source for a plan's inputs; constants and callees become names. With
     `keep_tensors`, tensors stay Tensors (the inputs of a call that records gradients)."""
@@ -401,7 +405,7 @@ class _Source:
             "_device": _runtime_device, "_torch_dtype_code": _torch_dtype_code, "_wrap": wrap, "_new": object.__new__,
             "_Tensor": Tensor,
         }  # fmt: skip
-        self.counter = itertools.count()
+        self.counter = _NAME_NUMBERS
 
     def name(self, value: object, prefix: str) -> str:
         name = f"{prefix}{next(self.counter)}"
@@ -628,9 +632,9 @@ class Dispatcher:
         self.overload = overload
         self.fast: dict[tuple[object, ...], Callable[..., Any]] = {}
         self.entries: dict[tuple[object, ...], Entry] = {}
-        self.inline: Callable[[tuple[type, ...], Callable[..., Any]], None] | None = None
-        """Inlines the first plan of positional arguments into the operator's function
-        (`operator_function`); None once done, or when there is no such function."""
+        self.inline: Callable[[tuple[type, ...], tuple[str, ...], Callable[..., Any]], bool] | None = None
+        """Inlines a plan into the operator's function (`operator_function`), True once
+        no other will be; None then, or when there is no such function."""
 
     def _takes(self, argument: str) -> bool:
         return any(schema.argument_index(argument) is not None for schema in schemas_for(self.operator))
@@ -648,10 +652,9 @@ class Dispatcher:
                        *(k[0] if type(k) is tuple else k for k in kinds[len(kinds) - len(names):]))  # fmt: skip
             if shallow not in self.fast:
                 positions = tuple(i for i, k in enumerate(kinds) if type(k) is tuple)
-                self.fast[shallow] = self._guarded(found, kinds, names, positions) if positions else found.run
-                if self.inline is not None and not positions and not names:
-                    inline, self.inline = self.inline, None
-                    inline(kinds, found.run)
+                run = self.fast[shallow] = self._guarded(found, kinds, names, positions) if positions else found.run
+                if self.inline is not None and hasattr(run, "body") and self.inline(kinds, names, run):
+                    self.inline = None
         return found
 
     def _guarded(self, entry: Entry, kinds: tuple[Kind, ...], names: tuple[str, ...],
@@ -712,6 +715,8 @@ class Dispatcher:
 
 
 _NESTED = frozenset({list, tuple, Size})
+_ABSENT = object()
+"""A keyword argument not given (its type is no argument kind)."""
 
 
 def eager_error(error: TorchScriptError) -> Exception:
@@ -791,35 +796,54 @@ def operator_function(operator: str, python_name: str, method: bool = False,
     `__call__` of `torch.relu`."""
     dispatcher = Dispatcher(operator, python_name, method, overload)
     namespace = {"fast": dispatcher.fast, "planned": dispatcher.call, "active": ACTIVE,
-                 "TorchScriptError": TorchScriptError, "eager_error": eager_error}  # fmt: skip
+                 "TorchScriptError": TorchScriptError, "eager_error": eager_error, "_absent": _ABSENT}  # fmt: skip
     call = _call_function(namespace, "")
     call.runner = _call_function(namespace, "_receiver, ")  # pyright: ignore[reportFunctionMemberAccess]
     call.__name__ = python_name.rpartition(".")[2]
     call.__qualname__ = python_name
     call.dispatcher = dispatcher  # pyright: ignore[reportFunctionMemberAccess]
 
-    def inline(kinds: tuple[type, ...], run: Callable[..., Any]) -> None:
-        """The operator's function (and its runner) recompiled with the plan for `kinds`
-        inlined in front of the lookup: a call with those argument types (the first
-        seen, usually the only ones) runs the kernel from the function itself."""
-        namespace.update(run.names)  # pyright: ignore[reportFunctionMemberAccess]
-        namespace.update({f"_K{i}": kind for i, kind in enumerate(kinds)})
-        unpack = f"        {''.join(f'a{i}, ' for i in range(len(kinds)))}= args\n" if kinds else ""
-        checks = " and ".join(f"type(a{i}) is _K{i}" for i in range(len(kinds))) or "True"
-        body = "".join(f"            {line}\n" for line in run.body.splitlines())  # pyright: ignore[reportFunctionMemberAccess]
-        inlined = (
-            f"    if not kwargs and len(args) == {len(kinds)} and active.tracer is None:\n{unpack}"
-            f"        if {checks}:\n"
-            f"            try:\n{body}"
-            f"            except TorchScriptError as error:\n"
-            f"                raise eager_error(error) from None\n"
+    inlined: dict[bool, str] = {}
+
+    def inline(kinds: tuple[type, ...], names: tuple[str, ...], run: Callable[..., Any]) -> bool:
+        """The operator's function (and its runner) recompiled with `run`, the plan for
+        `kinds` (guarded by its containers' element types), in front of the lookup, if
+        it is the first of positional arguments only or the first with keywords: a call
+        with those argument types (and keywords) runs the kernel from the function
+        itself. True once both are inlined."""
+        if bool(names) in inlined:
+            return False
+        positional = len(kinds) - len(names)
+        offset = len(inlined) * 100  # _K0.. are the first plan's kinds, _K100.. the second's
+        variables = [f"a{i}" for i in range(len(kinds))]
+        namespace.update({f"_K{offset + i}": kind[0] if type(kind) is tuple else kind for i, kind in enumerate(kinds)})
+        unpack = f"        {''.join(f'{v}, ' for v in variables[:positional])}= args\n" if positional else ""
+        unpack += "".join(f"        {v} = kwargs.get({n!r}, _absent)\n" for v, n in zip(variables[positional:], names))
+        checks = " and ".join(f"type({v}) is _K{offset + i}" for i, v in enumerate(variables)) or "True"
+        inlined[bool(names)] = (
+            f"    if len(args) == {positional} and len(kwargs) == {len(names)} and active.tracer is None:\n{unpack}"
+            f"        if {checks}:\n{_inline(run, namespace, '            ')}"
         )
-        compiled = _call_function(namespace, "", inlined)
+        code = "".join(inlined.values())
+        compiled = _call_function(namespace, "", code)
         call.__code__, call.source = compiled.__code__, compiled.source  # pyright: ignore[reportFunctionMemberAccess]
-        call.runner.__code__ = _call_function(namespace, "_receiver, ", inlined).__code__  # pyright: ignore[reportFunctionMemberAccess]
+        call.runner.__code__ = _call_function(namespace, "_receiver, ", code).__code__  # pyright: ignore[reportFunctionMemberAccess]
+        return len(inlined) == 2
 
     dispatcher.inline = inline
     return call
+
+
+def _inline(run: Callable[..., Any], namespace: dict[str, Any], indent: str) -> str:
+    """Source running a compiled plan (`compile_entry`) in place, its arguments bound to
+    `a0`, `a1`, ...; the names it uses (numbered across plans) are added to `namespace`."""
+    namespace.update(run.names)  # pyright: ignore[reportFunctionMemberAccess]
+    body = "".join(f"{indent}{line}\n" for line in run.body.splitlines())  # pyright: ignore[reportFunctionMemberAccess]
+    return (
+        f"{indent}try:\n{body}"
+        f"{indent}except TorchScriptError as error:\n"
+        f"{indent}    raise eager_error(error) from None\n"
+    )
 
 
 def _call_function(namespace: dict[str, Any], receiver: str, inlined: str = "") -> Any:
@@ -830,33 +854,57 @@ def _call_function(namespace: dict[str, Any], receiver: str, inlined: str = "") 
     return function
 
 
+_BINARY_TEMPLATE = """
+def method(self, other):
+    if active.tracer is None:
+{inlined}        run = entries.get(type(other))
+        if run is not None:
+            try:
+                return run({operands})
+            except TorchScriptError as error:
+                raise eager_error(error) from None
+    return first(self, other)
+"""
+
+
 def binary_method(operator: str, python_name: str, reflected: bool = False) -> Callable[..., Any]:
     """`Tensor.__add__` (or, `reflected`, `__radd__`: the operator called as
-    `op(other, self)`): keyed by the other operand's type alone."""
+    `op(other, self)`): keyed by the other operand's type alone, the first one's plan
+    inlined (as `operator_function` inlines it)."""
     dispatcher = Dispatcher(operator, python_name, method=not reflected)
     entries: dict[type, Callable[..., Any]] = {}
-    planned = dispatcher.call
-    active = ACTIVE
+    operands = "other, self" if reflected else "self, other"
 
-    def method(self: Any, other: Any) -> Any:
+    def first(self: Any, other: Any) -> Any:
+        """A call while tracing (recorded), or the first with this type of `other`."""
         args = (other, self) if reflected else (self, other)
-        if active.tracer is not None:
-            return planned(args, {})  # records when this thread traces
-        run = entries.get(type(other))
-        if run is None:
-            try:
-                result = planned(args, {})
-            except TypeError:
-                return NotImplemented
-            compiled = dispatcher.fast.get(tuple(map(type, args)))
-            if compiled is not None:  # every receiver is a tensor: the other operand decides
-                entries[type(other)] = compiled
-            return result
+        if ACTIVE.tracer is not None:
+            return dispatcher.call(args, {})  # records when this thread traces
         try:
-            return run(*args)
-        except TorchScriptError as error:
-            raise eager_error(error) from None
+            result = dispatcher.call(args, {})
+        except TypeError:
+            return NotImplemented
+        compiled = dispatcher.fast.get(tuple(map(type, args)))
+        if compiled is not None:  # every receiver is a tensor: the other operand decides
+            if not entries and hasattr(compiled, "body"):  # a plan, not a switch on nested containers
+                namespace["_K"] = type(other)
+                inlined = f"        if type(other) is _K:\n            a0, a1 = {operands}\n"
+                recompiled = compile_method(inlined + _inline(compiled, namespace, "            "))
+                method.__code__, method.source = recompiled.__code__, recompiled.source  # pyright: ignore[reportFunctionMemberAccess]
+            entries[type(other)] = compiled
+        return result
 
+    namespace = {"entries": entries, "first": first, "active": ACTIVE, "TorchScriptError": TorchScriptError,
+                 "eager_error": eager_error}  # fmt: skip
+
+    def compile_method(inlined: str) -> Any:
+        text = _BINARY_TEMPLATE.format(inlined=inlined, operands=operands)
+        exec(compile(text, "<eager call>", "exec"), namespace)  # noqa: S102 - a fixed template and a plan's body
+        made = namespace.pop("method")
+        made.source = text
+        return made
+
+    method = compile_method("")
     method.__name__ = python_name.rpartition(".")[2]
     method.__qualname__ = python_name
     method.dispatcher = dispatcher  # pyright: ignore[reportFunctionMemberAccess]
