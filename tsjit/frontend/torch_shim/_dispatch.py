@@ -8,7 +8,11 @@ conversions, varargs packed into lists), with each argument typed from its Pytho
 match is planned once per operator and argument kinds: the plan — which kernel, and how
 each of its inputs is built from the call's arguments — is compiled into a small Python
 function, and later calls with the same kinds run it straight away (`Dispatcher.fast`:
-one dict lookup keyed by the arguments' types).
+one dict lookup keyed by the arguments' types). The first kinds an operator's function
+is called with (and its first keyword form) are compiled into the function itself, so
+that the common call (`x.sum(1)`, `x + y`) runs the kernel with no lookup and no second
+Python frame: what the shim adds to the kernel is then a few type checks and the
+Tensor wrapper.
 
 While a trace is recorded (`_state.ACTIVE.tracer`), every call takes the planned path
 and the tracer records the plan's inputs as graph values (`Entry.inputs`), so the
