@@ -6,8 +6,8 @@ dispatches to (what the interpreter runs), as the bare numpy expression, and wit
 PyTorch eager when it is importable. The goal is at most 1.5 µs per op over numpy, the
 floor: the shim's time minus numpy's, which is the dispatch (shim minus kernel) plus
 what the kernel adds to numpy (PyTorch's checks and dtype rules). Every figure is the
-median over rounds of the thread's CPU time per call, the contenders interleaved, so a
-busy machine slows all of them alike.
+median over rounds of the thread's CPU time per call, each round timing every operator
+and contender in turn, so a busy spell of the machine slows all of them alike.
 
     .venv/bin/python bench/eager.py
 """
@@ -30,6 +30,7 @@ GOAL_US = 1.5
 def cases(t: Any, x: Any, y: Any) -> list[tuple[str, Callable[[], Any]]]:
     """The operators, written against a torch module `t` on tensors `x`, `y`."""
     F = t.nn.functional
+    w = x.clone()  # in-place writes go to a copy: the other operators' inputs stay as they are
     return [
         ("x + y", lambda: x + y),
         ("torch.add(x, y)", lambda: t.add(x, y)),
@@ -43,7 +44,7 @@ def cases(t: Any, x: Any, y: Any) -> list[tuple[str, Callable[[], Any]]]:
         ("x.t()", lambda: x.t()),
         ("x @ y", lambda: x @ y),
         ("x[0]", lambda: x[0]),
-        ("x.add_(y)", lambda: x.add_(y)),
+        ("w.add_(y)", lambda: w.add_(y)),
         ("F.softmax(x, -1)", lambda: F.softmax(x, -1)),
         ("torch.cat([x, y])", lambda: t.cat([x, y])),
     ]
@@ -52,6 +53,7 @@ def cases(t: Any, x: Any, y: Any) -> list[tuple[str, Callable[[], Any]]]:
 def kernel_cases(x: np.ndarray, y: np.ndarray) -> dict[str, Callable[[], Any]]:
     """The kernel call each shim case makes, with the arguments the dispatcher passes."""
     k = kernels.lookup
+    w = x.copy()
     add, mul, relu, tanh = k("aten::add.Tensor"), k("aten::mul.Scalar"), k("aten::relu"), k("aten::tanh")
     total, view, t, matmul = k("aten::sum.dim_IntList"), k("aten::view"), k("aten::t"), k("aten::matmul")
     mean = k("aten::mean.dim")
@@ -62,12 +64,14 @@ def kernel_cases(x: np.ndarray, y: np.ndarray) -> dict[str, Callable[[], Any]]:
         "x.sum(dim=1)": lambda: total(x, [1], False, None),
         "x.mean(-1, keepdim=True)": lambda: mean(x, [-1], True, None), "x.view(16)": lambda: view(x, [16]),
         "x.t()": lambda: t(x), "x @ y": lambda: matmul(x, y), "x[0]": lambda: select(x, 0, 0),
-        "x.add_(y)": lambda: add_(x, y, 1), "F.softmax(x, -1)": lambda: softmax(x, -1, None),
+        "w.add_(y)": lambda: add_(w, y, 1), "F.softmax(x, -1)": lambda: softmax(x, -1, None),
         "torch.cat([x, y])": lambda: cat([x, y], 0),
     }  # fmt: skip
 
 
 def numpy_cases(x: np.ndarray, y: np.ndarray) -> dict[str, Callable[[], Any]]:
+    w = x.copy()
+
     def softmax() -> np.ndarray:
         e = np.exp(x - x.max(-1, keepdims=True))
         return e / e.sum(-1, keepdims=True)
@@ -77,12 +81,12 @@ def numpy_cases(x: np.ndarray, y: np.ndarray) -> dict[str, Callable[[], Any]]:
         "torch.relu(x)": lambda: np.maximum(x, 0), "x.tanh()": lambda: np.tanh(x), "x.sum(1)": lambda: x.sum(1),
         "x.sum(dim=1)": lambda: x.sum(axis=1), "x.mean(-1, keepdim=True)": lambda: x.mean(-1, keepdims=True),
         "x.view(16)": lambda: x.reshape(16), "x.t()": lambda: x.T,
-        "x @ y": lambda: x @ y, "x[0]": lambda: x[0], "x.add_(y)": lambda: np.add(x, y, out=x),
+        "x @ y": lambda: x @ y, "x[0]": lambda: x[0], "w.add_(y)": lambda: np.add(w, y, out=w),
         "F.softmax(x, -1)": softmax, "torch.cat([x, y])": lambda: np.concatenate([x, y]),
     }  # fmt: skip
 
 
-def per_call_us(fn: Callable[[], Any], number: int = 1000) -> float:
+def per_call_us(fn: Callable[[], Any], number: int = 500) -> float:
     """CPU time of this thread per call: time spent descheduled on a shared machine does not count."""
     start = time.thread_time()
     for _ in range(number):
@@ -90,15 +94,18 @@ def per_call_us(fn: Callable[[], Any], number: int = 1000) -> float:
     return (time.thread_time() - start) / number * 1e6
 
 
-def measure(contenders: dict[str, Callable[[], Any]], rounds: int = 25) -> dict[str, float]:
-    """Median per contender over rounds that interleave them."""
-    for fn in contenders.values():
-        fn()
-    samples: dict[str, list[float]] = {name: [] for name in contenders}
+def measure(contenders: dict[str, dict[str, Callable[[], Any]]], rounds: int = 41) -> dict[str, dict[str, float]]:
+    """Median per operator and contender over rounds, each of which times every operator
+    and contender in turn: a busy spell of the machine lands on all of them alike."""
+    for ways in contenders.values():
+        for fn in ways.values():
+            fn()
+    samples = {op: {name: [] for name in ways} for op, ways in contenders.items()}
     for _ in range(rounds):
-        for name, fn in contenders.items():
-            samples[name].append(per_call_us(fn))
-    return {name: statistics.median(times) for name, times in samples.items()}
+        for op, ways in contenders.items():
+            for name, fn in ways.items():
+                samples[op][name].append(per_call_us(fn))
+    return {op: {name: statistics.median(times) for name, times in ways.items()} for op, ways in samples.items()}
 
 
 def main() -> None:
@@ -120,12 +127,13 @@ def main() -> None:
             f"{'operator':<26} {'shim':>6} {'kernel':>6} {'numpy':>6} {'torch':>6} {'dispatch':>9} {'over np':>8}"
             f" {'/numpy':>7} {'/torch':>7}   (µs per call, median)"
         )
-        dispatch, over_numpy = [], []
+        contenders = {}
         for name in shim_ops:
-            contenders = {"shim": shim_ops[name], "kernel": kernel_ops[name], "numpy": numpy_ops[name]}
+            contenders[name] = {"shim": shim_ops[name], "kernel": kernel_ops[name], "numpy": numpy_ops[name]}
             if name in torch_ops:
-                contenders["torch"] = torch_ops[name]
-            times = measure(contenders)
+                contenders[name]["torch"] = torch_ops[name]
+        dispatch, over_numpy = [], []
+        for name, times in measure(contenders).items():
             dispatch.append(times["shim"] - times["kernel"])
             over_numpy.append(times["shim"] - times["numpy"])
             torch_text, torch_ratio = (
