@@ -90,6 +90,8 @@ def test_the_first_argument_types_run_inline_and_others_still_dispatch():
     assert "aten::sinh(%t)" in traced.torchscript
     with pytest.raises(TypeError, match="sinh"):
         sinh(x, "a")
+    with pytest.raises(TypeError, match="provided self value not used"):  # not sinh(2), a number's overload
+        sinh(x, 2)
 
 
 def test_one_keyword_is_dispatched_like_positional_arguments():
