@@ -73,23 +73,47 @@ class _Liveness:
         """Marks the body again while a pass over it found what an earlier point of the
         next iteration sees: a carried value the body uses (its yielded value becomes
         live), the loop itself (its condition becomes live), or memory the body writes
-        (a write late in the body feeds a read early in the next iteration). Each pass
-        is linear, and nested loops do not multiply passes unless they find such."""
+        (a write late in the body feeds a read early in the next iteration). What such
+        a finding makes live outside the body, or computes from outside, is marked at
+        once, so most loops take one pass and nested ones do not multiply passes."""
         body = loop.body.block
+        terminator = body.last_op
+        assert terminator is not None
         arguments = body.args[1:]
         written = self.db.writes(loop)
         while True:
-            live_arguments = sum(argument in self.live_values for argument in arguments)
             was_marked = loop in self.marked
             memory = len(self.live_memory)
             self.mark_block(body)
-            if sum(argument in self.live_values for argument in arguments) != live_arguments:
-                continue
+            again = False
             if not was_marked and loop in self.marked:
-                continue
+                again |= not self.settle(loop, terminator.operands[0])
+            for i, (argument, value) in enumerate(zip(arguments, terminator.operands[1:])):
+                if argument in self.live_values and value not in self.live_values:
+                    self.make_live(loop.carried[i])
+                    again |= not self.settle(loop, value)
             if len(self.live_memory) != memory and not written.isdisjoint(self.live_memory):
-                continue
-            return
+                again = True
+            if not again:
+                return
+
+    def settle(self, loop: LoopOp, value: SSAValue) -> bool:
+        """Makes live a value the body yields; False when marking what computes it needs
+        another pass over the body (it is computed there from values of the body)."""
+        if value in self.live_values:
+            return True
+        self.make_live(value)
+        owner = value.owner
+        if not isinstance(owner, Operation):
+            return True  # a block argument: a carried one is checked after this pass
+        if not loop.is_ancestor(owner):
+            return True
+        if owner.parent_op() is not loop or owner.regions:
+            return False
+        if any(loop.is_ancestor(_definer(operand)) for operand in owner.operands):
+            return False
+        self.mark(owner)
+        return True
 
     def mark_terminator(self, terminator: Operation) -> None:
         """A block's yield uses only the values its parent's live results need."""
