@@ -277,7 +277,8 @@ class _Sweeper:
             old.results[i].replace_all_uses_with(result)
         if old in self.liveness.marked:
             self.liveness.marked.add(new)
-        Rewriter.erase_op(old)
+        old.detach()  # its regions moved and its results unused: nothing else to erase
+        old.drop_all_references()
         self.changed = True
         return new
 
