@@ -9,8 +9,7 @@ Here every distinct attribute (types, properties, attributes) is written once, a
 class and parameters (the attributes it is made of, or its int, float, bool or string
 data), or in MLIR syntax when it holds other data; ops refer to attributes and values
 by number and are built with `Operation.create`, without parsing or verifying them
-again. Locations are kept in the forms `SourceLocation` reads (file:line:col, call
-sites, names, fused).
+again. Locations are attributes like the others.
 
 `dump_module` raises `NotCompact` for what it cannot represent exactly (successors,
 a value used before its definition, an attribute whose text does not read back
@@ -26,20 +25,11 @@ from io import StringIO
 from typing import Any
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import (
-    ArrayAttr,
-    CallSiteLoc,
-    FileLineColLoc,
-    FusedLoc,
-    IntAttr,
-    NameLoc,
-    StringAttr,
-    UnknownLoc,
-)
+from xdsl.dialects.builtin import ArrayAttr
 from xdsl.ir import Attribute, Block, Data, Operation, ParametrizedAttribute, Region, SSAValue
 from xdsl.parser import Parser
-from xdsl.utils.exceptions import ParseError
 from xdsl.printer import Printer
+from xdsl.utils.exceptions import ParseError
 
 FORMAT = "tsjit-compact-ir 1"
 
@@ -122,7 +112,6 @@ class _Writer:
         self.encoded: list[Any] = []
         self.attribute_ids: dict[Attribute, int] = {}
         self.value_ids: dict[SSAValue, int] = {}
-        self.locations: dict[Attribute, Any] = {}
 
     def attribute(self, attribute: Attribute) -> int:
         known = self.attribute_ids.get(attribute)
@@ -154,23 +143,6 @@ class _Writer:
             raise NotCompact("a value is used before its definition")
         return known
 
-    def location(self, location: Attribute) -> Any:
-        known = self.locations.get(location)
-        if known is None:
-            known = self.locations[location] = self._location(location)
-        return known
-
-    def _location(self, location: Attribute) -> Any:
-        if isinstance(location, FileLineColLoc):
-            return ["f", location.filename.data, location.line.data, location.column.data]
-        if isinstance(location, CallSiteLoc):
-            return ["c", self.location(location.callee), self.location(location.caller)]
-        if isinstance(location, NameLoc):
-            return ["n", location.name.data, self.location(location.location)]
-        if isinstance(location, FusedLoc):
-            return ["u", [self.location(inner) for inner in location.locations.data]]
-        return None
-
     def op(self, op: Operation) -> list[Any]:
         if op.successors:
             raise NotCompact(f"'{op.name}' has successors")
@@ -185,7 +157,7 @@ class _Writer:
             [r.name_hint for r in op.results],
             {name: self.attribute(a) for name, a in op.properties.items()},
             {name: self.attribute(a) for name, a in op.attributes.items()},
-            self.location(op.location),
+            self.attribute(op.location),
             regions,
         ]
 
@@ -219,8 +191,7 @@ class _Reader:
             attributes={k: table[i] for k, i in attributes.items()},
             regions=[Region([self.block(b) for b in blocks]) for blocks in regions],
         )
-        if location is not None:
-            built.location = self.location(location)
+        built.location = table[location]
         for result, hint in zip(built.results, hints):
             result.name_hint = hint
             values.append(result)
@@ -234,17 +205,3 @@ class _Reader:
             self.values.append(argument)
         block.add_ops([self.op(op) for op in ops])
         return block
-
-    def location(self, data: Any) -> Attribute:
-        if data is None:
-            return UnknownLoc()
-        kind = data[0]
-        if kind == "f":
-            return FileLineColLoc(StringAttr(data[1]), IntAttr(data[2]), IntAttr(data[3]))
-        if kind == "c":
-            return CallSiteLoc(self.location(data[1]), self.location(data[2]))
-        if kind == "n":
-            return NameLoc(StringAttr(data[1]), self.location(data[2]))
-        if kind == "u":
-            return FusedLoc(ArrayAttr([self.location(d) for d in data[1]]))
-        raise ValueError(f"unknown location kind {kind!r}")

@@ -32,6 +32,7 @@ import pickle
 import re
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import suppress
 from dataclasses import dataclass, replace
 from functools import cache, partial
 from typing import Any
@@ -137,8 +138,9 @@ class LLVMEngine:
                 self.misses += 1
         if compiled is None:
             compiled = self.compile(build())
-            if compiled.entry is not None:
-                disk.store(key, replace(compiled.entry, signatures=pickle.dumps(compiled.signatures)))
+            with suppress(pickle.PicklingError, TypeError, AttributeError):  # unpicklable: not stored
+                if compiled.entry is not None:
+                    disk.store(key, replace(compiled.entry, signatures=pickle.dumps(compiled.signatures)))
         self._known[key] = compiled
         return compiled
 

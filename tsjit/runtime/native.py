@@ -151,6 +151,8 @@ class LLVMExecutor(GraphExecutor):
             return super()._specialize(args)
         spec = argument_spec(self.arguments.full(tuple(args)))
         key = programs.key(spec)
+        if key is None:
+            return super()._specialize(args)
         with self._lock:
             if (entry := self._cache.get(spec)) is not None:
                 return entry

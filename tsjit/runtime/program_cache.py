@@ -36,7 +36,7 @@ from xdsl.dialects.func import FuncOp
 from xdsl.passes import ModulePass
 
 from tsjit.context import make_context
-from tsjit.formats.compact_ir import NotCompact, dump_module, load_module
+from tsjit.formats.compact_ir import dump_module, load_module
 from tsjit.runtime.kernel_cache import KernelCache, log_detail
 
 
@@ -51,12 +51,19 @@ class ProgramCache:
         """What, besides the graph and the ArgumentSpec, the specialization depends on."""
 
     @cached_property
-    def graph(self) -> bytes:
-        """The input graph in compact form (the executor never modifies it)."""
-        return dump_module(self.module)
+    def graph(self) -> bytes | None:
+        """The input graph in compact form (the executor never modifies it); None when
+        it has none."""
+        try:
+            return dump_module(self.module)
+        except Exception as e:  # noqa: BLE001 -- NotCompact, or any failure: then no program cache
+            log_detail(f"no program cache for @{self.entry}: {type(e).__name__}: {e}")
+            return None
 
-    def key(self, spec: Any) -> str:
-        return self.cache.program_key(self.graph, self.entry, spec, *self.describe)
+    def key(self, spec: Any) -> str | None:
+        """The key of the program for ArgumentSpec `spec`; None: not cached."""
+        graph = self.graph
+        return None if graph is None else self.cache.program_key(graph, self.entry, spec, *self.describe)
 
     def load(self, key: str) -> tuple[ModuleOp, dict[str, Any]] | None:
         """The specialized module stored under `key` and what its program worked out
@@ -82,15 +89,20 @@ class ProgramCache:
         """The module's compact form, or None when it has none (logged)."""
         try:
             return dump_module(module, _context())
-        except NotCompact as e:
-            log_detail(f"program {key[:16]} not stored: {e}")
+        except Exception as e:  # noqa: BLE001 -- NotCompact, or any failure: the cache is never the caller's failure
+            log_detail(f"program {key[:16]} not stored: {type(e).__name__}: {e}")
             return None
 
     def store(self, key: str, module: bytes, facts: dict[str, Any]) -> None:
         """Stores a specialized module (`dump`) with `facts`, what its program worked
         out about it that costs more to work out again than to read (the signatures of
         its fusion groups)."""
-        self.cache.store_program(key, pickle.dumps({"module": module, "facts": facts}))
+        try:
+            data = pickle.dumps({"module": module, "facts": facts})
+        except Exception as e:  # noqa: BLE001 -- whatever cannot be pickled is not stored
+            log_detail(f"program {key[:16]} not stored: {type(e).__name__}: {e}")
+            return
+        self.cache.store_program(key, data)
 
 
 def program_cache(
