@@ -105,7 +105,7 @@ class KernelCache:
 
     def load(self, key: str) -> CachedKernel | None:
         """The entry of `key`, or None: absent, unreadable or corrupt (then removed)."""
-        data = self._read(self.path(key), key)
+        data = self._read(self.path(key))
         entry = None if data is None else _decode(data)
         if data is not None and entry is None:
             self.discard(self.path(key), "corrupt or truncated")
@@ -120,7 +120,7 @@ class KernelCache:
     def load_program(self, key: str) -> bytes | None:
         """The compiled program stored under `key`, or None (a corrupt one is removed)."""
         path = self.program_path(key)
-        data = self._read(path, key)
+        data = self._read(path)
         program = None if data is None else _unseal(_PROGRAM_MAGIC, data)
         if data is not None and program is None:
             self.discard(path, "corrupt or truncated")
@@ -132,13 +132,13 @@ class KernelCache:
             log_detail(f"stored program {key[:16]} ({len(program)} bytes)")
 
     @staticmethod
-    def program_key(*parts: object) -> str:
-        """The key of a compiled program made of `parts` (the graph, the ArgumentSpec,
-        the pipeline, ...) by this tsjit, for this target."""
-        digest = hashlib.sha256()
+    def program_key(graph: bytes, *parts: object) -> str:
+        """The key of the compiled program of `graph` (in compact form) made with
+        `parts` (the ArgumentSpec, the pipeline, ...) by this tsjit, for this target."""
+        digest = hashlib.sha256(graph)
         for part in (*target_identity(), sources_digest(), *map(repr, parts)):
-            digest.update(part.encode() if isinstance(part, str) else part)
             digest.update(b"\0")
+            digest.update(part.encode())
         return digest.hexdigest()
 
     @staticmethod
@@ -147,7 +147,8 @@ class KernelCache:
         its layout), which determine its IR: found without building that IR."""
         return hashlib.sha256("\0".join((program_key, *map(repr, place))).encode()).hexdigest()
 
-    def _read(self, path: Path, key: str) -> bytes | None:
+    @staticmethod
+    def _read(path: Path) -> bytes | None:
         try:
             return path.read_bytes()
         except OSError:
