@@ -23,9 +23,13 @@ ndarray = np.ndarray
 
 @kernel("aten::select.int")
 def select(self: ndarray, dim: int, index: int) -> ndarray:
-    if self.ndim == 0:
+    ndim = self.ndim
+    if 0 <= dim < ndim:  # inline: `x[i]` is selected often and is cheap in numpy
+        d = dim
+    elif ndim == 0:
         raise TorchScriptError("select() cannot be applied to a 0-dim tensor.")
-    d = wrap_dim(dim, self.ndim)
+    else:
+        d = wrap_dim(dim, ndim)
     size = self.shape[d]
     if not -size <= index < size:
         raise TorchScriptError(
@@ -33,7 +37,7 @@ def select(self: ndarray, dim: int, index: int) -> ndarray:
             f"dimension {d}"
         )
     # The trailing Ellipsis keeps numpy from returning a scalar instead of a 0-d view.
-    return self[(slice(None),) * d + (index, Ellipsis)]
+    return self[index, ...] if d == 0 else self[(slice(None),) * d + (index, Ellipsis)]
 
 
 @kernel("aten::slice.Tensor")
@@ -243,10 +247,12 @@ def _mesh(index: ndarray, dim: int, self: ndarray, op: str) -> tuple:
     if index.size and (index.max() >= size or index.min() < -size):
         bad = index[(index >= size) | (index < -size)].flat[0]
         raise TorchScriptError(f"index {int(bad)} is out of bounds for dimension {dim} with size {size}")
-    mesh = list(np.ogrid[tuple(slice(n) for n in index.shape)])
-    if not mesh:
+    rank = index.ndim
+    if not rank:
         return (index,)
-    mesh[dim] = index
+    # np.ogrid's open mesh, built directly (ogrid's indexing machinery costs tens of microseconds)
+    mesh = [index if axis == dim else np.arange(n).reshape((1,) * axis + (n,) + (1,) * (rank - axis - 1))
+            for axis, n in enumerate(index.shape)]  # fmt: skip
     return tuple(mesh)
 
 
