@@ -74,7 +74,6 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 
-from tsjit.dialects.op_building import build_into, ssa_values
 from tsjit.dialects.constant_values import (  # the constant encoding, re-exported here
     ConstantError,
     constant_attr,
@@ -84,6 +83,7 @@ from tsjit.dialects.constant_values import (  # the constant encoding, re-export
     parse_constant_literal,
     print_constant_literal,
 )
+from tsjit.dialects.op_building import build_into, ssa_values
 from tsjit.dialects.types import (
     BoolType,
     ClassType,

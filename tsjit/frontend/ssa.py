@@ -75,7 +75,7 @@ class _ControlFlowLoadStores:
             elif kind is prim.LoopOp:
                 op = self.loop_op(op, frame)  # pyright: ignore[reportArgumentType]
             elif kind is prim.StoreOp:
-                frame.entries[op.var_name.data] = op.input.type  # pyright: ignore[reportAttributeAccessIssue]
+                frame.entries[_variable(op)] = op.operands[0].type
             elif op.regions:  # a fork's closure: its variables stay inside
                 for region in op.regions:
                     for nested in region.blocks:
@@ -194,20 +194,27 @@ def _erase_load_stores(block: Block, parent: _Frame | None) -> None:
         following = op.next_op  # `op` may be erased
         kind = type(op)
         if kind is prim.StoreOp:
-            frame.entries[op.var_name.data] = op.input  # pyright: ignore[reportAttributeAccessIssue]
+            frame.entries[_variable(op)] = op.operands[0]
             block.erase_op(op)
         elif kind is prim.LoadOp:
-            value = frame.find(op.var_name.data)
-            assert isinstance(value, SSAValue), f"variable '{op.var_name.data}' is loaded before it is stored"
-            if value.name_hint is None and op.result.name_hint is not None:
-                value.name_hint = op.result.name_hint
-            op.result.replace_all_uses_with(value)
+            value = frame.find(_variable(op))
+            assert value is not None, f"variable '{_variable(op)}' is loaded before it is stored"
+            result = op.results[0]
+            if value.name_hint is None and result.name_hint is not None:  # pyright: ignore[reportAttributeAccessIssue]
+                value.name_hint = result.name_hint  # pyright: ignore[reportAttributeAccessIssue]
+            result.replace_all_uses_with(value)  # pyright: ignore[reportArgumentType]
             block.erase_op(op)
         else:
             for region in op.regions:
                 for nested in region.blocks:
                     _erase_load_stores(nested, frame)
         op = following
+
+
+def _variable(op: Operation) -> str:
+    """The variable of a Load or Store (its property read directly: IRDL's accessors
+    cost more than the rest of a step)."""
+    return op.properties["name"].data  # pyright: ignore[reportAttributeAccessIssue]
 
 
 _SCAFFOLDING = frozenset(
