@@ -3,6 +3,9 @@
 import atexit
 import os
 import shutil
+import socket
+import subprocess
+import sys
 import tempfile
 
 import lit.formats
@@ -25,6 +28,29 @@ for var in ("HOME", "TMPDIR", "LANG", "LC_ALL", "TSJIT_LOG_LEVEL", "TSJIT_OPT_LI
 # The tools share a kernel cache of this run's own, never the user's.
 config.environment["TSJIT_CACHE_DIR"] = tempfile.mkdtemp(prefix="tsjit-lit-cache-")
 atexit.register(shutil.rmtree, config.environment["TSJIT_CACHE_DIR"], True)
+
+# The tools, and FileCheck, start as children of a fork server that has xDSL, tsjit and
+# FileCheck imported (tsjit.tools.launch): same behaviour, a tenth of the start-up. Without
+# the server (lit run by an interpreter that cannot import tsjit) they start on their own.
+_server_dir = tempfile.mkdtemp(prefix="tsjit-lit-tools-")
+atexit.register(shutil.rmtree, _server_dir, True)
+_filecheck = os.path.join(_server_dir, "filecheck")
+with open(_filecheck, "w") as _script:
+    _script.write(f"#!{sys.executable}\nfrom tsjit.tools.launch import launch\nlaunch('filecheck')\n")
+os.chmod(_filecheck, 0o755)
+config.environment["PATH"] = os.pathsep.join([_server_dir, config.environment["PATH"]])
+config.environment["TSJIT_TOOL_SERVER"] = os.path.join(_server_dir, "tools.sock")
+with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as _listener:
+    _listener.bind(config.environment["TSJIT_TOOL_SERVER"])
+    _listener.listen(64)
+    _server = subprocess.Popen(
+        [sys.executable, "-m", "tsjit.tools.launch", "--serve-fd", str(_listener.fileno())],
+        pass_fds=[_listener.fileno()],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        env=config.environment,  # the tests' own, or it declines their requests
+    )
+atexit.register(_server.terminate)
 
 config.substitutions.append(("%archives", os.path.join(config.test_source_root, "data", "archives")))
 config.substitutions.append(("%conformance", os.path.join(os.path.dirname(config.test_source_root), "..", "shared", "conformance")))
