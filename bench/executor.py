@@ -3,9 +3,9 @@ executor (both with the llvm backend).
 
 1. Guarded fast path: `a * b + c * d` on four 16-element float32 tensors, fused into
    one kernel. The profiling executor's call (entry check, the specialized graph, the
-   kernel) against calling the kernel's compiled call plan directly: the difference is
-   the executor's overhead per call (goal: at most 1 µs); the ArgumentSpec executor's
-   call for comparison.
+   kernel) against calling the kernel's compiled call plan (the one the guarded code
+   calls) directly: the difference is the executor's overhead per call (goal: at most
+   1 µs); the ArgumentSpec executor's call for comparison.
 2. The JIT overview's LSTM cell (`examples/lstm_cell.py`) at the demo's size (batch
    1024, hidden 128, features 64) and at a small one (batch 2, hidden 4), through the
    profiling executor and through the ArgumentSpec executor (goal: within 5%).
@@ -64,13 +64,16 @@ def best_times(contenders: dict[str, Callable[[], Any]], samples: int = 200, bud
 
 
 def kernel_plan(executor: ProfilingGraphExecutor, args: tuple[Any, ...]) -> Callable[[], Any]:
-    """The compiled call of the fused kernel the optimized graph runs, on `args`."""
+    """The compiled call of the fused kernel the optimized graph runs, on `args`: the
+    group's fixed entry (its plan for the guarded shapes), called as the guarded code
+    calls it."""
     program = executor.program
     assert isinstance(program, NativeProgram)
     (group,) = [n for n in program.natives.values() if isinstance(n, FusedGroup)]
-    group.invoke(*args)
-    (plan,) = [p for p in group._plans.values() if p is not None]  # pyright: ignore[reportPrivateUsage]
-    return lambda: plan(args)
+    plan = group.call
+    assert plan != group.invoke, "the guarded kernel has a fixed plan"
+    a, b, c, d = args
+    return lambda: plan(a, b, c, d)
 
 
 def lstm_inputs(batch: int, hidden: int, features: int) -> list[np.ndarray]:

@@ -635,6 +635,10 @@ def try_match(
         if matched is None:
             return None
         plans.append(matched)
+    if pending_self is not None:
+        # `x.cosh(2)` is not `cosh(2)`: a method's receiver binds to `self` or nothing.
+        errors.append(f"provided self value not used in {signature.name}")
+        return None
     if signature.is_vararg:
         plans.extend(UseArg(a.type, 0, a) for a in args[used_args:])
         used_args = len(args)

@@ -21,7 +21,7 @@ else takes the full check, which converts or raises.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Container, Sequence
 from typing import Any
 
 import numpy as np
@@ -78,10 +78,13 @@ class ArgumentCheck:
         self.types = types
         self.check: Callable[[tuple[Any, ...]], tuple[Any, ...]] = _generate(self)
 
-    def condition(self, params: Sequence[str]) -> str | None:
+    def condition(self, params: Sequence[str], positions: Container[int] | None = None) -> str | None:
         """An expression over the arguments (variables named `params`) that holds when
-        `check` would return them unchanged; None when some type has no such test."""
-        tests = [_fast_test(t, p) for t, p in zip(self.types, params)]
+        `check` would return them unchanged (of those at `positions` only, if given);
+        None when some type has no such test."""
+        tests = [
+            _fast_test(t, p) for k, (t, p) in enumerate(zip(self.types, params)) if positions is None or k in positions
+        ]
         if any(test is None for test in tests):
             return None
         return " and ".join(f"({test})" for test in tests if test != "True") or "True"

@@ -1080,7 +1080,7 @@ _CALLABLES: dict[str, Callable[[_Compiler, Operation], Callable[..., Any]]] = {
     "prim.fork": _Compiler.fork,
     "prim.isinstance": _isinstance_checker,
     "profile.profile": lambda compiler, op: _profiling().profile_recorder(op),
-    "profile.type_check": lambda compiler, op: _profiling().type_checker(op.expected_types.data),
+    "profile.type_check": lambda compiler, op: _profiling().type_checker(op.expected_types.data, compiler.autograd),
     "profile.bailout": _Compiler.bailout,
 }
 """Ops that run as a call of a Python callable built for the op at compile time."""

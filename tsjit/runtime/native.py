@@ -340,11 +340,15 @@ class FusedGroup:
         self._lock = threading.Lock()
         self._key = _plan_key(sorted({t.input for t in self.signature.tensors}))
         self._single = len(group.outs) == 1
-        self._fixed: CallPlan | None = None
+        self._fixed: Callable[..., Any] | None = None
         self.plan_once = False
         """Set when a guard before the group checks the shapes, strides and dtypes of its
         tensor inputs: the plan of the first call then serves every call, unkeyed (the
         static-shape kernel of a STATIC specialization)."""
+        self.call: Callable[..., Any] = self.invoke
+        """The group's entry for code that looks it up at each call (`straight_line`):
+        `invoke`, until a plan is fixed; then that plan itself, which takes the
+        arguments positionally, counts the call and falls back on its own."""
         self.runs = 0
         self.calls = 0
         self.fallbacks = 0
@@ -358,12 +362,7 @@ class FusedGroup:
     def invoke(self, *args: Any) -> Any:
         fixed = self._fixed
         if fixed is not None:
-            self.calls += 1
-            try:
-                return fixed(args)
-            except ctypes.ArgumentError:  # a scalar of another type than the IR said
-                self.calls -= 1
-                return self.fallback(args)
+            return fixed(*args)
         try:
             key = self._key(args)
         except AttributeError:  # not an array where the types promised a tensor
@@ -375,7 +374,7 @@ class FusedGroup:
                 return self.fallback(args)
             plan = self._plans[key] = self.plan(args)  # pyright: ignore[reportArgumentType]
             if self.plan_once and plan is not None:
-                self._fixed = self.plan(args, direct=True)
+                self._fixed = self.call = self.plan(args, fixed=True)
         if plan is None:
             return self.fallback(args)
         try:
@@ -419,11 +418,11 @@ class FusedGroup:
                 raw = self._kernels[layout] = self.engine.compile(module)[name].raw
             return raw
 
-    def plan(self, args: Sequence[Any], direct: bool = False) -> CallPlan | None:
+    def plan(self, args: Sequence[Any], fixed: bool = False) -> CallPlan | None:
         """The call plan for arguments like `args` (None: the kernel cannot take them);
-        `direct` returns the group's result itself rather than a list of results."""
+        `fixed`: the group's fixed entry (see `call`) rather than a plan of `args`."""
         try:
-            return plan_call(self.signature, args, self.kernel, self.splitter, direct)
+            return plan_call(self.signature, args, self.kernel, self.splitter, self if fixed else None)
         except Unplannable:
             return None
 
@@ -452,12 +451,16 @@ def _generate_call(
     outputs: list[tuple[int, tuple[int, ...], np.dtype, int]],
     result_count: int,
     split: SplitCall | None = None,
-    direct: bool = False,
+    entry_of: FusedGroup | None = None,
+    arity: int = 0,
 ) -> CallPlan:
     """The call: `inputs` and `scalars` are (native slot, group input), `outputs` are
     (native slot, shape, dtype, group result); `split` runs it in slices on threads. A
     generated function costs half of a loop over these lists, which matters for
-    kernels on small tensors."""
+    kernels on small tensors. With `entry_of`, the call is that group's fixed entry
+    (`FusedGroup.call`): its `arity` arguments are parameters (no tuple to build, no
+    frame to unpack it), it returns the group's value, counts the call on the group
+    and runs the group's fallback when ctypes rejects a scalar."""
     namespace: dict[str, Any] = {
         "raw": raw,
         "split": split,
@@ -465,12 +468,15 @@ def _generate_call(
         "address": array_address,
         "refcount": sys.getrefcount,
         "reused": [None] * len(outputs),
+        "group": entry_of,
+        "ArgumentError": ctypes.ArgumentError,
     }
+    argument = "a{}" if entry_of is not None else "args[{}]"
     natives = [repr(v) for v in template]
     for slot, position in inputs:
-        natives[slot] = f"address(args[{position}])"
+        natives[slot] = f"address({argument.format(position)})"
     for slot, position in scalars:
-        natives[slot] = f"args[{position}]"
+        natives[slot] = argument.format(position)
     lines: list[str] = []
     results = ["None"] * result_count
     for k, (slot, shape, dtype, result) in enumerate(outputs):
@@ -486,12 +492,23 @@ def _generate_call(
         natives[slot] = f"address(o{k})"
         results[result] = f"o{k}"
     call = f"raw({', '.join(natives)})" if split is None else f"split(raw, [{', '.join(natives)}])"
-    if direct:  # the group's value: its one result, or the tuple of them
+    if entry_of is not None:  # the group's value: its one result, or the tuple of them
         returned = results[0] if result_count == 1 else f"({', '.join(results)},)"
+        parameters = [f"a{i}" for i in range(arity)]
+        arguments = f"({', '.join(parameters)}{',' if arity == 1 else ''})"
+        lines += [
+            "try:",
+            f"    {call}",
+            "except ArgumentError:  # a scalar of another type than the IR said",
+            f"    return group.fallback({arguments})",
+            "group.calls += 1",
+            f"return {returned}",
+        ]
+        source = f"def call({', '.join(parameters)}):\n"
     else:
-        returned = f"[{', '.join(results)}]"
-    lines += [call, f"return {returned}"]
-    source = "def call(args):\n" + "".join(f"    {line}\n" for line in lines)
+        lines += [call, f"return [{', '.join(results)}]"]
+        source = "def call(args):\n"
+    source += "".join(f"    {line}\n" for line in lines)
     exec(compile(source, "<fused group call>", "exec"), namespace)  # noqa: S102 -- generated from the plan
     return namespace["call"]
 
@@ -501,11 +518,12 @@ def plan_call(
     args: Sequence[Any],
     kernel: Callable[[KernelLayout], Callable[..., Any]],
     splitter: Callable[[int, Sequence[int], Sequence[tuple[int, int]]], SplitCall | None] | None = None,
-    direct: bool = False,
+    entry_of: FusedGroup | None = None,
 ) -> CallPlan:
     """Works out a call of `signature`'s kernel on `args` (see `FusedGroup`); raises
     Unplannable for values the kernel cannot take. A flat call on arrays long enough
-    for `splitter` runs in slices on several threads."""
+    for `splitter` runs in slices on several threads. With `entry_of`, the call is that
+    group's fixed entry (see `_generate_call`)."""
     rank = signature.rank
     arrays: dict[int, np.ndarray] = {}
     for param in signature.tensors:
@@ -613,7 +631,7 @@ def plan_call(
         lengths = (0, *(slot + 1 for slot in slots))
         split = splitter(iteration_sizes[0], lengths, list(zip(slots, itemsizes, strict=True)))
     return _generate_call(
-        raw, template, input_slots, scalar_slots, output_slots, len(signature.outputs), split, direct
+        raw, template, input_slots, scalar_slots, output_slots, len(signature.outputs), split, entry_of, len(args)
     )
 
 

@@ -126,10 +126,12 @@ def numpy_dtype(t: TensorType) -> np.dtype | None:
         return None
 
 
-def type_checker(expected: Sequence[Attribute]) -> Callable[..., tuple[Any, ...]]:
+def type_checker(expected: Sequence[Attribute], variables: bool = True) -> Callable[..., tuple[Any, ...]]:
     """`check(*values) -> (*values, matched)` for `profile.type_check` (see the module
-    docstring); cached per list of types, so equal guards share one function."""
-    return _type_checker(tuple(expected))
+    docstring); cached per list of types, so equal guards share one function. Without
+    `variables` (a program that records no gradients, whose code computes on arrays),
+    a Variable matches no tensor type; the check's `variables` attribute says which."""
+    return _type_checker(tuple(expected), variables)
 
 
 def matches(expected: Sequence[Attribute]) -> Callable[..., bool]:
@@ -138,14 +140,16 @@ def matches(expected: Sequence[Attribute]) -> Callable[..., bool]:
 
 
 @functools.cache
-def _type_checker(expected: tuple[Attribute, ...]) -> Callable[..., tuple[Any, ...]]:
+def _type_checker(expected: tuple[Attribute, ...], variables: bool = True) -> Callable[..., tuple[Any, ...]]:
     names = [f"v{k}" for k in range(len(expected))]
     namespace: dict[str, Any] = {"ndarray": np.ndarray, "getattr": getattr, "isinstance": isinstance}
-    tests = [type_test(name, t, f"c{k}", namespace) for k, (name, t) in enumerate(zip(names, expected))]
+    tests = [type_test(name, t, f"c{k}", namespace, variables) for k, (name, t) in enumerate(zip(names, expected))]
     condition = " and ".join(f"({t})" for t in tests) or "True"
     source = f"def check({', '.join(names)}):\n    return ({', '.join(names)}, {condition})\n"
     exec(compile(source, "<tsjit type check>", "exec"), namespace)  # noqa: S102 -- generated from the types
-    return namespace["check"]
+    check = namespace["check"]
+    check.variables = variables
+    return check
 
 
 @functools.cache
@@ -158,12 +162,12 @@ def _type_matcher(expected: tuple[Attribute, ...]) -> Callable[..., bool]:
     return matched
 
 
-def type_test(name: str, t: Attribute, prefix: str, namespace: dict[str, Any]) -> str:
+def type_test(name: str, t: Attribute, prefix: str, namespace: dict[str, Any], variables: bool = True) -> str:
     """A Python expression true when the variable `name` holds a value of type `t`; the
     constants it compares with are put in `namespace` under names starting `prefix`.
     A tensor is an array, or a Variable (whose array is tested) where gradients are
-    recorded: one that requires grad matches `requires_grad = true`, any other tensor
-    `requires_grad = false`."""
+    recorded (`variables`): one that requires grad matches `requires_grad = true`, any
+    other tensor `requires_grad = false`."""
     namespace["ndarray"] = np.ndarray
     if not isinstance(t, TensorType):
         return "True"
@@ -173,6 +177,11 @@ def type_test(name: str, t: Attribute, prefix: str, namespace: dict[str, Any]) -
     condition = " and ".join(_array_tests(name, t, prefix, namespace)) or "True"
     if condition == "False":
         return "False"
+    if not variables:
+        if grad is True:
+            return "False"
+        kind = f"{name}.__class__ is ndarray" if grad is False else f"isinstance({name}, ndarray)"
+        return f"({kind} and {condition})"
     array = f"{name}.array"
     variable_condition = " and ".join(_array_tests(array, t, prefix, namespace)) or "True"
     if grad is False:
@@ -182,6 +191,18 @@ def type_test(name: str, t: Attribute, prefix: str, namespace: dict[str, Any]) -
         return f"(isinstance({name}, Variable) and requires_grad({name}) and {variable_condition})"
     return (f"((isinstance({name}, ndarray) and {condition}) or (isinstance({name}, Variable) and "
             f"{variable_condition}))")  # fmt: skip
+
+
+def exact_array_test(name: str, t: Attribute, prefix: str, namespace: dict[str, Any]) -> str | None:
+    """The part of `type_test` that the usual value passes: an ndarray itself (no
+    Variable, no subclass) of `t`'s dtype, sizes and strides; None when no array
+    matches (`t` requires grad). Where it holds, so does `type_test`."""
+    namespace["ndarray"] = np.ndarray
+    if not isinstance(t, TensorType):
+        return "True"
+    if t.grad is True:
+        return None
+    return " and ".join([f"type({name}) is ndarray", *_array_tests(name, t, prefix, namespace)])
 
 
 def _array_tests(name: str, t: TensorType, prefix: str, namespace: dict[str, Any]) -> list[str]:
@@ -194,14 +215,18 @@ def _array_tests(name: str, t: TensorType, prefix: str, namespace: dict[str, Any
         namespace[f"{prefix}d"] = dtype
         parts.append(f"({name}.dtype is {prefix}d or {name}.dtype == {prefix}d)")
     shape = t.shape
+    strides = t.stride_values
     if shape is not None:
-        if None not in shape:
+        if None not in shape and strides is not None and len(strides) == len(shape) <= 1:
+            # the strides test fixes the rank: then the element count fixes the sizes,
+            # and costs less to read than the shape
+            parts += [f"{name}.size == {size}" for size in shape]
+        elif None not in shape:
             namespace[f"{prefix}s"] = tuple(shape)
             parts.append(f"{name}.shape == {prefix}s")
         else:
             parts.append(f"{name}.ndim == {len(shape)}")
             parts += [f"{name}.shape[{d}] == {size}" for d, size in enumerate(shape) if size is not None]
-    strides = t.stride_values
     if strides is not None:
         if t.element_type is not None and (dtype := numpy_dtype(t)) is not None:
             namespace[f"{prefix}t"] = tuple(s * dtype.itemsize for s in strides)

@@ -4,9 +4,12 @@ The interpreter runs compiled code as closures dispatched in a loop over a regis
 list (`Code.run`): a list copy per call and a dispatch per instruction. Code without
 loops, as a guarded fast path is (a check, a branch, a few calls, the return), can run
 as one Python function instead: registers become local variables, a branch an `if`,
-each call a direct call of the same callee, a drop an assignment of None (so values
-still die at their last use), and a `profile.type_check` an inline condition over the
-values it checks (`profiling.type_test`). Errors are reported as the interpreter
+each call a direct call of the same callee (a fused group's through its current entry,
+`FusedGroup.call`, read at each call), a drop an assignment of None (so values still
+die at their last use), and a `profile.type_check` an inline condition over the values
+it checks (`profiling.type_test`). Code that starts with a check of its arguments tests
+them once, in `call`, for being the arrays profiled (`profiling.exact_array_test`),
+which passes the argument check and the type check both. Errors are reported as the interpreter
 reports them: a `TorchScriptError` gets the location of the failing op, any other
 exception becomes TorchScript's RuntimeError there.
 
@@ -19,7 +22,7 @@ is the call from running code, where it is set already.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -41,9 +44,19 @@ then never pays for it."""
 def float_safe(callee: Any) -> bool:
     """Callees that need no numpy error state: fused kernels, which set it themselves
     when they fall back to the interpreter."""
+    return _fused_group(callee) is not None
+
+
+def _fused_group(callee: Any) -> Any:
+    """The FusedGroup whose `invoke` `callee` is, if it is one."""
     from tsjit.runtime.native import FusedGroup
 
-    return isinstance(getattr(callee, "__self__", None), FusedGroup)
+    group = getattr(callee, "__self__", None)
+    return group if isinstance(group, FusedGroup) else None
+
+
+_MISSING: Any = object()
+"""The default of `call`'s parameters: an argument not given."""
 
 
 class Unstructured(Exception):
@@ -53,7 +66,7 @@ class Unstructured(Exception):
 class StraightLineCode:
     """A Code's instructions as one Python function (see the module docstring)."""
 
-    def __init__(self, code: Code, source: str, namespace: dict[str, Any]):
+    def __init__(self, code: Code, source: str, namespace: dict[str, Any], prologue: tuple[str, ...] = ()):
         self.code = code
         self.name = code.name
         self.arity = code.arity
@@ -64,6 +77,8 @@ class StraightLineCode:
         """The generated functions themselves (`invoke`, and `call` as `__call__`)."""
         self.checks_arguments = "check_all" in namespace
         """Whether `call` checks its arguments against the signature."""
+        self.prologue = prologue
+        """The statements `call` runs first (`straight_line`)."""
 
     def __call__(self, *args: Any) -> Any:
         return self.call(*args)
@@ -72,19 +87,33 @@ class StraightLineCode:
         return self.invoke(*args)
 
 
-def straight_line(code: Code, arguments: ArgumentCheck | None = None) -> StraightLineCode | None:
+def straight_line(
+    code: Code,
+    arguments: ArgumentCheck | None = None,
+    prologue: Sequence[str] = (),
+    names: Mapping[str, Any] | None = None,
+) -> StraightLineCode | None:
     """`code` as one function, or None when it has a loop or an unstructured jump. With
-    `arguments`, `call` (the call from outside) checks its arguments first."""
+    `arguments`, `call` (the call from outside) checks its arguments first; before
+    anything, it runs the statements `prologue`, whose free variables are `names` (an
+    executor's bookkeeping, without a call of its own)."""
     try:
-        return _Generator(code, arguments).generate()
+        return _Generator(code, arguments, prologue, names or {}).generate()
     except Unstructured:
         return None
 
 
 class _Generator:
-    def __init__(self, code: Code, arguments: ArgumentCheck | None = None):
+    def __init__(
+        self,
+        code: Code,
+        arguments: ArgumentCheck | None = None,
+        prologue: Sequence[str] = (),
+        names: Mapping[str, Any] | None = None,
+    ):
         self.code = code
         self.arguments = arguments
+        self.prologue = list(prologue)
         self.instructions = code.instructions
         self.namespace: dict[str, Any] = {
             "TorchScriptError": TorchScriptError,
@@ -93,6 +122,7 @@ class _Generator:
             "set_errors": FLOAT_STATE[0],
             "IGNORE": FLOAT_STATE[1],
             "reset_errors": FLOAT_STATE[2],
+            **(names or {}),
         }
         # argument registers are never dropped: the caller's arguments hold them anyway
         written = {r for ins in code.instructions for r in (*ins.outputs, *ins.loop_state)}
@@ -120,9 +150,12 @@ class _Generator:
 
     def generate(self) -> StraightLineCode:
         self.float_state = "none"
+        self.entry: tuple[int, str, set[int]] | None = None
+        """`entry_check`, while `call` is generated."""
         invoke_body = self.block(0, len(self.instructions), 2)
         unsafe = [ins for ins in self.instructions if ins.opcode == "call" and not float_safe(ins.callee)]
         self.float_state = "per call" if len(unsafe) <= PER_CALL_FLOAT_STATE else "whole call"
+        self.entry = self.entry_check() if self.arguments is not None else None
         call_body = self.block(0, len(self.instructions), 2)
         results = self.code.results
         returned = (
@@ -142,14 +175,29 @@ class _Generator:
             ("call", call_body, self.float_state == "whole call"),
         ):
             checks = name == "call" and self.arguments is not None
+            if checks and arity:  # parameters: no tuple to pack and unpack
+                self.namespace["MISSING"] = _MISSING
+                given = f"({', '.join(parameters)},)"
+                entry = [
+                    f"def {name}({', '.join(f'{p}=MISSING' for p in parameters)}, /, *extra):",
+                    *(f"    {line}" for line in self.prologue),
+                    f"    if extra or {parameters[-1]} is MISSING:  # another number of arguments",
+                    f"        {unpack.replace('= args', f'= check_all(tuple(a for a in {given} if a is not MISSING) + extra)')}",
+                    *self.argument_check(parameters, unpack, given),
+                ]  # fmt: skip
+            else:
+                entry = [
+                    f"def {name}(*args):",
+                    *(f"    {line}" for line in (self.prologue if name == "call" else ())),
+                    "    try:",
+                    f"        {unpack}",
+                    "    except ValueError:",
+                    f"        {unpack.replace('= args', '= check_all(args)')}" if checks
+                    else f"        raise TorchScriptError({arity_error}) from None",
+                    *(self.argument_check(parameters, unpack, "args") if checks else []),
+                ]
             lines += [
-                f"def {name}(*args):",
-                "    try:",
-                f"        {unpack}",
-                "    except ValueError:",
-                f"        {unpack.replace('= args', '= check_all(args)')}" if checks
-                else f"        raise TorchScriptError({arity_error}) from None",
-                *(self.argument_check(parameters, unpack) if checks else []),
+                *entry,
                 "    pc = 0",
                 *(["    token = set_errors(IGNORE)"] if float_state else []),
                 "    try:",
@@ -164,20 +212,63 @@ class _Generator:
                 "",
             ]
         source = "\n".join(lines) + "\n"
-        return StraightLineCode(self.code, source, self.namespace)
+        return StraightLineCode(self.code, source, self.namespace, tuple(self.prologue))
 
-    def argument_check(self, parameters: list[str], unpack: str) -> list[str]:
-        """The entry's check of its arguments (`ArgumentCheck`), inline where it can be."""
+    def argument_check(self, parameters: list[str], unpack: str, given: str) -> list[str]:
+        """The entry's check of its arguments (`ArgumentCheck`), inline where it can be.
+        Code that starts with a check of its arguments' profiled types tests first
+        whether they are the usual arrays it expects (`as_profiled`): then the arguments
+        it covers need no other test, and neither does the type check."""
         assert self.arguments is not None
         self.namespace["check"] = self.arguments.check
         self.namespace["check_all"] = self.arguments.full
-        condition = self.arguments.condition(parameters)
-        if condition is None:
-            return [f"    {unpack.replace('= args', '= check(args)')}"]
-        if condition == "True":
-            return []
         self.namespace["ndarray"] = np.ndarray
-        return [f"    if not ({condition}):", f"        {unpack.replace('= args', '= check_all(args)')}"]
+        condition = self.arguments.condition(parameters)
+        check_all = f"        {unpack.replace('= args', f'= check_all({given})')}"
+        if self.entry is None:
+            if condition is None:
+                return [f"    {unpack.replace('= args', f'= check({given})')}"]
+            return [] if condition == "True" else [f"    if not ({condition}):", check_all]
+        _, usual, covered = self.entry
+        if condition is None:
+            return [f"    {unpack.replace('= args', f'= check({given})')}", f"    as_profiled = {usual}"]
+        if condition == "True":
+            return [f"    as_profiled = {usual}"]
+        rest = self.arguments.condition(parameters, [k for k in range(len(parameters)) if k not in covered])
+        accepted = "as_profiled" if rest == "True" else f"(as_profiled and {rest})"
+        return [
+            f"    as_profiled = {usual}",
+            f"    if not ({accepted} or ({condition})):",
+            check_all,
+            "        as_profiled = False",
+        ]
+
+    def entry_check(self) -> tuple[int, str, set[int]] | None:
+        """The check of the arguments' profiled types the code starts with, if it does:
+        its pc, the test of `exact_array_test` over its arguments, and the argument
+        positions that test covers (those of tensors)."""
+        ins = self.instructions[0] if self.instructions else None
+        if (
+            ins is None
+            or ins.opcode != "call"
+            or ins.op is None
+            or ins.op.name != "profile.type_check"
+            or len(ins.outputs) != len(ins.inputs) + 1
+            or any(r >= self.code.arity for r in ins.inputs)
+        ):
+            return None
+        from tsjit.dialects.types import TensorType
+        from tsjit.runtime.profiling import exact_array_test
+
+        expected = ins.op.expected_types.data  # pyright: ignore[reportAttributeAccessIssue]
+        tests = [
+            exact_array_test(self.name(r), t, f"c0_{k}", self.namespace)
+            for k, (r, t) in enumerate(zip(ins.inputs, expected))
+        ]
+        if any(test is None for test in tests):
+            return None
+        usual = " and ".join(f"({test})" for test in tests if test != "True") or "True"
+        return 0, usual, {r for r, t in zip(ins.inputs, expected) if isinstance(t, TensorType)}
 
     def name(self, register: int) -> str:
         register = self.aliases.get(register, register)
@@ -239,9 +330,15 @@ class _Generator:
             from tsjit.runtime.profiling import type_test
 
             expected = op.expected_types.data  # pyright: ignore[reportAttributeAccessIssue]
-            tests = [type_test(name, t, f"c{pc}_{k}", self.namespace) for k, (name, t) in enumerate(zip(inputs, expected))]
+            variables = getattr(ins.callee, "variables", True)  # as the interpreter's check
+            tests = [
+                type_test(name, t, f"c{pc}_{k}", self.namespace, variables)
+                for k, (name, t) in enumerate(zip(inputs, expected))
+            ]
             refined = [f"{self.name(o)} = {i}" for o, i in zip(ins.outputs, inputs) if self.name(o) != i]
             condition = " and ".join(f"({t})" for t in tests) or "True"
+            if self.entry is not None and self.entry[0] == pc:
+                condition = f"as_profiled or ({condition})"
             ok = ins.outputs[-1]
             following = self.instructions[pc + 1] if pc + 1 < len(self.instructions) else None
             if (
@@ -254,8 +351,13 @@ class _Generator:
                 self.conditions[ok] = condition  # the branch tests it directly
                 return refined
             return [*refined, f"{self.name(ok)} = {condition}", *self.drops(ins)]
-        self.namespace[f"f{pc}"] = ins.callee
-        call = f"f{pc}({', '.join(inputs)})"
+        group = _fused_group(ins.callee)
+        if group is not None:  # its entry changes once its plan is fixed: read at each call
+            self.namespace[f"g{pc}"] = group
+            call = f"g{pc}.call({', '.join(inputs)})"
+        else:
+            self.namespace[f"f{pc}"] = ins.callee
+            call = f"f{pc}({', '.join(inputs)})"
         if ins.outputs:
             call = f"{outputs} = {call}"
         if self.float_state == "per call" and not float_safe(ins.callee):

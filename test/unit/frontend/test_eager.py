@@ -34,8 +34,8 @@ def test_calls_run_the_kernel_of_the_overload_the_arguments_select():
     with_tensor = plan_of(torch.Tensor.add, x, y)
     with_number = plan_of(torch.Tensor.add, x, 2)
     assert with_tensor.schema.overload_name == "Tensor" and with_number.schema.overload_name == "Scalar"
-    assert with_tensor.run.__globals__["kernel0"] is kernels.lookup("aten::add.Tensor")
-    assert with_number.run.__globals__["kernel0"] is kernels.lookup("aten::add.Scalar")
+    assert kernels.lookup("aten::add.Tensor") in with_tensor.run.__globals__.values()
+    assert kernels.lookup("aten::add.Scalar") in with_number.run.__globals__.values()
     np.testing.assert_array_equal((x + y).array, kernels.lookup("aten::add.Tensor")(x.array, y.array, 1))
 
 
@@ -60,6 +60,52 @@ def test_every_schema_argument_is_passed_with_defaults_and_conversions():
     assert x.to(torch.int64).dtype is torch.int64 and x.to("cpu") is not None
     assert torch.cat((x, x), dim=1).shape == (2, 6, 4)
     assert F.dropout(x, 0, False).shape == x.shape  # an int where the schema says float, as Python allows
+
+
+def test_a_list_argument_of_other_elements_runs_its_own_plan():
+    """The first plan for `torch.cat([x, y])` runs behind a guard on the list's length
+    and element types; other lists (or keywords) reach their own plans."""
+    x, y = tensor(2, 3), tensor(2, 3, seed=1)
+    expected = np.concatenate([x.array, y.array, x.array])
+    np.testing.assert_array_equal(torch.cat([x, y]).array, expected[:4])
+    np.testing.assert_array_equal(torch.cat([x, y, x]).array, expected)
+    np.testing.assert_array_equal(torch.cat([x, y.array]).array, expected[:4])  # an array element
+    np.testing.assert_array_equal(torch.cat([x, y]).array, expected[:4])
+    np.testing.assert_array_equal(torch.cat([x, y], dim=1).array, np.concatenate([x.array, y.array], 1))
+    np.testing.assert_array_equal(torch.cat([y, x], 1).array, np.concatenate([y.array, x.array], 1))
+    assert x.new_zeros([2, 3]).shape == (2, 3) and x.new_zeros([1, 2, 3]).shape == (1, 2, 3)  # lists of ints
+    assert x.new_zeros([2, torch.tensor(3)]).shape == (2, 3)
+
+
+def test_the_first_argument_types_run_inline_and_others_still_dispatch():
+    """The first plan is compiled into the operator's function itself; other argument
+    types and traces still take their own paths."""
+    sinh = torch.Tensor.sinh
+    x = tensor(2, 3)
+    np.testing.assert_allclose(sinh(x).array, np.sinh(x.array))
+    assert "type(a0) is _K0" in sinh.source  # pyright: ignore[reportAttributeAccessIssue]
+    weight = torch.nn.Parameter(tensor(2, 3, seed=1), requires_grad=False)  # another type: the general lookup
+    np.testing.assert_allclose(sinh(weight).array, np.sinh(weight.array))
+    traced = tsjit.trace(lambda t: t.sinh(), (x,))
+    assert "aten::sinh(%t)" in traced.torchscript
+    with pytest.raises(TypeError, match="sinh"):
+        sinh(x, "a")
+    with pytest.raises(TypeError, match="provided self value not used"):  # not sinh(2), a number's overload
+        sinh(x, 2)
+
+
+def test_one_keyword_is_dispatched_like_positional_arguments():
+    """The first call with keywords is inlined too (`x.sum(dim=1)`): others of the same
+    count but other names or types still dispatch."""
+    x = tensor(2, 3, 4)
+    for _ in range(2):  # planned, then from the cache
+        assert x.sum(dim=1).shape == (2, 4) and x.sum(dim=(0, 2)).shape == (3,)
+        assert x.sum(1, keepdim=True).shape == (2, 1, 4) and x.mean(-1, keepdim=True).shape == (2, 3, 1)
+        assert x.sum(dim=-1, keepdim=True).shape == (2, 3, 1)
+        assert torch.sum(x, dim=0).shape == (3, 4) and torch.sum(input=x).shape == ()
+        assert x.sum(dtype=torch.float64).dtype is torch.float64  # one keyword, another name
+        with pytest.raises((IndexError, RuntimeError), match="Dimension out of range"):  # the kernel's error
+            x.sum(dim=3)
 
 
 def test_kinds_describe_containers_by_their_elements():

@@ -21,6 +21,7 @@ from tsjit.dialects.profile import BailOutOp, ProfileOp, TypeCheckOp
 from tsjit.dialects.types import IntType
 from tsjit.formats.mlir import parse_mlir
 from tsjit.runtime.autograd import Variable
+from tsjit.runtime.errors import TorchScriptError
 from tsjit.runtime.executor import GraphExecutor, make_executor
 from tsjit.runtime.native import FusedGroup
 from tsjit.runtime.profiling_executor import (
@@ -256,6 +257,70 @@ def test_the_llvm_backend_plans_a_kernel_checked_by_the_guard_once():
     groups = [n for n in run.program.natives.values() if isinstance(n, FusedGroup)]  # pyright: ignore[reportOptionalMemberAccess,reportAttributeAccessIssue]
     assert groups and any(g.plan_once for g in groups)
     assert run.backend.statistics()["kernel_calls"] >= 3
+
+
+def strided(x: np.ndarray) -> np.ndarray:
+    """`x`'s values in a view of another layout (every other element of a larger array)."""
+    wider = np.zeros((*x.shape[:-1], 2 * x.shape[-1]), x.dtype)
+    wider[..., ::2] = x
+    return wider[..., ::2]
+
+
+@pytest.mark.parametrize(
+    ("shape", "changes"),
+    [
+        pytest.param((2, 3), [strided, np.asfortranarray, np.copy], id="rank 2"),
+        pytest.param((6,), [strided, lambda x: x.reshape(2, 3), lambda x: x.reshape(1, 6), np.copy], id="rank 1"),
+    ],
+)
+def test_the_fast_path_takes_only_what_the_check_accepts(backend: str, shape: tuple[int, ...], changes: list[Any]):
+    """The optimized call's first test (the profiled arrays themselves) lets through
+    only what the type check accepts: not another layout of the same elements, nor
+    (where the element count stands for the sizes, at rank 1) another shape of as
+    many elements. Those run the fallback with the interpreter's results; a copy runs
+    the fast path. Calls and checks are counted on every path."""
+    run = ProfilingGraphExecutor(module(), "forward", backend=backend, runs=1, strategy=[("STATIC", 1)])
+    x, y, n = inputs(shape)
+    run(x, y, n)
+    run(x, y, n)
+    for change in changes:
+        other = change(x)
+        np.testing.assert_array_equal(run(other, other, n), interpreted(other, other, n))
+    np.testing.assert_array_equal(run(x, y, n), interpreted(x, y, n))
+    statistics = run.statistics()
+    assert statistics["calls"] == 2 + len(changes) + 1
+    assert statistics["guard_checks"] == 1 + len(changes) + 1
+    assert statistics["guard_failures"] == len(changes) - 1  # all but the copy
+    with pytest.raises(TorchScriptError, match=r"forward\(\) is missing value for argument 'y'"):
+        run(x)
+
+
+def test_code_that_records_no_gradients_takes_no_variable_for_a_tensor(backend: str):
+    """A Variable reaching an executor that records no gradients fails every check (the
+    optimized code computes on arrays: a kernel would read the Variable as one) and
+    gets the interpreter's error, as from the ArgumentSpec executor."""
+    run = profiled(backend, runs=1)
+    x, y, n = inputs()
+    run(x, y, n)
+    run(x, y, n)
+    with pytest.raises(TorchScriptError, match="Variable"):
+        run(Variable(x), Variable(y), n)
+    assert run.statistics()["guard_failures"] == 1
+
+
+def test_a_fixed_kernel_plan_is_the_groups_entry_and_falls_back_on_its_own():
+    run = profiled("llvm", runs=1)
+    x, y, n = inputs()
+    run(x, y, n)
+    run(x, y, n)
+    (group,) = [g for g in run.program.natives.values() if isinstance(g, FusedGroup)]  # pyright: ignore[reportOptionalMemberAccess,reportAttributeAccessIssue]
+    assert group.call != group.invoke  # the guarded code calls the plan itself
+    calls = group.calls
+    np.testing.assert_array_equal(group.call(x, y, n), run(x, y, n))
+    assert group.calls == calls + 2
+    # a scalar of another type than the IR said: ctypes rejects it, the group runs interpreted
+    np.testing.assert_allclose(group.invoke(x, y, 2.5), group._interpreted()(x, y, 2.5))  # pyright: ignore[reportPrivateUsage]
+    assert group.statistics()["fallbacks"] == 1
 
 
 def test_logging_shows_the_profiled_and_optimized_graphs_and_each_guard_failure(monkeypatch, capsys):

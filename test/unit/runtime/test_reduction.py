@@ -48,11 +48,22 @@ def test_dim_errors():
         op("aten::sum.dim_IntList")(M, [2], False, None)
     with pytest.raises(TorchScriptError, match="dim 0 appears multiple times in the list of dims"):
         op("aten::sum.dim_IntList")(M, [0, -2], False, None)
+    with pytest.raises(TorchScriptError, match=r"\[-2, 1\], but got -3\)"):
+        op("aten::mean.dim")(M, [-3], True, None)
+    with pytest.raises(TorchScriptError, match=r"\[-1, 0\], but got 1\)"):
+        op("aten::sum.dim_IntList")(np.array(3.0, f32), [1], False, None)
+
+
+def test_one_dim_reductions_wrap_negative_dims():
+    assert op("aten::sum.dim_IntList")(M, [-1], True, None).tolist() == [[9.0], [12.0]]
+    assert op("aten::mean.dim")(M, [-2], False, None).tolist() == [2.5, 3.5, 4.5]
+    assert op("aten::mean.dim")(M, [0, 1], False, None).tolist() == 3.5
 
 
 def test_zero_dim_tensors_reduce_over_dim_zero():
     x = np.array(3.0, f32)
     assert op("aten::sum.dim_IntList")(x, [0], False, None).tolist() == 3.0
+    assert op("aten::mean.dim")(x, [-1], True, None).tolist() == 3.0
     values, indices = op("aten::max.dim")(x, -1, False)
     assert values.tolist() == 3.0 and indices.tolist() == 0
 

@@ -131,7 +131,7 @@ def test_a_type_check_followed_by_its_branch_is_one_condition():
     }"""
     fast = straight_line(compiled(text))
     assert fast is not None
-    assert "if (((isinstance(r0, ndarray) and " in fast.source and "r0.shape == " in fast.source
+    assert "if ((isinstance(r0, ndarray) and " in fast.source and "r0.shape == " in fast.source
     assert fast(np.zeros(2, np.float32)) == 1
     assert fast(np.zeros(3, np.float32)) == 0
     assert fast(np.zeros(2, np.float64)) == 0

@@ -8,7 +8,11 @@ conversions, varargs packed into lists), with each argument typed from its Pytho
 match is planned once per operator and argument kinds: the plan — which kernel, and how
 each of its inputs is built from the call's arguments — is compiled into a small Python
 function, and later calls with the same kinds run it straight away (`Dispatcher.fast`:
-one dict lookup keyed by the arguments' types).
+one dict lookup keyed by the arguments' types). The first kinds an operator's function
+is called with (and its first keyword form) are compiled into the function itself, so
+that the common call (`x.sum(1)`, `x + y`) runs the kernel with no lookup and no second
+Python frame: what the shim adds to the kernel is then a few type checks and the
+Tensor wrapper.
 
 While a trace is recorded (`_state.ACTIVE.tracer`), every call takes the planned path
 and the tracer records the plan's inputs as graph values (`Entry.inputs`), so the
@@ -267,6 +271,7 @@ class Entry:
     inputs: list[Ref]
     returns: list[Attribute]
     run: Callable[..., Any] = field(repr=False, default=None)  # pyright: ignore[reportAssignmentType]
+    kernel: Callable[..., Any] = field(repr=False, default=None)  # pyright: ignore[reportAssignmentType]
     self_returned: tuple[int | None, ...] = ()  # per result: the argument it is (in-place ops)
 
 
@@ -362,7 +367,8 @@ def _plan(operator: str, python_name: str, kinds: Sequence[Kind], names: Sequenc
     inputs: list[Ref] = matched.inputs(planner)  # pyright: ignore[reportAssignmentType]
     entry = Entry(NORMALIZED_OPERATORS.get(operator, operator), schema, inputs, list(matched.return_types))
     entry.self_returned = _returned_arguments(schema, inputs)
-    entry.run = compile_entry(entry, kernel_of(operator, schema), len(kinds))
+    entry.kernel = kernel_of(operator, schema)
+    entry.run = compile_entry(entry, entry.kernel, len(kinds))
     return entry
 
 
@@ -389,6 +395,10 @@ def _returned_arguments(schema: FunctionSchema, inputs: Sequence[Ref]) -> tuple[
 # --------------------------------------------------------------------------------------
 
 
+_NAME_NUMBERS = itertools.count()
+"""Numbers the names plans use, across plans: an operator's function inlines two plans."""
+
+
 class _Source:
     """Python source for a plan's inputs; constants and callees become names. With
     `keep_tensors`, tensors stay Tensors (the inputs of a call that records gradients)."""
@@ -399,7 +409,7 @@ class _Source:
             "_device": _runtime_device, "_torch_dtype_code": _torch_dtype_code, "_wrap": wrap, "_new": object.__new__,
             "_Tensor": Tensor,
         }  # fmt: skip
-        self.counter = itertools.count()
+        self.counter = _NAME_NUMBERS
 
     def name(self, value: object, prefix: str) -> str:
         name = f"{prefix}{next(self.counter)}"
@@ -455,7 +465,12 @@ class _Source:
         return source
 
 
-def compile_entry(entry: Entry, kernel: Callable[..., Any], arity: int) -> Callable[..., Any]:
+def compile_entry(entry: Entry, kernel: Callable[..., Any], arity: int,
+                  guard: tuple[tuple[Kind, ...], Callable[..., Any]] | None = None) -> Callable[..., Any]:  # fmt: skip
+    """The plan as one Python function of the call's arguments. With a `guard` (the
+    call's kinds, and what runs calls of other kinds), it first checks its containers'
+    lengths and element types: a list argument is then dispatched by the function
+    itself, without a switch on its elements in front."""
     source = _Source()
     callee = source.name(kernel, "kernel")
     call = f"{callee}({', '.join(source.of(r) for r in entry.inputs)})"
@@ -481,12 +496,31 @@ def compile_entry(entry: Entry, kernel: Callable[..., Any], arity: int) -> Calla
         recorder = source.name(_recorder(entry, kernel, arity), "record")
         enabled = source.name(_grad_enabled(), "enabled")
         body = f"    if ({check}) and {enabled}():\n        return {recorder}({params})\n{body}"
+    if guard is not None:
+        kinds, fallback = guard
+        checks = [c for i, kind in enumerate(kinds) for c in _element_checks(f"a{i}", kind, source)]
+        body = f"    if not ({' and '.join(checks)}):\n        return {source.name(fallback, 'other')}({params})\n{body}"
     text = f"def run({params}):\n{body}"
     namespace = dict(source.names)
     exec(compile(text, f"<eager {entry.schema.qualified_name}>", "exec"), namespace)  # noqa: S102 - generated from the plan
     run = namespace["run"]
     run.source = text  # pyright: ignore[reportFunctionMemberAccess]
+    run.body = body  # pyright: ignore[reportFunctionMemberAccess]
+    run.names = source.names  # pyright: ignore[reportFunctionMemberAccess]
     return run
+
+
+def _element_checks(access: str, kind: Kind, source: _Source) -> list[str]:
+    """Source checking that the container at `access` (the call's top-level argument,
+    whose own type the caller has checked) has the length and element types of `kind`."""
+    if type(kind) is not tuple:
+        return []
+    elements = kind[1]
+    checks = [f"len({access}) == {len(elements)}"]
+    for i, element in enumerate(elements):
+        assert type(element) is not tuple, "nested containers are dispatched by a switch"
+        checks.append(f"type({access}[{i}]) is {source.name(element, 'T')}")
+    return checks
 
 
 def _tensor_accesses(refs: Sequence[Ref]) -> list[str]:
@@ -602,6 +636,9 @@ class Dispatcher:
         self.overload = overload
         self.fast: dict[tuple[object, ...], Callable[..., Any]] = {}
         self.entries: dict[tuple[object, ...], Entry] = {}
+        self.inline: Callable[[tuple[type, ...], tuple[str, ...], Callable[..., Any]], bool] | None = None
+        """Inlines a plan into the operator's function (`operator_function`), True once
+        no other will be; None then, or when there is no such function."""
 
     def _takes(self, argument: str) -> bool:
         return any(schema.argument_index(argument) is not None for schema in schemas_for(self.operator))
@@ -619,22 +656,46 @@ class Dispatcher:
                        *(k[0] if type(k) is tuple else k for k in kinds[len(kinds) - len(names):]))  # fmt: skip
             if shallow not in self.fast:
                 positions = tuple(i for i, k in enumerate(kinds) if type(k) is tuple)
-                self.fast[shallow] = self._switch(names, positions) if positions else found.run
+                run = self.fast[shallow] = self._guarded(found, kinds, names, positions) if positions else found.run
+                if self.inline is not None and hasattr(run, "body") and self.inline(kinds, names, run):
+                    self.inline = None
         return found
+
+    def _guarded(self, entry: Entry, kinds: tuple[Kind, ...], names: tuple[str, ...],
+                 positions: tuple[int, ...]) -> Callable[..., Any]:  # fmt: skip
+        """What runs calls whose shallow key has containers (at `positions`): the first
+        plan seen, guarded by its element types, in front of the switch on them (nested
+        containers go to the switch straight away)."""
+        switch = self._switch(names, positions)
+        if any(type(e) is tuple for i in positions for e in kinds[i][1]):
+            return switch
+        return compile_entry(entry, entry.kernel, len(kinds), (kinds, switch))
 
     def _switch(self, names: tuple[str, ...], positions: tuple[int, ...]) -> Callable[..., Any]:
         """Runs calls whose shallow key has containers (at `positions` of the flattened
         arguments): keyed by their elements' types, or by full kinds when nested."""
-        runs: dict[tuple[tuple[type, ...], ...], Callable[..., Any]] = {}
+        runs: dict[object, Callable[..., Any]] = {}
+
+        def planned(flat: tuple[Any, ...], key: object, types: Sequence[tuple[type, ...]]) -> Any:
+            run = self.entry_of_kinds(tuple(map(kind_of, flat)), names).run
+            if not any(t in _NESTED for element_types in types for t in element_types):
+                runs[key] = run
+            return run(*flat)
+
+        if len(positions) == 1:  # `torch.cat([x, y])`: one list, keyed by its element types alone
+            (position,) = positions
+
+            def switch_one(*flat: Any) -> Any:
+                key = tuple(map(type, flat[position]))
+                run = runs.get(key)
+                return planned(flat, key, (key,)) if run is None else run(*flat)
+
+            return switch_one
 
         def switch(*flat: Any) -> Any:
             key = tuple([tuple(map(type, flat[i])) for i in positions])
             run = runs.get(key)
-            if run is None:
-                run = self.entry_of_kinds(tuple(map(kind_of, flat)), names).run
-                if not any(t in _NESTED for types in key for t in types):
-                    runs[key] = run
-            return run(*flat)
+            return planned(flat, key, key) if run is None else run(*flat)
 
         return switch
 
@@ -658,6 +719,8 @@ class Dispatcher:
 
 
 _NESTED = frozenset({list, tuple, Size})
+_ABSENT = object()
+"""A keyword argument not given (its type is no argument kind)."""
 
 
 def eager_error(error: TorchScriptError) -> Exception:
@@ -670,14 +733,29 @@ def eager_error(error: TorchScriptError) -> Exception:
 
 _CALL_TEMPLATE = """
 def call({receiver}*args, **kwargs):
-    if active.tracer is None:
+{inlined}    if active.tracer is None:
         if kwargs:
-            run = fast.get((*map(type, args), *kwargs, *map(type, kwargs.values())))
-            if run is not None:
-                try:
-                    return run(*args, *kwargs.values())
-                except TorchScriptError as error:
-                    raise eager_error(error) from None
+            if len(kwargs) == 1:  # `x.sum(dim=1)`, `x.sum(1, keepdim=True)`: the key by hand again
+                [(name, value)] = kwargs.items()
+                n = len(args)
+                if n == 1:
+                    run = fast.get((type(args[0]), name, type(value)))
+                elif n == 2:
+                    run = fast.get((type(args[0]), type(args[1]), name, type(value)))
+                else:
+                    run = fast.get((*map(type, args), name, type(value)))
+                if run is not None:
+                    try:
+                        return run(*args, value)
+                    except TorchScriptError as error:
+                        raise eager_error(error) from None
+            else:
+                run = fast.get((*map(type, args), *kwargs, *map(type, kwargs.values())))
+                if run is not None:
+                    try:
+                        return run(*args, *kwargs.values())
+                    except TorchScriptError as error:
+                        raise eager_error(error) from None
         else:
             n = len(args)  # the key by hand for few arguments: three times faster than map
             if n == 1:
@@ -722,44 +800,115 @@ def operator_function(operator: str, python_name: str, method: bool = False,
     `__call__` of `torch.relu`."""
     dispatcher = Dispatcher(operator, python_name, method, overload)
     namespace = {"fast": dispatcher.fast, "planned": dispatcher.call, "active": ACTIVE,
-                 "TorchScriptError": TorchScriptError, "eager_error": eager_error}  # fmt: skip
-    exec(compile(_CALL_TEMPLATE.format(receiver=""), "<eager call>", "exec"), namespace)  # noqa: S102 - a fixed template
-    call = namespace.pop("call")
-    exec(compile(_CALL_TEMPLATE.format(receiver="_receiver, "), "<eager call>", "exec"), namespace)  # noqa: S102
-    call.runner = namespace["call"]  # pyright: ignore[reportFunctionMemberAccess]
+                 "TorchScriptError": TorchScriptError, "eager_error": eager_error, "_absent": _ABSENT}  # fmt: skip
+    call = _call_function(namespace, "")
+    call.runner = _call_function(namespace, "_receiver, ")  # pyright: ignore[reportFunctionMemberAccess]
     call.__name__ = python_name.rpartition(".")[2]
     call.__qualname__ = python_name
     call.dispatcher = dispatcher  # pyright: ignore[reportFunctionMemberAccess]
+
+    inlined: dict[bool, str] = {}
+
+    def inline(kinds: tuple[type, ...], names: tuple[str, ...], run: Callable[..., Any]) -> bool:
+        """The operator's function (and its runner) recompiled with `run`, the plan for
+        `kinds` (guarded by its containers' element types), in front of the lookup, if
+        it is the first of positional arguments only or the first with keywords: a call
+        with those argument types (and keywords) runs the kernel from the function
+        itself. True once both are inlined."""
+        if bool(names) in inlined:
+            return False
+        positional = len(kinds) - len(names)
+        offset = len(inlined) * 100  # _K0.. are the first plan's kinds, _K100.. the second's
+        variables = [f"a{i}" for i in range(len(kinds))]
+        namespace.update({f"_K{offset + i}": kind[0] if type(kind) is tuple else kind for i, kind in enumerate(kinds)})
+        unpack = f"        {''.join(f'{v}, ' for v in variables[:positional])}= args\n" if positional else ""
+        unpack += "".join(f"        {v} = kwargs.get({n!r}, _absent)\n" for v, n in zip(variables[positional:], names))
+        checks = " and ".join(f"type({v}) is _K{offset + i}" for i, v in enumerate(variables)) or "True"
+        inlined[bool(names)] = (
+            f"    if len(args) == {positional} and len(kwargs) == {len(names)} and active.tracer is None:\n{unpack}"
+            f"        if {checks}:\n{_inline(run, namespace, '            ')}"
+        )
+        code = "".join(inlined.values())
+        compiled = _call_function(namespace, "", code)
+        call.__code__, call.source = compiled.__code__, compiled.source  # pyright: ignore[reportFunctionMemberAccess]
+        call.runner.__code__ = _call_function(namespace, "_receiver, ", code).__code__  # pyright: ignore[reportFunctionMemberAccess]
+        return len(inlined) == 2
+
+    dispatcher.inline = inline
     return call
+
+
+def _inline(run: Callable[..., Any], namespace: dict[str, Any], indent: str) -> str:
+    """Source running a compiled plan (`compile_entry`) in place, its arguments bound to
+    `a0`, `a1`, ...; the names it uses (numbered across plans) are added to `namespace`."""
+    namespace.update(run.names)  # pyright: ignore[reportFunctionMemberAccess]
+    body = "".join(f"{indent}{line}\n" for line in run.body.splitlines())  # pyright: ignore[reportFunctionMemberAccess]
+    return (
+        f"{indent}try:\n{body}"
+        f"{indent}except TorchScriptError as error:\n"
+        f"{indent}    raise eager_error(error) from None\n"
+    )
+
+
+def _call_function(namespace: dict[str, Any], receiver: str, inlined: str = "") -> Any:
+    text = _CALL_TEMPLATE.format(receiver=receiver, inlined=inlined)
+    exec(compile(text, "<eager call>", "exec"), namespace)  # noqa: S102 - a fixed template and a plan's body
+    function = namespace.pop("call")
+    function.source = text
+    return function
+
+
+_BINARY_TEMPLATE = """
+def method(self, other):
+    if active.tracer is None:
+{inlined}        run = entries.get(type(other))
+        if run is not None:
+            try:
+                return run({operands})
+            except TorchScriptError as error:
+                raise eager_error(error) from None
+    return first(self, other)
+"""
 
 
 def binary_method(operator: str, python_name: str, reflected: bool = False) -> Callable[..., Any]:
     """`Tensor.__add__` (or, `reflected`, `__radd__`: the operator called as
-    `op(other, self)`): keyed by the other operand's type alone."""
+    `op(other, self)`): keyed by the other operand's type alone, the first one's plan
+    inlined (as `operator_function` inlines it)."""
     dispatcher = Dispatcher(operator, python_name, method=not reflected)
     entries: dict[type, Callable[..., Any]] = {}
-    planned = dispatcher.call
-    active = ACTIVE
+    operands = "other, self" if reflected else "self, other"
 
-    def method(self: Any, other: Any) -> Any:
+    def first(self: Any, other: Any) -> Any:
+        """A call while tracing (recorded), or the first with this type of `other`."""
         args = (other, self) if reflected else (self, other)
-        if active.tracer is not None:
-            return planned(args, {})  # records when this thread traces
-        run = entries.get(type(other))
-        if run is None:
-            try:
-                result = planned(args, {})
-            except TypeError:
-                return NotImplemented
-            compiled = dispatcher.fast.get(tuple(map(type, args)))
-            if compiled is not None:  # every receiver is a tensor: the other operand decides
-                entries[type(other)] = compiled
-            return result
+        if ACTIVE.tracer is not None:
+            return dispatcher.call(args, {})  # records when this thread traces
         try:
-            return run(*args)
-        except TorchScriptError as error:
-            raise eager_error(error) from None
+            result = dispatcher.call(args, {})
+        except TypeError:
+            return NotImplemented
+        compiled = dispatcher.fast.get(tuple(map(type, args)))
+        if compiled is not None:  # every receiver is a tensor: the other operand decides
+            if not entries and hasattr(compiled, "body"):  # a plan, not a switch on nested containers
+                namespace["_K"] = type(other)
+                inlined = f"        if type(other) is _K:\n            a0, a1 = {operands}\n"
+                recompiled = compile_method(inlined + _inline(compiled, namespace, "            "))
+                method.__code__, method.source = recompiled.__code__, recompiled.source  # pyright: ignore[reportFunctionMemberAccess]
+            entries[type(other)] = compiled
+        return result
 
+    namespace = {"entries": entries, "first": first, "active": ACTIVE, "TorchScriptError": TorchScriptError,
+                 "eager_error": eager_error}  # fmt: skip
+
+    def compile_method(inlined: str) -> Any:
+        text = _BINARY_TEMPLATE.format(inlined=inlined, operands=operands)
+        exec(compile(text, "<eager call>", "exec"), namespace)  # noqa: S102 - a fixed template and a plan's body
+        made = namespace.pop("method")
+        made.source = text
+        return made
+
+    method = compile_method("")
     method.__name__ = python_name.rpartition(".")[2]
     method.__qualname__ = python_name
     method.dispatcher = dispatcher  # pyright: ignore[reportFunctionMemberAccess]

@@ -37,7 +37,9 @@ def wrap_dim(dim: int, ndim: int) -> int:
 
 def wrap_dims(dims: Sequence[int], ndim: int) -> tuple[int, ...]:
     """Several dimensions, each wrapped and none repeated."""
-    wrapped = tuple(wrap_dim(d, ndim) for d in dims)
+    if len(dims) == 1:  # `x.sum(1)`: most reductions name one dim
+        return (wrap_dim(dims[0], ndim),)
+    wrapped = tuple([wrap_dim(d, ndim) for d in dims])
     if len(set(wrapped)) != len(wrapped):
         dup = next(d for d in wrapped if wrapped.count(d) > 1)
         raise TorchScriptError(f"dim {dup} appears multiple times in the list of dims")

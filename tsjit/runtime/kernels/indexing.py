@@ -23,9 +23,13 @@ ndarray = np.ndarray
 
 @kernel("aten::select.int")
 def select(self: ndarray, dim: int, index: int) -> ndarray:
-    if self.ndim == 0:
+    ndim = self.ndim
+    if 0 <= dim < ndim:  # inline: `x[i]` is selected often and is cheap in numpy
+        d = dim
+    elif ndim == 0:
         raise TorchScriptError("select() cannot be applied to a 0-dim tensor.")
-    d = wrap_dim(dim, self.ndim)
+    else:
+        d = wrap_dim(dim, ndim)
     size = self.shape[d]
     if not -size <= index < size:
         raise TorchScriptError(
@@ -33,7 +37,7 @@ def select(self: ndarray, dim: int, index: int) -> ndarray:
             f"dimension {d}"
         )
     # The trailing Ellipsis keeps numpy from returning a scalar instead of a 0-d view.
-    return self[(slice(None),) * d + (index, Ellipsis)]
+    return self[index, ...] if d == 0 else self[(slice(None),) * d + (index, Ellipsis)]
 
 
 @kernel("aten::slice.Tensor")

@@ -34,8 +34,13 @@ def _shifted(x: ndarray, dim: int, dtype: int | None, op: str) -> tuple[ndarray,
     An empty x comes back copied: a maximum over no elements does not exist."""
     if dtype is not None:
         x = x.astype(numpy_dtype(dtype), copy=False)
-    floating(x, op)
-    axis = wrap_dim(dim, x.ndim) if x.ndim else None
+    if x.dtype.kind not in "fc":
+        floating(x, op)  # raises PyTorch's error
+    ndim = x.ndim
+    if -ndim <= dim < ndim:  # numpy takes negative axes: no wrapping on the common path
+        axis: int | None = dim
+    else:
+        axis = wrap_dim(dim, ndim) if ndim else None
     if x.size == 0:
         return x.copy(), axis
     return np.subtract(x, np.maximum.reduce(x, axis=axis, keepdims=True), out=...), axis

@@ -30,12 +30,17 @@ def axes(dim: Dims, ndim: int) -> tuple[int, ...] | None:
     """numpy axes of a PyTorch dim argument; None reduces everything."""
     if dim is None:
         return None
-    if type(dim) is int:
-        dim = (dim,)
-    elif not dim:
-        return None
-    wrapped = wrap_dims(dim, ndim)
-    return wrapped if ndim else None
+    if type(dim) is not int:
+        if len(dim) != 1:
+            if not dim:
+                return None
+            wrapped = wrap_dims(dim, ndim)
+            return wrapped if ndim else None
+        dim = dim[0]
+    if 0 <= dim < ndim:  # `x.sum(1)`, inline: the common case costs a reduction of a small tensor
+        return (dim,)
+    wrapped_dim = wrap_dim(dim, ndim)  # a 0-dim tensor accepts 0 and -1 and reduces to itself
+    return (wrapped_dim,) if ndim else None
 
 
 def _accumulation_dtype(x: ndarray, dtype: int | None) -> ndarray:
@@ -47,13 +52,13 @@ def _accumulation_dtype(x: ndarray, dtype: int | None) -> ndarray:
     return x
 
 
-_HALF = np.dtype(np.float16)
-
-
 def mean_of(x: ndarray, axis: tuple[int, ...] | None, keepdims: bool) -> ndarray:
     """The mean of a float tensor over `axis` (half precision accumulates in float32)."""
-    count = x.size if axis is None else math.prod(x.shape[a] for a in axis)
-    accumulate = np.float32 if x.dtype == _HALF else None
+    if axis is None:
+        count = x.size
+    else:
+        count = x.shape[axis[0]] if len(axis) == 1 else math.prod([x.shape[a] for a in axis])
+    accumulate = np.float32 if x.dtype.char == "e" else None  # half precision
     total = np.add.reduce(x, axis=axis, keepdims=keepdims, dtype=accumulate)
     return as_tensor((total / count).astype(x.dtype, copy=False))
 
@@ -98,8 +103,9 @@ def accumulating_overloads(ufunc: np.ufunc) -> tuple[Kernel, Kernel]:
         return as_tensor(ufunc.reduce(_accumulation_dtype(self, dtype), axis=None))
 
     def over_dims(self: ndarray, dim: Dims, keepdim: bool = False, dtype: int | None = None) -> ndarray:
-        x = _accumulation_dtype(self, dtype)
-        return as_tensor(ufunc.reduce(x, axis=axes(dim, x.ndim), keepdims=keepdim))
+        x = self if dtype is None and self.dtype.kind in "fc" else _accumulation_dtype(self, dtype)
+        result = ufunc.reduce(x, axis=axes(dim, x.ndim), keepdims=keepdim)
+        return result if type(result) is ndarray else np.asarray(result)  # as_tensor, inline
 
     return over_all, over_dims
 

@@ -398,7 +398,10 @@ def unbind(self: ndarray, dim: int = 0) -> list[ndarray]:
 def cat(tensors: Sequence[ndarray], dim: int = 0) -> ndarray:
     if tensors:
         dtype = tensors[0].dtype
-        if all(t.dtype is dtype for t in tensors):
+        for t in tensors:  # a loop, not all(): cat of two small tensors is common and cheap
+            if t.dtype is not dtype:
+                break
+        else:
             try:
                 return np.concatenate(tensors, axis=dim)
             except (ValueError, IndexError):
