@@ -6,9 +6,9 @@
    features 256, its loss `hy.sum() + cy.sum()`, the weights and biases trained.
 
 Each step is the call (recording gradients), `backward()` and the SGD update of every
-parameter, on one thread; figures are the best of interleaved samples, ratios are
-against PyTorch eager when it is importable. Goal: the llvm backend within 1.2x of
-PyTorch eager per step for the LSTM cell.
+parameter, on one thread; figures are medians of interleaved samples of thread CPU
+time, ratios are against PyTorch eager when it is importable. Goal: the llvm backend
+within 1.2x of PyTorch eager per step for the LSTM cell.
 
     .venv/bin/python bench/train.py
 """
@@ -22,6 +22,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import gc  # noqa: E402
 import importlib.util  # noqa: E402
+import statistics  # noqa: E402
 import time  # noqa: E402
 from collections.abc import Callable  # noqa: E402
 from pathlib import Path  # noqa: E402
@@ -42,28 +43,30 @@ def loss(x, hx, cx, w_ih, w_hh, b_ih, b_hh):
 LR = 0.01
 
 
-def best_times(contenders: dict[str, Callable[[], Any]], samples: int = 30, budget: float = 0.05) -> dict[str, float]:
-    """Seconds per call of each contender, the best of interleaved samples."""
+def median_times(contenders: dict[str, Callable[[], Any]], samples: int = 40, budget: float = 0.03) -> dict[str, float]:
+    """CPU seconds of this thread per call of each contender, the median of interleaved
+    samples (each repeating one contender for about `budget` seconds): thread time, not
+    wall time, so that other processes on a shared machine count less."""
     counts = {}
     for name, call in contenders.items():
         for _ in range(3):
             call()  # profiled, then optimized and compiled
-        start = time.perf_counter()
+        start = time.thread_time()
         call()
-        counts[name] = max(1, int(budget / max(time.perf_counter() - start, 1e-7)))
-    best = dict.fromkeys(contenders, float("inf"))
+        counts[name] = max(1, int(budget / max(time.thread_time() - start, 1e-7)))
+    taken: dict[str, list[float]] = {name: [] for name in contenders}
     gc.disable()
     try:
         for _ in range(samples):
             for name, call in contenders.items():
                 count = counts[name]
-                start = time.perf_counter()
+                start = time.thread_time()
                 for _ in range(count):
                     call()
-                best[name] = min(best[name], (time.perf_counter() - start) / count)
+                taken[name].append((time.thread_time() - start) / count)
     finally:
         gc.enable()
-    return best
+    return {name: statistics.median(times) for name, times in taken.items()}
 
 
 # --------------------------------------------------------------------------------------
@@ -202,8 +205,8 @@ def main() -> None:
     if torch is not None:
         mlp["pytorch eager"] = torch_mlp_step(torch)
         lstm["pytorch eager"] = torch_lstm_step(torch)
-    report("MLP (batch 64: 128-256-256-10), one SGD step", best_times(mlp))
-    times = best_times(lstm)
+    report("MLP (batch 64: 128-256-256-10), one SGD step", median_times(mlp))
+    times = median_times(lstm)
     report("LSTM cell (batch 64, hidden 256, features 256), one SGD step", times)
     if "pytorch eager" in times:
         ratio = times["tsjit llvm"] / times["pytorch eager"]

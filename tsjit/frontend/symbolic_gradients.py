@@ -77,6 +77,14 @@ def is_non_differentiable(schema: FunctionSchema) -> bool:
     return schema.name in NON_DIFFERENTIABLE
 
 
+def non_differentiable_outputs(schema: FunctionSchema) -> tuple[int, ...]:
+    """The positions of the floating results that never require grad (see
+    `NON_DIFFERENTIABLE_OUTPUTS`)."""
+    from tsjit.frontend.library.gradients import NON_DIFFERENTIABLE_OUTPUTS
+
+    return NON_DIFFERENTIABLE_OUTPUTS.get(schema.name, ())
+
+
 def not_differentiable_arguments(schema: FunctionSchema) -> tuple[int, ...]:
     """The positions of the tensor arguments the overload is not differentiable in."""
     from tsjit.frontend.library.gradients import NOT_DIFFERENTIABLE_ARGUMENTS

@@ -13,6 +13,14 @@ llvmlite, LLVM and tsjit, and a digest of tsjit's lowering sources (so that a ch
 lowering never meets code it did not make). It also holds the optimized LLVM module as
 bitcode, read only when someone asks for the optimized IR.
 
+The same directory holds compiled programs (`programs/<key>.program`): what the llvm
+backend's executor made of a graph for one ArgumentSpec (the optimized, fused graph in
+the compact form of `tsjit.formats.compact_ir`), keyed by the graph, the ArgumentSpec,
+the pipeline and policy, the target and a digest of tsjit's sources; each kernel of
+such a program is also stored under a key derived from the program's (`known_key`),
+with its calling signatures, so that a later process runs the program without
+running the pipeline, building the kernels or printing any IR.
+
 Entries are written to a temporary file in the cache directory and renamed into place,
 so concurrent writers of one key each leave a complete entry and readers never see a
 partial one. Every entry carries a checksum: a corrupt or truncated one is discarded
@@ -39,6 +47,8 @@ LOG_STEM = "kernel_cache"
 _MAGIC = b"tsjit-kernels 1\n"
 """The first line of every entry: the format, changed whenever the layout changes."""
 _SUFFIX = ".kernel"
+_PROGRAM_MAGIC = b"tsjit-program 1\n"
+_PROGRAM_SUFFIX = ".program"
 
 
 @dataclass(frozen=True)
@@ -49,6 +59,9 @@ class CachedKernel:
     object_code: bytes
     codegen_level: int
     bitcode: bytes
+    signatures: bytes = b""
+    """The kernels' calling signatures (pickled), in entries found by a known key:
+    their IR is never built, so the signatures cannot be read from it."""
 
 
 def default_directory() -> Path | None:
@@ -66,6 +79,7 @@ class KernelCache:
 
     def __init__(self, directory: Path | str):
         self.directory = Path(directory) / "kernels"
+        self.programs = Path(directory) / "programs"
         self.writable = True
         self.hits = self.misses = self.stores = self.discarded = 0
 
@@ -86,45 +100,89 @@ class KernelCache:
     def path(self, key: str) -> Path:
         return self.directory / (key + _SUFFIX)
 
+    def program_path(self, key: str) -> Path:
+        return self.programs / (key + _PROGRAM_SUFFIX)
+
     def load(self, key: str) -> CachedKernel | None:
         """The entry of `key`, or None: absent, unreadable or corrupt (then removed)."""
-        path = self.path(key)
-        try:
-            data = path.read_bytes()
-        except OSError:
-            self.misses += 1
-            _log_detail(f"miss {key[:16]}")
-            return None
-        entry = _decode(data)
-        if entry is None:
-            self.discard(path, "corrupt or truncated")
-            self.misses += 1
-            return None
-        self.hits += 1
-        _log_detail(f"hit {key[:16]}")
+        data = self._read(self.path(key))
+        entry = None if data is None else _decode(data)
+        if data is not None and entry is None:
+            self.discard(self.path(key), "corrupt or truncated")
+        self._count(key, entry is not None)
         return entry
 
     def store(self, key: str, entry: CachedKernel) -> None:
         """Writes the entry of `key` atomically; on any failure the cache stops writing."""
-        if not self.writable:
-            return
+        if self._write(self.directory, self.path(key), _encode(entry)):
+            log_detail(f"stored {key[:16]} ({len(entry.object_code)} bytes of object code)")
+
+    def load_program(self, key: str) -> bytes | None:
+        """The compiled program stored under `key`, or None (a corrupt one is removed)."""
+        path = self.program_path(key)
+        data = self._read(path)
+        program = None if data is None else _unseal(_PROGRAM_MAGIC, data)
+        if data is not None and program is None:
+            self.discard(path, "corrupt or truncated")
+        self._count(key, program is not None)
+        return program
+
+    def store_program(self, key: str, program: bytes) -> None:
+        if self._write(self.programs, self.program_path(key), _seal(_PROGRAM_MAGIC, program)):
+            log_detail(f"stored program {key[:16]} ({len(program)} bytes)")
+
+    @staticmethod
+    def program_key(graph: bytes, *parts: object) -> str:
+        """The key of the compiled program of `graph` (in compact form) made with
+        `parts` (the ArgumentSpec, the pipeline, ...) by this tsjit, for this target."""
+        digest = hashlib.sha256(graph)
+        for part in (*target_identity(), sources_digest(), *map(repr, parts)):
+            digest.update(b"\0")
+            digest.update(part.encode())
+        return digest.hexdigest()
+
+    @staticmethod
+    def known_key(program_key: str, *place: object) -> str:
+        """The key of a kernel known by its place in a cached program (its function,
+        its layout), which determine its IR: found without building that IR."""
+        return hashlib.sha256("\0".join((program_key, *map(repr, place))).encode()).hexdigest()
+
+    @staticmethod
+    def _read(path: Path) -> bytes | None:
         try:
-            self.directory.mkdir(parents=True, exist_ok=True)
-            handle, temporary = tempfile.mkstemp(prefix=f".{key[:16]}.", suffix=".tmp", dir=self.directory)
+            return path.read_bytes()
+        except OSError:
+            return None
+
+    def _count(self, key: str, hit: bool) -> None:
+        if hit:
+            self.hits += 1
+        else:
+            self.misses += 1
+        log_detail(f"{'hit' if hit else 'miss'} {key[:16]}")
+
+    def _write(self, directory: Path, path: Path, data: bytes) -> bool:
+        """Writes `data` to `path` atomically (a temporary file renamed into place);
+        on any failure the cache stops writing. True when written."""
+        if not self.writable:
+            return False
+        try:
+            directory.mkdir(parents=True, exist_ok=True)
+            handle, temporary = tempfile.mkstemp(prefix=f".{path.stem[:16]}.", suffix=".tmp", dir=directory)
             try:
                 with os.fdopen(handle, "wb") as f:
-                    f.write(_encode(entry))
-                os.replace(temporary, self.path(key))
+                    f.write(data)
+                os.replace(temporary, path)
             except BaseException:
                 with suppress(OSError):
                     os.unlink(temporary)
                 raise
         except OSError as e:
             self.writable = False
-            _log_detail(f"cannot write to {self.directory} ({e.strerror or e}): continuing without storing kernels")
-            return
+            log_detail(f"cannot write to {directory} ({e.strerror or e}): continuing without storing kernels")
+            return False
         self.stores += 1
-        _log_detail(f"stored {key[:16]} ({len(entry.object_code)} bytes of object code)")
+        return True
 
     def discard(self, path: Path, reason: str) -> None:
         """Removes a bad entry (another process may have done so already)."""
@@ -139,29 +197,43 @@ class KernelCache:
 # --------------------------------------------------------------------------------------
 
 
+def _seal(magic: bytes, body: bytes) -> bytes:
+    return magic + hashlib.sha256(body).hexdigest().encode() + b"\n" + body
+
+
+def _unseal(magic: bytes, data: bytes) -> bytes | None:
+    """The body of a sealed entry; None when its magic or checksum is wrong."""
+    if not data.startswith(magic):
+        return None
+    checksum, newline, body = data[len(magic) :].partition(b"\n")
+    if not newline or hashlib.sha256(body).hexdigest().encode() != checksum:
+        return None
+    return body
+
+
 def _encode(entry: CachedKernel) -> bytes:
-    header = json.dumps(
-        {"codegen_level": entry.codegen_level, "object": len(entry.object_code), "bitcode": len(entry.bitcode)}
-    ).encode()
-    body = header + b"\n" + entry.object_code + entry.bitcode
-    return _MAGIC + hashlib.sha256(body).hexdigest().encode() + b"\n" + body
+    sizes = {"codegen_level": entry.codegen_level, "object": len(entry.object_code), "bitcode": len(entry.bitcode)}
+    if entry.signatures:
+        sizes["signatures"] = len(entry.signatures)
+    body = json.dumps(sizes).encode() + b"\n" + entry.object_code + entry.bitcode + entry.signatures
+    return _seal(_MAGIC, body)
 
 
 def _decode(data: bytes) -> CachedKernel | None:
-    if not data.startswith(_MAGIC):
-        return None
-    checksum, newline, body = data[len(_MAGIC) :].partition(b"\n")
-    if not newline or hashlib.sha256(body).hexdigest().encode() != checksum:
+    body = _unseal(_MAGIC, data)
+    if body is None:
         return None
     header_text, newline, payload = body.partition(b"\n")
     try:
         header = json.loads(header_text)
         object_size, bitcode_size, level = header["object"], header["bitcode"], header["codegen_level"]
-    except (ValueError, KeyError, TypeError):
+        signatures_size = header.get("signatures", 0)
+    except (ValueError, KeyError, TypeError, AttributeError):
         return None
-    if object_size + bitcode_size != len(payload) or not isinstance(level, int):
+    if object_size + bitcode_size + signatures_size != len(payload) or not isinstance(level, int):
         return None
-    return CachedKernel(payload[:object_size], level, payload[object_size:])
+    bitcode_end = object_size + bitcode_size
+    return CachedKernel(payload[:object_size], level, payload[object_size:bitcode_end], payload[bitcode_end:])
 
 
 # --------------------------------------------------------------------------------------
@@ -171,7 +243,14 @@ def _decode(data: bytes) -> CachedKernel | None:
 
 @cache
 def compiler_identity() -> tuple[str, ...]:
-    """The target and the compilers' versions, computed once per process."""
+    """The target, the compilers' versions and the lowering, computed once per process."""
+    return (*target_identity(), lowering_digest())
+
+
+@cache
+def target_identity() -> tuple[str, ...]:
+    """The target (triple, CPU name and features) and the versions of llvmlite, LLVM
+    and tsjit."""
     import llvmlite
     import llvmlite.binding as llvm
 
@@ -184,7 +263,6 @@ def compiler_identity() -> tuple[str, ...]:
         f"llvmlite {llvmlite.__version__}",
         "LLVM " + ".".join(map(str, llvm.llvm_version_info)),
         f"tsjit {__version__}",
-        lowering_digest(),
     )
 
 
@@ -200,6 +278,26 @@ def lowering_digest() -> str:
         digest.update(path.name.encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()
+
+
+@cache
+def sources_digest() -> str:
+    """A digest of every source file of tsjit by path, size and modification time (a
+    stat each, no reading: under a millisecond): a compiled program depends on every
+    pass, so an edited tsjit misses every program stored before."""
+    root = str(Path(__file__).resolve().parent.parent)
+    parts: list[str] = []
+    pending = [root]
+    while pending:
+        with os.scandir(pending.pop()) as entries:
+            for entry in sorted(entries, key=lambda e: e.name):
+                if entry.is_dir(follow_symlinks=False):
+                    if entry.name != "__pycache__":
+                        pending.append(entry.path)
+                elif entry.name.endswith(".py"):
+                    stat = entry.stat()
+                    parts.append(f"{entry.path[len(root):]}:{stat.st_size}:{stat.st_mtime_ns}")
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()
 
 
 # --------------------------------------------------------------------------------------
@@ -219,7 +317,7 @@ def _warn(message: str) -> None:
         sys.stderr.write(f"[WARNING {LOG_STEM}] {message}\n")
 
 
-def _log_detail(message: str) -> None:
+def log_detail(message: str) -> None:
     level = _level()
     if level is not None and level >= 1:
         sys.stderr.write(f"[UPDATE {LOG_STEM}] {message}\n")

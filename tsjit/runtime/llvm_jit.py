@@ -28,10 +28,12 @@ from __future__ import annotations
 
 import ctypes
 import hashlib
+import pickle
 import re
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from contextlib import suppress
+from dataclasses import dataclass, replace
 from functools import cache, partial
 from typing import Any
 
@@ -84,6 +86,8 @@ class LLVMEngine:
         """Where object code persists across processes (`TSJIT_CACHE_DIR`); None: nowhere."""
         self.hits = self.misses = 0
         self._cache: dict[str, CompiledModule] = {}
+        self._known: dict[str, CompiledModule] = {}
+        """By `KernelCache.known_key`: modules found without their IR (`compile_known`)."""
         self._pool: ThreadPoolExecutor | None = None
         self._pool_size = 0
 
@@ -111,6 +115,44 @@ class LLVMEngine:
         self._cache[key] = compiled
         return compiled
 
+    def compile_known(
+        self, program_key: str, place: tuple[object, ...], build: Callable[[], ModuleOp]
+    ) -> CompiledModule:
+        """The compiled module that `build` makes, known by its `place` in the cached
+        program `program_key` (which, with the place, determines it): a process that
+        compiled it before loads its code and signatures without building, printing or
+        lowering any IR."""
+        disk = self.disk_cache
+        if disk is None:
+            return self.compile(build())
+        key = disk.known_key(program_key, *place, self.opt_level, self.large_module_ops)
+        if (compiled := self._known.get(key)) is not None:
+            self.hits += 1
+            return compiled
+        entry = disk.load(key)
+        if entry is not None:
+            compiled = self._load_known(entry)
+            if compiled is None:
+                disk.discard(disk.path(key), "its code or signatures could not be loaded")
+            else:
+                self.misses += 1
+        if compiled is None:
+            compiled = self.compile(build())
+            with suppress(pickle.PicklingError, TypeError, AttributeError):  # unpicklable: not stored
+                if compiled.entry is not None:
+                    disk.store(key, replace(compiled.entry, signatures=pickle.dumps(compiled.signatures)))
+        self._known[key] = compiled
+        return compiled
+
+    def _load_known(self, entry: CachedKernel) -> CompiledModule | None:
+        try:
+            signatures = pickle.loads(entry.signatures)  # noqa: S301 -- our own cache, beside the code it runs
+        except Exception:  # noqa: BLE001 -- whatever a damaged pickle raises: the entry is rebuilt
+            return None
+        if not isinstance(signatures, dict):
+            return None
+        return self._load(entry, signatures)
+
     def _build(
         self, module: ModuleOp, signatures: dict[str, KernelSignature]
     ) -> tuple[CompiledModule, CachedKernel]:
@@ -123,7 +165,7 @@ class LLVMEngine:
         optimized = _optimize(_parse(str(convert_module(lowered)), machine), machine, self.opt_level)
         entry = CachedKernel(machine.emit_object(optimized), codegen_level, optimized.as_bitcode())
         execution = _execution_engine(machine, entry.object_code)
-        return CompiledModule(self, execution, signatures, codegen_level, optimized), entry
+        return CompiledModule(self, execution, signatures, codegen_level, optimized, entry=entry), entry
 
     def _load(self, entry: CachedKernel, signatures: dict[str, KernelSignature]) -> CompiledModule | None:
         """The compiled module of a cache entry; None when LLVM refuses its code."""
@@ -131,7 +173,7 @@ class LLVMEngine:
             execution = _execution_engine(_target_machine(entry.codegen_level), entry.object_code)
         except (RuntimeError, OSError):
             return None
-        return CompiledModule(self, execution, signatures, entry.codegen_level, bitcode=entry.bitcode)
+        return CompiledModule(self, execution, signatures, entry.codegen_level, bitcode=entry.bitcode, entry=entry)
 
     def pool(self, threads: int) -> ThreadPoolExecutor:
         if self._pool is None or self._pool_size < threads:
@@ -159,8 +201,11 @@ class CompiledModule:
         codegen_level: int,
         optimized: llvm_binding.ModuleRef | None = None,
         bitcode: bytes = b"",
+        entry: CachedKernel | None = None,
     ):
         self.engine = engine
+        self.entry = entry
+        """What the disk cache holds of this module (kept to store it under more keys)."""
         self.signatures = signatures
         self.codegen_level = codegen_level
         self._execution = execution  # owns the code the kernels point into

@@ -46,9 +46,10 @@ from xdsl.rewriter import Rewriter
 from tsjit.diagnostics import TsjitError
 from tsjit.dialects.prim import ForkOp, FusionGroupOp, LoopOp, YieldOp
 from tsjit.dialects.types import TupleType
-from tsjit.runtime.executor import DEFAULT_PIPELINE, GraphExecutor, Pipeline
+from tsjit.runtime.executor import DEFAULT_PIPELINE, GraphExecutor, Pipeline, argument_spec
 from tsjit.runtime.interpreter import Code, Program
 from tsjit.runtime.llvm_jit import SPLIT_ALIGNMENT, LLVMEngine, SplitCall, array_address
+from tsjit.runtime.program_cache import ProgramCache, program_cache
 from tsjit.transforms.lowering.convert_aten_to_loops import (
     FLAT,
     GroupSignature,
@@ -121,6 +122,8 @@ class LLVMExecutor(GraphExecutor):
         super().__init__(module, entry, pipeline, autograd)
         self.engine = engine or default_engine()
         self.programs: list[NativeProgram] = []
+        self._storing = threading.local()
+        """The program cache key of the specialization this thread is making."""
         if threads < 1:
             raise TsjitError(f"threads must be 1 or more, not {threads}")
         if threads != self.policy.threads:
@@ -128,6 +131,41 @@ class LLVMExecutor(GraphExecutor):
 
     def twin(self, autograd: bool) -> LLVMExecutor:
         return type(self)(self.module, self.entry, self.pipeline, self.engine, self.policy.threads, autograd)
+
+    @cached_property
+    def _programs(self) -> ProgramCache | None:
+        """Where compiled programs persist (`program_cache`); None for executors whose
+        specialization the key would not describe."""
+        own = type(self).specialization_passes is LLVMExecutor.specialization_passes
+        if self.autograd or not own or type(self).make_program is not LLVMExecutor.make_program:
+            return None
+        return program_cache(
+            self.engine.disk_cache, self.module, self.entry, self._passes, type(self).__qualname__, self.policy
+        )
+
+    def _specialize(self, args: Sequence[Any]) -> tuple[ModuleOp, Code]:
+        """The GraphExecutor's specialization, loaded from the program cache when an
+        earlier process stored it there, else made and stored."""
+        programs = self._programs
+        if programs is None:
+            return super()._specialize(args)
+        spec = argument_spec(self.arguments.full(tuple(args)))
+        key = programs.key(spec)
+        if key is None:
+            return super()._specialize(args)
+        with self._lock:
+            if (entry := self._cache.get(spec)) is not None:
+                return entry
+            if (loaded := programs.load(key)) is not None:
+                module, facts = loaded
+                program = self._native_program(module, key, facts.get("signatures"))
+                entry = self._cache[spec] = (module, program.function(self.entry))
+                return entry
+        self._storing.key = key
+        try:
+            return super()._specialize(args)
+        finally:
+            self._storing.key = None
 
     def specialization_passes(self) -> list[ModulePass]:
         from tsjit.transforms.fuse_pointwise import FusePointwisePass
@@ -143,7 +181,17 @@ class LLVMExecutor(GraphExecutor):
         return any(isinstance(op, ForkOp) for op in self.module.walk())
 
     def make_program(self, module: ModuleOp) -> NativeProgram:
-        program = NativeProgram(module, self.engine, self.policy, self.autograd)
+        key, programs = getattr(self._storing, "key", None), self._programs
+        stored = programs.dump(key, module) if key is not None and programs is not None else None
+        program = self._native_program(module, key if stored is not None else None)  # outlines the groups
+        if stored is not None and programs is not None and key is not None:
+            programs.store(key, stored, {"signatures": program.group_signatures()})
+        return program
+
+    def _native_program(
+        self, module: ModuleOp, key: str | None, signatures: dict[str, GroupSignature] | None = None
+    ) -> NativeProgram:
+        program = NativeProgram(module, self.engine, self.policy, self.autograd, key, signatures)
         self.programs.append(program)
         return program
 
@@ -190,21 +238,45 @@ class NativeProgram(Program):
     """A Program whose fusion groups (outlined into functions) and scalar functions
     run natively; every other function is interpreted as usual."""
 
-    def __init__(self, module: ModuleOp, engine: LLVMEngine, policy: NativePolicy, autograd: bool = False):
+    def __init__(
+        self,
+        module: ModuleOp,
+        engine: LLVMEngine,
+        policy: NativePolicy,
+        autograd: bool = False,
+        program_key: str | None = None,
+        signatures: dict[str, GroupSignature] | None = None,
+    ):
+        """`program_key` names the program in the program cache, whose kernels are then
+        found by their place in it; `signatures`, the groups' signatures it stored
+        (a group without one has no kernel)."""
         self.natives: dict[str, FusedGroup | NativeFunction] = {}
         groups = outline_fusion_groups(module)
         super().__init__(module, autograd)
         for name, group in groups.items():
+            if signatures is not None and name not in signatures:
+                continue
             with _unless_unsupported():
-                self.natives[name] = FusedGroup(group, engine, policy, self.interpreted(name))
+                self.natives[name] = FusedGroup(
+                    group,
+                    engine,
+                    policy,
+                    self.interpreted(name),
+                    _known(program_key, name),
+                    None if signatures is None else signatures[name],
+                )
         for op in module.ops:
             if isinstance(op, func.FuncOp) and op.sym_name.data not in groups and is_scalar_function(op):
                 if policy.loops_only and not any(isinstance(o, LoopOp) for o in op.walk()):
                     continue
                 with _unless_unsupported():
                     self.natives[op.sym_name.data] = NativeFunction(
-                        op, engine, self.interpreted(op.sym_name.data)
+                        op, engine, self.interpreted(op.sym_name.data), _known(program_key, op.sym_name.data)
                     )
+
+    def group_signatures(self) -> dict[str, GroupSignature]:
+        """The signature of each fusion group that runs natively."""
+        return {name: native.signature for name, native in self.natives.items() if isinstance(native, FusedGroup)}
 
     def function(self, name: str, autograd: bool | None = None) -> Any:
         """The native function `name` when there is one, else its interpreted code."""
@@ -215,6 +287,15 @@ class NativeProgram(Program):
         """The interpreted code of `name`, compiled on first use (fallbacks are rare);
         native code computes on arrays, so its fallback records no gradients."""
         return lambda: Program.function(self, name, False)
+
+
+Known = tuple[str, str] | None
+"""A kernel's place in a cached program: the program's key and the function's name
+(`LLVMEngine.compile_known`); None outside the program cache."""
+
+
+def _known(program_key: str | None, name: str) -> Known:
+    return None if program_key is None else (program_key, name)
 
 
 @contextmanager
@@ -256,10 +337,15 @@ class NativeFunction:
     TorchScript code would have raised; then the interpreter reruns the call to raise
     exactly that (the function has no side effects to repeat)."""
 
-    def __init__(self, function: func.FuncOp, engine: LLVMEngine, interpreted: Callable[[], Code]):
+    def __init__(
+        self, function: func.FuncOp, engine: LLVMEngine, interpreted: Callable[[], Code], known: Known = None
+    ):
         name = function.sym_name.data
-        lowered = scalar_function(function)
-        self._kernel = engine.compile(ModuleOp([lowered]))[name]
+        if known is None:
+            compiled = engine.compile(ModuleOp([scalar_function(function)]))
+        else:
+            compiled = engine.compile_known(known[0], (known[1],), lambda: ModuleOp([scalar_function(function)]))
+        self._kernel = compiled[name]
         self._interpreted = interpreted
         outputs = function.function_type.outputs.data
         self._returns = (
@@ -327,10 +413,17 @@ class FusedGroup:
     """One FusionGroup's kernels and its call plans (see the module docstring)."""
 
     def __init__(
-        self, group: FusionGroupOp, engine: LLVMEngine, policy: NativePolicy, interpreted: Callable[[], Code]
+        self,
+        group: FusionGroupOp,
+        engine: LLVMEngine,
+        policy: NativePolicy,
+        interpreted: Callable[[], Code],
+        known: Known = None,
+        signature: GroupSignature | None = None,
     ):
         self.group = group
-        self.signature = group_signature(group)
+        self.known = known
+        self.signature = group_signature(group) if signature is None else signature
         self.engine = engine
         self.policy = policy
         self.compile_after = policy.compile_after
@@ -414,8 +507,13 @@ class FusedGroup:
             raw = self._kernels.get(layout)
             if raw is None:
                 name = "fused"
-                module = ModuleOp([fusion_kernel(self.group, name, layout)])
-                raw = self._kernels[layout] = self.engine.compile(module)[name].raw
+                known = self.known
+                if known is None:
+                    compiled = self.engine.compile(ModuleOp([fusion_kernel(self.group, name, layout)]))
+                else:
+                    build = lambda: ModuleOp([fusion_kernel(self.group, name, layout)])  # noqa: E731
+                    compiled = self.engine.compile_known(known[0], (known[1], layout), build)
+                raw = self._kernels[layout] = compiled[name].raw
             return raw
 
     def plan(self, args: Sequence[Any], fixed: bool = False) -> CallPlan | None:

@@ -32,16 +32,18 @@ from xdsl.traits import IsolatedFromAbove
 
 from tsjit.dialects.prim import ConstantOp
 from tsjit.dialects.types import EnumType
-from tsjit.transforms.analysis.alias_analysis import AliasDb
-from tsjit.transforms.pass_logging import TsjitPass, allow_rewrite, log_update
+from tsjit.transforms.analysis.alias_analysis import AliasDb, is_mutable_type
+from tsjit.transforms.pass_logging import LogLevel, TsjitPass, allow_rewrite, log_update, logging_at
 
 
 def constant_key(op: ConstantOp) -> Hashable:
     """What makes two constants interchangeable: their type and exact value (an enum
     member is never pooled, as in PyTorch, whose enum values do not hash)."""
-    if isinstance(op.result.type, EnumType):
+    result_type = op.results[0].type  # not `op.result`, `op.value`: xDSL's accessors cost more than the key
+    if isinstance(result_type, EnumType):
         return op
-    return (op.result.type, None if op.value is None else _value_key(op.value))
+    value = op.properties.get("value")
+    return (result_type, None if value is None else _value_key(value))
 
 
 def _value_key(value: Attribute) -> Hashable:
@@ -100,14 +102,16 @@ def _pool(entry: Block, constants: list[ConstantOp], analysis: Callable[[], Alia
     kept: dict[Hashable, ConstantOp] = {}
     last: Operation | None = None
     merged = 0
+    logging = logging_at(LogLevel.UPDATE)
     for constant in constants:
         key = constant_key(constant)
         existing = kept.get(key)
         if existing is not None and _may_share(existing, constant, aliases):
             if not allow_rewrite():
                 break
-            log_update("merged into an equal constant", constant)
-            Rewriter.replace_op(constant, [], [existing.result])
+            if logging:
+                log_update("merged into an equal constant", constant)
+            _merge(constant, existing)
             merged += 1
             continue
         if existing is None:
@@ -122,10 +126,18 @@ def _pool(entry: Block, constants: list[ConstantOp], analysis: Callable[[], Alia
     return merged
 
 
-def _mutable(op: ConstantOp) -> bool:
-    from tsjit.transforms.analysis.alias_analysis import is_mutable_type
+def _merge(constant: ConstantOp, into: ConstantOp) -> None:
+    """`Rewriter.replace_op` without its generality: a constant has no operands, so once
+    its uses are gone, detaching it is all erasing would do (and a third of the cost)."""
+    result, replacement = constant.results[0], into.results[0]
+    result.replace_all_uses_with(replacement)
+    block = constant.parent
+    assert block is not None
+    block.detach_op(constant)
 
-    return is_mutable_type(op.result.type)
+
+def _mutable(op: ConstantOp) -> bool:
+    return is_mutable_type(op.results[0].type)
 
 
 def _may_share(a: ConstantOp, b: ConstantOp, aliases: AliasDb | None) -> bool:

@@ -11,9 +11,12 @@ a graph input) and cannot shrink If and Loop ops. This pass is an inverse mark a
 sweep over the alias analysis instead (torch/csrc/jit/passes/dead_code_elimination.cpp):
 starting from the graph's return, it marks live the ops that produce live values, ops
 with side effects or writes to memory the graph does not own, and ops that write memory
-a live value may observe; loop bodies are marked until nothing changes. A loop-carried
-value is live when its result is used or a live op in the body uses it, so a carried
-value that only feeds itself dies (PyTorch keeps those). Everything unmarked goes.
+a live value may observe; a loop body is marked again only while a pass over it finds
+what the next iteration sees (a live carried value, memory the body writes), so the
+marking stays linear in nested loops. A loop-carried value is live when its result is
+used or a live op in the body uses it, so a carried value that only feeds itself dies
+(PyTorch keeps those). Everything unmarked goes. A graph whose ops all only read
+(`is_quiet`, known from their names) needs no alias analysis: liveness follows values.
 """
 
 from __future__ import annotations
@@ -28,56 +31,93 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from tsjit.dialects.prim import IfOp, LoopOp
-from tsjit.transforms.analysis.alias_analysis import AliasDb
+from tsjit.transforms.analysis.alias_analysis import AliasDb, is_quiet
 from tsjit.transforms.pass_logging import TsjitPass, allow_rewrite, log_update
 
 
 class _Liveness:
     """The marking phase: live values, the memory they reach, and live ops."""
 
-    def __init__(self, db: AliasDb, graph: FuncOp):
+    def __init__(self, db: AliasDb | _ValuesOnly, graph: FuncOp):
         self.db = db
         self.live_values: set[SSAValue] = set()
         self.live_memory: set[int] = set()
         self.marked: set[Operation] = set()
-        self.effectful = {
-            op for op in graph.body.walk() if db.has_side_effects(op) or db.writes_to_wildcard(op)
-        }
+        self.effectful = (
+            set()
+            if isinstance(db, _ValuesOnly)
+            else {op for op in graph.body.walk() if db.has_side_effects(op) or db.writes_to_wildcard(op)}
+        )
         """Ops live whatever the values: side effects, or writes the caller can see."""
 
-    def mark_block(self, block: Block) -> bool:
-        """Marks what is live in `block`; True when anything new was marked."""
-        changed = False
+    def mark_block(self, block: Block) -> None:
+        """Marks what is live in `block`, walking it backwards from its terminator."""
         for op in block.ops:
             if op in self.effectful:
-                changed |= self.mark(op)
+                self.mark(op)
         terminator = block.last_op
         if terminator is not None:
-            changed |= self.mark_terminator(terminator)
+            self.mark_terminator(terminator)
         op = terminator
         while op is not None:
             if isinstance(op, LoopOp):
-                changed |= self.mark_loop(op)
+                self.mark_loop(op)
             else:
                 for region in op.regions:
                     for inner in region.blocks:
-                        changed |= self.mark_block(inner)
-            changed |= self.mark_if_live(op)
+                        self.mark_block(inner)
+            self.mark_if_live(op)
             op = op.prev_op
-        return changed
 
-    def mark_loop(self, loop: LoopOp) -> bool:
-        """A write late in the body can feed a read early in the next iteration: mark
-        until nothing changes."""
-        changed = False
-        while self.mark_block(loop.body.block):
-            changed = True
-        return changed
+    def mark_loop(self, loop: LoopOp) -> None:
+        """Marks the body again while a pass over it found what an earlier point of the
+        next iteration sees: a carried value the body uses (its yielded value becomes
+        live), the loop itself (its condition becomes live), or memory the body writes
+        (a write late in the body feeds a read early in the next iteration). What such
+        a finding makes live outside the body, or computes from outside, is marked at
+        once, so most loops take one pass and nested ones do not multiply passes."""
+        body = loop.body.block
+        terminator = body.last_op
+        assert terminator is not None
+        arguments = body.args[1:]
+        written = self.db.writes(loop)
+        while True:
+            was_marked = loop in self.marked
+            memory = len(self.live_memory)
+            self.mark_block(body)
+            again = False
+            if not was_marked and loop in self.marked:
+                again |= not self.settle(loop, terminator.operands[0])
+            for i, (argument, value) in enumerate(zip(arguments, terminator.operands[1:])):
+                if argument in self.live_values and value not in self.live_values:
+                    self.make_live(loop.carried[i])
+                    again |= not self.settle(loop, value)
+            if len(self.live_memory) != memory and not written.isdisjoint(self.live_memory):
+                again = True
+            if not again:
+                return
 
-    def mark_terminator(self, terminator: Operation) -> bool:
+    def settle(self, loop: LoopOp, value: SSAValue) -> bool:
+        """Makes live a value the body yields; False when marking what computes it needs
+        another pass over the body (it is computed there from values of the body)."""
+        if value in self.live_values:
+            return True
+        self.make_live(value)
+        owner = value.owner
+        if not isinstance(owner, Operation):
+            return True  # a block argument: a carried one is checked after this pass
+        if not loop.is_ancestor(owner):
+            return True
+        if owner.parent_op() is not loop or owner.regions:
+            return False
+        if any(loop.is_ancestor(_definer(operand)) for operand in owner.operands):
+            return False
+        self.mark(owner)
+        return True
+
+    def mark_terminator(self, terminator: Operation) -> None:
         """A block's yield uses only the values its parent's live results need."""
         parent = terminator.parent_op()
-        before = len(self.live_values)
         self.marked.add(terminator)
         if isinstance(parent, LoopOp):
             condition, *yielded = terminator.operands
@@ -95,20 +135,19 @@ class _Liveness:
             for value, result in zip(terminator.operands, parent.results):
                 if result in self.live_values:
                     self.make_live(value)
-        return len(self.live_values) != before
 
-    def mark_if_live(self, op: Operation) -> bool:
+    def mark_if_live(self, op: Operation) -> None:
         if any(result in self.live_values for result in op.results):
-            return self.mark(op)
+            self.mark(op)
+            return
         written = self.db.writes(op)
         if written and not written.isdisjoint(self.live_memory):
-            return self.mark(op)
-        return False
+            self.mark(op)
 
-    def mark(self, op: Operation) -> bool:
+    def mark(self, op: Operation) -> None:
         """Marks `op` and the ops enclosing it, and makes what they use live."""
         if op in self.marked:
-            return False
+            return
         self.marked.add(op)
         parent = op.parent_op()
         if parent is not None and not isinstance(parent, FuncOp):
@@ -118,17 +157,31 @@ class _Liveness:
             operands = (op.max_trip_count, op.initial_condition, op.body.block.last_op.operands[0])  # pyright: ignore[reportOptionalMemberAccess]
         for value in operands:
             self.make_live(value)
-        return True
 
     def make_live(self, value: SSAValue) -> None:
         if value not in self.live_values:
             self.live_values.add(value)
-            self.live_memory |= self.db.contents_of(value)
+            if contents := self.db.contents_of(value):
+                self.live_memory |= contents
+
+
+class _ValuesOnly:
+    """The alias facts of a graph of quiet ops (`is_quiet`): nothing writes memory, so
+    liveness follows values alone and no alias analysis is built."""
+
+    @staticmethod
+    def writes(op: Operation) -> frozenset[int]:
+        return frozenset()
+
+    @staticmethod
+    def contents_of(value: SSAValue) -> frozenset[int]:
+        return frozenset()
 
 
 def eliminate_dead_code(graph: FuncOp) -> bool:
     """Removes the dead code of one graph; True when anything was removed."""
-    liveness = _Liveness(AliasDb(graph), graph)
+    quiet = all(is_quiet(op) for op in graph.body.walk())
+    liveness = _Liveness(_ValuesOnly() if quiet else AliasDb(graph), graph)
     liveness.mark_block(graph.body.block)
     return _Sweeper(liveness).sweep(graph.body.block)
 
@@ -224,7 +277,8 @@ class _Sweeper:
             old.results[i].replace_all_uses_with(result)
         if old in self.liveness.marked:
             self.liveness.marked.add(new)
-        Rewriter.erase_op(old)
+        old.detach()  # its regions moved and its results unused: nothing else to erase
+        old.drop_all_references()
         self.changed = True
         return new
 

@@ -24,7 +24,9 @@ gradient.
 
 Then both graphs are optimized for their types (shape propagation, constant
 propagation, the peepholes, CSE, DCE), `_grad_sum_to_size` to a size a gradient already
-has disappears, and captured values the optimized backward no longer reads are dropped.
+has disappears, a transposed product in the backward becomes the product of the
+transposes (a row-major weight gradient), and captured values the optimized backward no
+longer reads are dropped.
 An op the table cannot differentiate is an error naming it and its source location.
 """
 
@@ -373,6 +375,48 @@ class FoldGradSumToSize(RewritePattern):
             rewriter.replace(op, [], [value])
 
 
+class TransposeProductInBackward(RewritePattern):
+    """In a backward graph, `t(mm(a, b))` → `mm(t(b), t(a))` when nothing else reads the
+    product: the gradient of a transposed weight (`x.mm(w.t())`) then comes out in the
+    weight's own row-major layout rather than as a transposed view, so accumulating it
+    and updating the weight walk memory in order (BLAS takes the transposes for free;
+    the peephole folds `t(t(x))`). PyTorch's `mm_mat2_backward` picks the layout the
+    same way. Forward graphs keep their layouts: user code can observe them."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: OperatorOp, rewriter: PatternRewriter, /) -> None:
+        if op.name != "aten.t" or not in_backward(op):
+            return
+        product = op.operands[0]
+        mm = product.owner
+        if not isinstance(mm, OperatorOp) or mm.name != "aten.mm" or not product.has_one_use():
+            return
+        a, b = mm.operands
+        if not all(isinstance(v.type, TensorType) for v in (a, b)):
+            return
+        transposed = [create_op("aten.t", [v], [_transposed_type(v.type)], op.location) for v in (b, a)]
+        swapped = create_op("aten.mm", [t.results[0] for t in transposed], [op.results[0].type], op.location)
+        rewriter.replace(op, [*transposed, swapped])
+        rewriter.erase(mm)
+
+
+def in_backward(op: Operation) -> bool:
+    """Whether `op` is in the backward graph of a DifferentiableGraph."""
+    region = op.parent_region()
+    while region is not None:
+        owner = region.parent_op()
+        if isinstance(owner, DifferentiableGraphOp):
+            return region is owner.backward
+        region = owner.parent_region() if owner is not None else None
+    return False
+
+
+def _transposed_type(t: TensorType) -> TensorType:
+    """The type of `t(x)` for x of type `t`: its sizes reversed, strides unknown."""
+    shape = t.shape
+    return t.with_(sizes=None if shape is None else shape[::-1], strides=None)
+
+
 def prune_captures(graph: DifferentiableGraphOp) -> bool:
     """Drops captured values the backward no longer reads, and forward values yielded
     only for them; True when something went."""
@@ -480,7 +524,7 @@ def optimize_graphs(module: ModuleOp, ctx: Context, rounds: int = 6) -> None:
     for _ in range(rounds):
         for name, options in CLEANUP:
             run_pass(PASSES[name]()(**options), ctx, module)
-        TsjitPass.rewrite(module, [FoldGradSumToSize()])
+        TsjitPass.rewrite(module, [FoldGradSumToSize(), TransposeProductInBackward()])
         for graph in [op for op in module.walk() if isinstance(op, DifferentiableGraphOp) and op.is_differentiated]:
             refine_backward_types(graph)
             fold_constant_captures(graph)

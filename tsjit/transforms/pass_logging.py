@@ -22,15 +22,18 @@ from __future__ import annotations
 
 import enum
 import gc
+import inspect
 import os
 import sys
 from abc import abstractmethod
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import cache
 from io import StringIO
+from types import UnionType
+from typing import Union, get_args, get_origin
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -38,7 +41,6 @@ from xdsl.dialects.func import FuncOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
     PatternRewriter,
     PatternRewriteWalker,
     RewritePattern,
@@ -256,6 +258,64 @@ def limited(pattern: RewritePattern) -> RewritePattern:
     return pattern if isinstance(pattern, LimitedPattern) else LimitedPattern(pattern)
 
 
+class DispatchingApplier(RewritePattern):
+    """xDSL's `GreedyRewritePatternApplier` without folding or DCE (the first pattern
+    that acts on an op wins), offering each op only the patterns that can match it:
+    a table from op name to patterns, as MLIR keeps for patterns with a root op. A
+    pattern's roots are the op names in its `roots` attribute, or the op types its
+    `op_type_rewrite_pattern` method takes; a pattern with neither is offered every op.
+    Most patterns match one or two kinds of op, so the driver no longer pays a call
+    per pattern for every op it visits."""
+
+    def __init__(self, patterns: Sequence[RewritePattern]):
+        self.patterns = tuple(patterns)
+        self.roots = tuple(pattern_roots(p) for p in self.patterns)
+        self.table: dict[str, tuple[RewritePattern, ...]] = {}
+        """Op name -> its candidate patterns, in order (one class per op name)."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        candidates = self.table.get(op.name)
+        if candidates is None:
+            candidates = self.table[op.name] = self._candidates(op)
+        for pattern in candidates:
+            pattern.match_and_rewrite(op, rewriter)
+            if rewriter.has_done_action:
+                return
+
+    def _candidates(self, op: Operation) -> tuple[RewritePattern, ...]:
+        return tuple(
+            pattern
+            for pattern, roots in zip(self.patterns, self.roots)
+            if roots is None or op.name in roots[0] or isinstance(op, roots[1])
+        )
+
+
+def pattern_roots(pattern: RewritePattern) -> tuple[frozenset[str], tuple[type[Operation], ...]] | None:
+    """The op names and op types `pattern` can match (see `DispatchingApplier`), or
+    None for any op."""
+    inner = pattern.pattern if isinstance(pattern, LimitedPattern) else pattern
+    names: frozenset[str] | None = getattr(inner, "roots", None)
+    if names is not None:
+        return frozenset(names), ()
+    method = type(inner).match_and_rewrite
+    if method.__closure__ is None:
+        return None
+    captured = inspect.getclosurevars(method).nonlocals
+    expected = captured.get("expected_type")  # what xDSL's `op_type_rewrite_pattern` checks
+    if expected is None or "func" not in captured:
+        return None
+    types = get_args(expected) if get_origin(expected) in (Union, UnionType) else (expected,)
+    if not all(isinstance(t, type) and issubclass(t, Operation) for t in types):
+        return None
+    return frozenset(), tuple(types)
+
+
+def operator_roots(overloads: Iterable[str]) -> frozenset[str]:
+    """The op names of operator overloads (`aten::size.int` → `aten.size`): a
+    pattern's `roots` when it matches the overloads of a table."""
+    return frozenset(o.partition(".")[0].replace("::", ".") for o in overloads)
+
+
 class TsjitPass(ModulePass):
     """Base of tsjit's passes: `apply` runs `run` inside the pass's logging and limit
     scope and dumps the module afterwards when TSJIT_LOG_LEVEL names the pass."""
@@ -277,9 +337,10 @@ class TsjitPass(ModulePass):
         walk_reverse: bool = False,
         walk_regions_first: bool = False,
     ) -> bool:
-        """Applies `patterns` (the first that matches an op wins) with xDSL's worklist
-        driver, every rewrite counted and logged; True when the IR changed."""
-        applier = GreedyRewritePatternApplier([limited(p) for p in patterns], dce_enabled=False)
+        """Applies `patterns` (the first that matches an op wins, each offered only the
+        ops it can match: `DispatchingApplier`) with xDSL's worklist driver, every
+        rewrite counted and logged; True when the IR changed."""
+        applier = DispatchingApplier([limited(p) for p in patterns])
         walker = PatternRewriteWalker(
             applier,
             apply_recursively=apply_recursively,

@@ -25,6 +25,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -56,7 +57,7 @@ from tsjit.dialects.types import (
 from tsjit.transforms.analysis.alias_analysis import AliasDb
 from tsjit.transforms.analysis.shape_rules import UNKNOWN, Operands
 from tsjit.transforms.lower_tuples import ForwardTupleIndex, ForwardTupleUnpack
-from tsjit.transforms.pass_logging import TsjitPass
+from tsjit.transforms.pass_logging import TsjitPass, operator_roots
 from tsjit.transforms.shape_propagation import can_stand_in
 
 
@@ -136,6 +137,8 @@ class FoldTensorQuery(RewritePattern):
     """`aten.size`, `aten.dim`, `prim.dtype`, `prim.device`, ... of a tensor whose type
     knows the answer: a constant. A size list must be one nothing writes."""
 
+    roots: ClassVar[frozenset[str]] = operator_roots(TENSOR_QUERIES)
+
     aliases: AliasDb
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
@@ -198,6 +201,8 @@ class RemoveArithmeticIdentity(RewritePattern):
     """`x + 0`, `x - 0`, `x * 1`, `x / 1` (and `x // 1` on ints) → `x`, when the
     result would have exactly x's type and value."""
 
+    roots: ClassVar[frozenset[str]] = operator_roots(ARITHMETIC_IDENTITIES)
+
     aliases: AliasDb
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
@@ -253,6 +258,8 @@ class ForwardNumberRoundTrip(RewritePattern):
     """`aten.Int(prim.NumToTensor(n))` → `n` for an int `n` (Float, Bool and
     ScalarImplicit alike)."""
 
+    roots: ClassVar[frozenset[str]] = operator_roots(NUMBER_ROUND_TRIPS)
+
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         q = operands_of(op, tuple(NUMBER_ROUND_TRIPS))
         if q is None:
@@ -276,6 +283,8 @@ class RemoveNoOpExpand(RewritePattern):
     """`aten.expand(x, sizes)` with x's sizes known and equal to `sizes` → x (both are
     the same memory: expand returns a view)."""
 
+    roots: ClassVar[frozenset[str]] = frozenset({"aten.expand"})
+
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         q = operands_of(op, ("aten::expand",))
         if q is None:
@@ -290,6 +299,8 @@ class RemoveNoOpExpand(RewritePattern):
 class RemoveNoOpConversion(RewritePattern):
     """`aten.to` to the dtype (and device) x already has, without a copy, and
     `aten.type_as(x, y)` with equal known dtypes → x: PyTorch returns x itself."""
+
+    roots: ClassVar[frozenset[str]] = frozenset({"aten.to", "aten.type_as"})
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         if getattr(type(op), "OPERATOR", None) not in ("aten::to", "aten::type_as"):
@@ -326,6 +337,8 @@ class RemoveNoOpConversion(RewritePattern):
 class RemoveDoubleTranspose(RewritePattern):
     """`aten.t(aten.t(x))` → x."""
 
+    roots: ClassVar[frozenset[str]] = frozenset({"aten.t"})
+
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         if getattr(type(op), "OPERATOR", None) != "aten::t":
             return
@@ -358,6 +371,8 @@ class FoldIsNone(RewritePattern):
     """`x is None` / `x is not None` where x's type decides: both None, or one None
     and the other a type without None."""
 
+    roots: ClassVar[frozenset[str]] = frozenset({"aten.__is__", "aten.__isnot__"})
+
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         q = operands_of(op, ("aten::__is__", "aten::__isnot__"))
         if q is None:
@@ -389,6 +404,8 @@ def unwritten_literal(value: SSAValue, aliases: AliasDb) -> ListConstructOp | No
 class FoldLenOfListLiteral(RewritePattern):
     """`aten.len(prim.ListConstruct a, b, c)` → 3."""
 
+    roots: ClassVar[frozenset[str]] = frozenset({"aten.len"})
+
     aliases: AliasDb
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
@@ -400,6 +417,8 @@ class FoldLenOfListLiteral(RewritePattern):
 @dataclass
 class ForwardGetItemOfListLiteral(RewritePattern):
     """`aten.__getitem__(prim.ListConstruct a, b, c, 1)` → b (constant in-range index)."""
+
+    roots: ClassVar[frozenset[str]] = frozenset({"aten.__getitem__"})
 
     aliases: AliasDb
 

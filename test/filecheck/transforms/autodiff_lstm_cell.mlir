@@ -18,7 +18,8 @@
 // The graph an executor specializes for a batch of 2 (inputs 3, hidden 4) where the
 // weights require grad and the data does not: the forward computes the cell and yields
 // what the backward reads (tanh(cy), the four gates); the backward takes the output
-// gradients, the data and those values, and returns the gradients of the four weights.
+// gradients, the data and those values, and returns the gradients of the four weights
+// (those of the matrices as `grad.t().mm(x)`: row-major, as the weights are).
 func.func @LSTMCellS(%x : !ts.tensor<f32, [2, 3], requires_grad = false>, %hx : !ts.tensor<f32, [2, 4], requires_grad = false>, %cx : !ts.tensor<f32, [2, 4], requires_grad = false>, %w_ih : !ts.tensor<f32, [16, 3], requires_grad = true>, %w_hh : !ts.tensor<f32, [16, 4], requires_grad = true>, %b_ih : !ts.tensor<f32, [16], requires_grad = true>, %b_hh : !ts.tensor<f32, [16], requires_grad = true>) -> (!ts.tensor, !ts.tensor) {
   %one = prim.Constant 1 : !ts.int
   %t1 = aten.t %w_ih : (!ts.tensor<f32, [16, 3], requires_grad = true>) -> !ts.tensor
@@ -80,13 +81,10 @@ func.func @LSTMCellS(%x : !ts.tensor<f32, [2, 3], requires_grad = false>, %hx : 
 // CHECK-NEXT:      %11 = prim.ListConstruct %10, %9, %8, %7
 // CHECK-NEXT:      %12 = aten.cat %11, %one_1
 // CHECK-NEXT:      %13 = aten._grad_sum_to_size %12, %other_size
-// CHECK-NEXT:      %14 = aten.t %hx_2
-// CHECK-NEXT:      %15 = aten.mm %14, %12
-// CHECK-NEXT:      %16 = aten.t %15
-// CHECK-NEXT:      %17 = aten.t %x_2
-// CHECK-NEXT:      %18 = aten.mm %17, %12
-// CHECK-NEXT:      %19 = aten.t %18
-// CHECK-NEXT:      prim.Yield %19, %16, %13, %13
+// CHECK-NEXT:      %14 = aten.t %12
+// CHECK-NEXT:      %15 = aten.mm %14, %hx_2
+// CHECK-NEXT:      %16 = aten.mm %14, %x_2
+// CHECK-NEXT:      prim.Yield %16, %15, %13, %13
 // CHECK-NEXT:    }
 // CHECK-NEXT:    func.return %hy, %cy
 
@@ -100,5 +98,7 @@ func.func @LSTMCellS(%x : !ts.tensor<f32, [2, 3], requires_grad = false>, %hx : 
 // FUSED-NEXT:      prim.Yield
 // FUSED-NEXT:    }
 // FUSED-NEXT:    %1 = aten._grad_sum_to_size %0, %other_size
-// FUSED-NEXT:    %2 = aten.t %hx_2
-// FUSED-NEXT:    %3 = aten.mm %2, %0
+// FUSED-NEXT:    %2 = aten.t %0
+// FUSED-NEXT:    %3 = aten.mm %2, %hx_2
+// FUSED-NEXT:    %4 = aten.mm %2, %x_2
+// FUSED-NEXT:    prim.Yield %4, %3, %1, %1

@@ -84,3 +84,49 @@ func.func @cat(%x : !T, %y : !T) -> !R {
 // CHECK-NEXT:    %1, %2 = prim.ListUnpack %0
 // CHECK-NEXT:    %3 = aten.mul %2, %e_1
 // CHECK-NEXT:    prim.Yield %1, %3
+
+// -----
+
+!X = !ts.tensor<f32, [2, 3], requires_grad = false>
+!W = !ts.tensor<f32, [4, 3], requires_grad = true>
+!Y = !ts.tensor<f32, [2, 4], requires_grad = true>
+
+// The gradient of a transposed weight, `t(x.t().mm(grad))`, is taken as
+// `grad.t().mm(x)`: the weight's row-major layout, with no transposed view to accumulate.
+func.func @transposed_weight(%x : !X, %w : !W) -> !Y {
+  %r = prim.DifferentiableGraph(%a = %x : !X, %b = %w : !W) -> (!Y) {
+    %t = aten.t %b : (!W) -> !ts.tensor<f32, [3, 4], requires_grad = true>
+    %y = aten.mm %a, %t : (!X, !ts.tensor<f32, [3, 4], requires_grad = true>) -> !Y
+    prim.Yield %y : !Y
+  }
+  func.return %r : !Y
+}
+
+// CHECK-LABEL: func.func @transposed_weight
+// CHECK:       } backward[grad_outputs = [0], grad_inputs = [1], captured_inputs = [0], captured_outputs = []] {
+// CHECK-NEXT:  ^bb0(%grad_y: !ts.tensor<f32, [2, 4], requires_grad = false>, %a_1: !ts.tensor<f32, [2, 3], requires_grad = false>):
+// CHECK-NEXT:    %0 = aten.t %grad_y : (!ts.tensor<f32, [2, 4], requires_grad = false>) -> !ts.tensor<f32, [4, 2], requires_grad = false>
+// CHECK-NEXT:    %1 = aten.mm %0, %a_1 : (!ts.tensor<f32, [4, 2], requires_grad = false>, !ts.tensor<f32, [2, 3], requires_grad = false>) -> !ts.tensor<f32, [4, 3], requires_grad = false>
+// CHECK-NEXT:    prim.Yield %1
+
+// -----
+
+!X = !ts.tensor<f32, [3, 3], requires_grad = true>
+
+// A forward graph keeps its layouts (user code can observe a view's strides): the
+// transposed product stays a view there.
+func.func @forward_layout(%x : !X, %y : !X) -> !X {
+  %r = prim.DifferentiableGraph(%a = %x : !X, %b = %y : !X) -> (!X) {
+    %p = aten.mm %a, %b : (!X, !X) -> !X
+    %t = aten.t %p : (!X) -> !X
+    prim.Yield %t : !X
+  }
+  func.return %r : !X
+}
+
+// CHECK-LABEL: func.func @forward_layout
+// CHECK-NEXT:    %r = prim.DifferentiableGraph
+// CHECK-NEXT:      %p = aten.mm %a, %b
+// CHECK-NEXT:      %t = aten.t %p
+// CHECK-NEXT:      prim.Yield %t
+// CHECK-NEXT:    } backward[

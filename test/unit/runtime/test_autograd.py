@@ -56,6 +56,31 @@ def through_a_view(x):
 
 def mlp(x, w1, w2):
     return torch.relu(x.mm(w1)).mm(w2).sum()
+
+def blocks(a, b):
+    result = torch.zeros([3, 4], dtype=a.dtype)
+    result.narrow(0, 0, 1).narrow(1, 0, 2).copy_(a)
+    result.narrow(0, 1, 2).narrow(1, 2, 2).copy_(b)
+    return result
+
+def strided_write(a, b):
+    result = a.clone()
+    torch.as_strided(result, [2, 2], [1, 2], 0).copy_(b)
+    return result
+
+def sorted_values(x):
+    return torch.sort(x, 0, True)[0] * torch.msort(x)
+
+def sinc(x):
+    return torch.sinc(x)
+
+def legit_batch_norm(x, w, b, mean, var):
+    y = torch.ops.aten._native_batch_norm_legit(x, w, b, mean, var, True, 0.5, 1e-5)[0]
+    return (y * y.cos()).sum()
+
+def batch_norm(x, w, b, mean, var):
+    y = torch.batch_norm(x, w, b, mean, var, True, 0.5, 1e-5, False)
+    return (y * y.cos()).sum()
 """
 
 RNG = np.random.default_rng(0)
@@ -108,6 +133,46 @@ def test_unshared_gradients_are_not_copied_but_shared_ones_are():
     c = torch.tensor(_array(2, 3), requires_grad=True)
     (c * 2.0).t().sum().backward()
     np.testing.assert_array_equal(c.grad.array, np.full((2, 3), 2.0, np.float32))
+
+
+def test_gradients_take_their_leafs_layout():
+    """PyTorch's layout contract: `.grad` has its variable's strides (a transposed
+    gradient is copied into them, a column-major leaf gets a column-major gradient)."""
+    rows = torch.tensor(_array(4, 3), requires_grad=True)
+    columns = torch.tensor(np.asfortranarray(_array(4, 3)), requires_grad=True)
+    for leaf in (rows, columns):
+        weights = _array(4, 3)
+        (leaf.t() * torch.tensor(weights.T)).sum().backward()  # the gradient arrives as a transposed view
+        assert leaf.grad.array.strides == leaf.array.strides
+        np.testing.assert_array_equal(leaf.grad.array, weights)
+
+
+def test_eager_writes_through_views_of_a_tensor_that_requires_no_grad():
+    """`r[0] = a`, `r[0].copy_(a)`, `r.narrow(...).narrow(...).copy_(a)`: the view knows
+    its base although nothing required grad when it was taken, so `r` records the write."""
+    writes = [
+        lambda r, a: r.__setitem__(0, a),
+        lambda r, a: r[1].copy_(a),
+        lambda r, a: r.narrow(0, 0, 2).narrow(1, 0, 3).copy_(a.expand(2, 3)),
+    ]
+    cotangent = _array(2, 3)
+    expected = [cotangent[0], cotangent[1], cotangent.sum(0)]
+    for write, want in zip(writes, expected):
+        a = torch.tensor(_array(3), requires_grad=True)
+        r = torch.zeros(2, 3)
+        write(r, a)
+        assert r.requires_grad
+        (r * torch.tensor(cotangent)).sum().backward()
+        np.testing.assert_allclose(a.grad.array, want, rtol=1e-6)
+
+
+def test_eager_write_to_a_saved_tensor_that_requires_no_grad_raises():
+    x = torch.tensor(_array(3))
+    w = torch.tensor(_array(3), requires_grad=True)
+    y = (x * w).sum()
+    x.add_(1.0)
+    with pytest.raises((RuntimeError, TorchScriptError), match="modified by an inplace operation"):
+        y.backward()
 
 
 def test_backward_of_a_non_scalar_needs_a_gradient():
@@ -183,6 +248,85 @@ def test_scripted_write_through_a_view():
         x = torch.tensor(_array(2, 3), requires_grad=True)
         function(x).backward()
         np.testing.assert_array_equal(x.grad.array, np.array([[3, 3, 3], [1, 1, 1]], np.float32))
+
+
+def test_writes_through_views_of_a_tensor_that_requires_no_grad():
+    """The first write makes the base require grad; both writes reach their sources."""
+    f = _script("blocks")
+    a = torch.tensor(_array(1, 2), requires_grad=True)
+    b = torch.tensor(_array(2, 2), requires_grad=True)
+    cotangent = _array(3, 4)
+    for _ in range(2):  # profiled, then optimized
+        a.grad = b.grad = None
+        f(a, b).backward(torch.tensor(cotangent))
+        np.testing.assert_array_equal(a.grad.array, cotangent[:1, :2])
+        np.testing.assert_array_equal(b.grad.array, cotangent[1:, 2:])
+
+
+def test_write_through_a_view_the_table_cannot_differentiate():
+    """as_strided has no formula, but a write through it still rebases its base's history."""
+    f = _script("strided_write")
+    a = torch.tensor(_array(3, 3), requires_grad=True)
+    b = torch.tensor(_array(2, 2), requires_grad=True)
+    cotangent = _array(3, 3)
+    f(a, b).backward(torch.tensor(cotangent))
+    written = cotangent.reshape(-1)[:4]  # storage offsets 0, 2, 1, 3 hold b
+    np.testing.assert_array_equal(b.grad.array, written[[0, 2, 1, 3]].reshape(2, 2))
+    np.testing.assert_array_equal(a.grad.array.reshape(-1), np.concatenate([np.zeros(4, np.float32), cotangent.reshape(-1)[4:]]))
+
+
+def test_sorted_values_are_differentiable():
+    f = _script("sorted_values")
+    x = torch.tensor(_array(5, 2), requires_grad=True)
+    descending, ascending = np.sort(x.array, 0)[::-1], np.sort(x.array, 0)
+    f(x).sum().backward()
+    expected = np.zeros_like(x.array)
+    for column in range(2):
+        order = np.argsort(x.array[:, column])
+        expected[order[::-1], column] += ascending[:, column]
+        expected[order, column] += descending[:, column]
+    np.testing.assert_allclose(x.grad.array, expected, rtol=1e-6)
+
+
+def test_sinc_is_flat_at_zero():
+    x = torch.tensor(np.array([0.0, 0.5]), requires_grad=True)
+    _script("sinc")(x).sum().backward()
+    assert x.grad.array[0] == 0.0
+    np.testing.assert_allclose(x.grad.array[1], (0.5 * np.pi * np.cos(0.5 * np.pi) - np.sin(0.5 * np.pi)) / (0.5 * 0.5 * np.pi))
+
+
+def test_results_pytorch_does_not_differentiate_require_no_grad():
+    """linalg.lu's permutation and lstsq's singular values never require grad."""
+    a = torch.tensor(_array(3, 3), requires_grad=True)
+    p, lower, upper = torch.linalg.lu(a)
+    assert not p.requires_grad and lower.requires_grad and upper.requires_grad
+    solution, _, _, singular_values = torch.linalg.lstsq(a, torch.tensor(_array(3, 2)), driver="gelsd")
+    assert solution.requires_grad and not singular_values.requires_grad
+
+
+def test_resizing_a_tensor_that_requires_grad_raises():
+    x = torch.tensor(_array(2, 3), requires_grad=True)
+    with pytest.raises(RuntimeError, match="cannot resize variables that require grad"):
+        x.resize_(3, 2)
+    y = torch.tensor(_array(2, 3))
+    assert y.resize_(3, 2).shape == (3, 2)
+
+
+def test_batch_norm_updating_its_statistics_in_place_is_differentiable():
+    """_native_batch_norm_legit writes the running statistics (which take no gradient)
+    and differentiates as batch_norm does."""
+    inputs = [_array(4, 3, 2), _array(3), _array(3)]
+    grads, means = [], []
+    for name in ("legit_batch_norm", "batch_norm"):
+        leaves = [torch.tensor(a.copy(), requires_grad=True) for a in inputs]
+        mean, var = torch.tensor(np.zeros(3, np.float32)), torch.tensor(np.ones(3, np.float32))
+        _script(name)(*leaves, mean, var).backward()
+        grads.append([leaf.grad.array for leaf in leaves])
+        means.append(mean.array)
+    for legit, reference in zip(*grads):
+        np.testing.assert_allclose(legit, reference, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(means[0], 0.5 * inputs[0].mean(axis=(0, 2)), rtol=1e-5, atol=1e-6)
+    np.testing.assert_array_equal(means[0], means[1])
 
 
 def test_missing_formula_names_the_op_and_the_line():

@@ -681,8 +681,10 @@ def ldexp(self: Tensor, other: Tensor) -> Tensor:
 
 @decomposes("aten::sinc")
 def sinc(self: Tensor) -> Tensor:
+    zero = self == 0
     x = self * 3.141592653589793
-    return torch.where(self == 0, torch.ones_like(x), torch.sin(x) / x)
+    x = torch.where(zero, torch.ones_like(x), x)  # a finite quotient at 0 too: its gradient there is 0, not nan
+    return torch.where(zero, torch.ones_like(x), torch.sin(x) / x)
 
 
 @decomposes("aten::renorm")
@@ -818,8 +820,8 @@ def linalg_matrix_power(self: Tensor, n: int) -> Tensor:
     if self.dim() < 2 or self.size(-1) != self.size(-2):
         raise RuntimeError("linalg.matrix_power: A must be batches of square matrices, but they are "
                            + str(self.size(-2) if self.dim() >= 2 else 0) + " by " + str(self.size(-1)) + " matrices")
-    if n == 0:
-        return torch.zeros_like(self) + torch.eye(self.size(-1), dtype=self.dtype)
+    if n == 0:  # as PyTorch: the identity written into a copy, which requires grad when self does
+        return self.clone().copy_(torch.eye(self.size(-1), dtype=self.dtype).expand_as(self))
     base = self
     if n < 0:
         base = torch.linalg_inv(self)

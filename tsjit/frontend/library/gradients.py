@@ -65,7 +65,7 @@ NON_DIFFERENTIABLE: frozenset[str] = frozenset({
     "aten::new_full", "aten::detach", "aten::size", "aten::dim", "aten::numel", "aten::argmax", "aten::argmin",
     "aten::eq", "aten::ne", "aten::lt", "aten::le", "aten::gt", "aten::ge", "aten::logical_not",
     "aten::logical_and", "aten::logical_or", "aten::logical_xor", "aten::isnan", "aten::isinf",
-    "aten::isfinite", "aten::__and__", "aten::__or__", "aten::__xor__", "aten::bitwise_not", "aten::sort",
+    "aten::isfinite", "aten::__and__", "aten::__or__", "aten::__xor__", "aten::bitwise_not",
     "aten::argsort", "aten::nonzero", "aten::bernoulli", "aten::multinomial", "aten::one_hot",
     "prim::dtype", "prim::device", "prim::layout", "aten::is_floating_point", "aten::Int", "aten::Float",
     "aten::Bool", "aten::item", "aten::ScalarImplicit", "aten::IntImplicit", "aten::FloatImplicit",
@@ -90,6 +90,14 @@ NON_DIFFERENTIABLE: frozenset[str] = frozenset({
 """Operators whose results never require grad, whatever their inputs (comparisons,
 factories shaped like their input, sizes, indices): they run without recording, and may
 sit inside a DifferentiableGraph, contributing no gradient."""
+
+NON_DIFFERENTIABLE_OUTPUTS: dict[str, tuple[int, ...]] = {
+    "aten::linalg_lu": (0,),  # the permutation P
+    "aten::lu_unpack": (0,),
+    "aten::linalg_lstsq": (2, 3),  # the rank and the singular values
+}
+"""Operators some of whose floating results never require grad (derivatives.yaml's
+`output_differentiability`), by result position."""
 
 
 # --------------------------------------------------------------------------------------
@@ -1793,6 +1801,26 @@ def topk(self, k, dim, largest, sorted):
     return (values, indices), backward
 
 
+@gradient("aten::sort")
+def sort(self, dim, descending):
+    def backward(grad):
+        return torch.value_selecting_reduction_backward(grad, dim, indices, self_size, True), None, None
+
+    self_size = self.size()
+    values, indices = torch.sort(self, dim, descending)
+    return (values, indices), backward
+
+
+@gradient("aten::sort.stable")
+def sort_stable(self, stable, dim, descending):
+    def backward(grad):
+        return torch.value_selecting_reduction_backward(grad, dim, indices, self_size, True), None, None, None
+
+    self_size = self.size()
+    values, indices = torch.sort(self, stable=stable, dim=dim, descending=descending)
+    return (values, indices), backward
+
+
 @gradient("aten::kthvalue")
 def kthvalue(self, k, dim, keepdim):
     def backward(grad):
@@ -2680,6 +2708,37 @@ def scatter_add(self, dim, index, src):
     return torch.scatter_add(self, dim, index, src), backward
 
 
+@gradient("aten::scatter_reduce.two")
+def scatter_reduce(self, dim, index, src, reduce, include_self):
+    def backward(grad):
+        # PyTorch's scatter_reduce_backward
+        if reduce == "sum":
+            grad_self = grad
+            grad_src = grad.gather(dim, index)
+        elif reduce == "mean":
+            counts = torch.ones_like(grad) if include_self else torch.zeros_like(grad)
+            counts = counts.scatter_add(dim, index, torch.ones_like(src))
+            counts = counts.masked_fill(counts == 0, 1)
+            grad_self = grad / counts
+            grad_src = grad.gather(dim, index) / counts.gather(dim, index)
+        elif reduce == "amax" or reduce == "amin":
+            value = result.gather(dim, index)
+            self_is_result = self == result
+            src_is_result = src == value
+            shares = self_is_result.to(grad.dtype).scatter_add(dim, index, src_is_result.to(grad.dtype))
+            distributed = grad / shares
+            grad_self = self_is_result * distributed
+            grad_src = src_is_result * distributed.gather(dim, index)
+        else:
+            raise RuntimeError("tsjit differentiates scatter_reduce with reduce='sum', 'mean', 'amax' or 'amin' only")
+        if not include_self:
+            grad_self = grad_self.scatter(dim, index, 0.0)
+        return grad_self, None, None, grad_src, None, None
+
+    result = torch.scatter_reduce(self, dim, index, src, reduce, include_self=include_self)
+    return result, backward
+
+
 @gradient("aten::scatter.src")
 def scatter_src(self, dim, index, src):
     def backward(grad):
@@ -2995,7 +3054,7 @@ def adaptive_avg_pool2d(self, output_size):
     return torch.adaptive_avg_pool2d(self, output_size), backward
 
 
-@gradient("aten::native_batch_norm", not_differentiable=("running_mean", "running_var"))
+@gradient("aten::native_batch_norm", "aten::_native_batch_norm_legit", not_differentiable=("running_mean", "running_var"))
 def native_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps):
     def backward(grad):
         grad_input, grad_weight, grad_bias = torch.native_batch_norm_backward(
@@ -3010,6 +3069,23 @@ def native_batch_norm(input, weight, bias, running_mean, running_var, training, 
         input, weight, bias, running_mean, running_var, training, momentum, eps
     )
     return (output, save_mean, save_invstd), backward
+
+
+@gradient("aten::_batch_norm_with_update", not_differentiable=("running_mean", "running_var"))
+def _batch_norm_with_update(input, weight, bias, running_mean, running_var, momentum, eps):
+    def backward(grad):
+        grad_input, grad_weight, grad_bias = torch.native_batch_norm_backward(
+            grad, input, weight, running_mean, running_var, save_mean, save_invstd, True, eps,
+            [True, has_weight, has_bias],
+        )
+        return grad_input, grad_weight, grad_bias, None, None, None, None
+
+    has_weight = weight is not None
+    has_bias = bias is not None
+    output, save_mean, save_invstd, reserve = torch._batch_norm_with_update(
+        input, weight, bias, running_mean, running_var, momentum, eps
+    )
+    return (output, save_mean, save_invstd, reserve), backward
 
 
 def _channel_shape(input: Tensor) -> List[int]:
@@ -3431,6 +3507,62 @@ def huber_loss(self, target, reduction, delta):
         return grad_self, -grad_self, None, None
 
     return torch.huber_loss(self, target, reduction, delta), backward
+
+
+@gradient("aten::soft_margin_loss", not_differentiable=("target",))
+def soft_margin_loss(self, target, reduction):
+    def backward(grad):
+        return _loss_scale(grad, -target * torch.sigmoid(-target * self), reduction), None, None
+
+    return torch.soft_margin_loss(self, target, reduction), backward
+
+
+@gradient("aten::hinge_embedding_loss")
+def hinge_embedding_loss(self, target, margin, reduction):
+    def backward(grad):
+        # PyTorch's composite: where(target != 1, (margin - self).clamp_min(0), 0) + where(target != -1, self, 0)
+        pointwise = (target != -1).to(self.dtype) - ((target != 1) & (self <= margin)).to(self.dtype)
+        return _loss_scale(grad, pointwise, reduction), None, None, None
+
+    return torch.hinge_embedding_loss(self, target, margin, reduction), backward
+
+
+@gradient("aten::margin_ranking_loss")
+def margin_ranking_loss(input1, input2, target, margin, reduction):
+    def backward(grad):
+        # PyTorch's composite: (-target * (input1 - input2) + margin).clamp_min(0)
+        active = ((input2 - input1) * target + margin >= 0).to(grad.dtype)
+        grad_input1 = _loss_scale(grad, -target * active, reduction)
+        grad_target = _loss_scale(grad, (input2 - input1) * active, reduction)
+        return (
+            grad_input1._grad_sum_to_size(input1_size),
+            (-grad_input1)._grad_sum_to_size(input2_size),
+            grad_target._grad_sum_to_size(target_size),
+            None,
+            None,
+        )
+
+    input1_size = input1.size()
+    input2_size = input2.size()
+    target_size = target.size()
+    return torch.margin_ranking_loss(input1, input2, target, margin, reduction), backward
+
+
+@gradient("aten::poisson_nll_loss")
+def poisson_nll_loss(input, target, log_input, full, eps, reduction):
+    def backward(grad):
+        if log_input:
+            grad_input = torch.exp(input) - target
+            grad_target = -input
+        else:
+            grad_input = 1.0 - target / (input + eps)
+            grad_target = -torch.log(input + eps)
+        if full:  # the Stirling term, masked where target <= 1 (as PyTorch's chain rule: nan where target <= 0)
+            kept = (target > 1).to(grad_target.dtype)
+            grad_target = grad_target + kept * torch.log(target) + kept * target / target - kept + 0.5 * kept / target
+        return _loss_scale(grad, grad_input, reduction), _loss_scale(grad, grad_target, reduction), None, None, None, None
+
+    return torch.poisson_nll_loss(input, target, log_input, full, eps, reduction), backward
 
 
 @gradient("aten::binary_cross_entropy", not_differentiable=("weight",))

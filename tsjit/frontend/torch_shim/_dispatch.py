@@ -14,6 +14,12 @@ that the common call (`x.sum(1)`, `x + y`) runs the kernel with no lookup and no
 Python frame: what the shim adds to the kernel is then a few type checks and the
 Tensor wrapper.
 
+A call on a tensor that requires grad (in grad mode) is recorded by the runtime's
+autograd (`autograd.recording`). Whether or not anything requires grad, a write counts
+the version of the tensor written and a view op's result remembers its base, as
+PyTorch's do: a backward checks the first, a later write through the view needs the
+second.
+
 While a trace is recorded (`_state.ACTIVE.tracer`), every call takes the planned path
 and the tracer records the plan's inputs as graph values (`Entry.inputs`), so the
 graph holds exactly the nodes the frontend would have emitted for the same call.
@@ -491,7 +497,20 @@ def compile_entry(entry: Entry, kernel: Callable[..., Any], arity: int,
         else:
             body = f"    {unpacked}, = {call}\n    return ({returned},)\n"
     tensors = _tensor_accesses(entry.inputs)
-    if tensors:  # PyTorch's autograd: a call on a tensor that requires grad records it
+    view = bool(tensors) and _single_view(entry) and body.startswith("    t = _new(_Tensor)\n")
+    if view:  # a view remembers its base even when nothing requires grad: a later write through it reaches the base
+        replay = f"lambda array: {callee}(array, {', '.join(source.of(r) for r in entry.inputs[1:])})"
+        mark = source.name(_view_marker(), "mark")
+        body = f"    r = {call}\n    t = _new(_Tensor)\n    t.array = r\n    {mark}(t, a0, {replay})\n    return t\n"
+    written = _written_arguments(entry)
+    if tensors and written:  # an in-place write counts a version whether or not anything requires grad yet
+        bump = source.name(_version_bump(), "bump")
+        body = "".join(f"    {bump}(a{root})\n" for root in written) + body
+    if tensors and not view and not written and _tracked(entry.schema):
+        # a view of several results remembers its base, a write of what is not a plain
+        # argument counts its version, whether or not anything requires grad yet
+        body = f"    return {source.name(_recorder(entry, kernel, arity), 'record')}({params})\n"
+    elif tensors:  # PyTorch's autograd: a call on a tensor that requires grad records it
         check = " or ".join(f"{t}.requires_grad" for t in tensors)
         recorder = source.name(_recorder(entry, kernel, arity), "record")
         enabled = source.name(_grad_enabled(), "enabled")
@@ -508,6 +527,58 @@ def compile_entry(entry: Entry, kernel: Callable[..., Any], arity: int,
     run.body = body  # pyright: ignore[reportFunctionMemberAccess]
     run.names = source.names  # pyright: ignore[reportFunctionMemberAccess]
     return run
+
+
+def _single_view(entry: Entry) -> bool:
+    """Whether the call returns one tensor that may be a view of its first argument,
+    a tensor passed as it is (`detach` shares memory but is no view autograd follows)."""
+    from tsjit.frontend.symbolic_gradients import is_non_differentiable
+
+    schema = entry.schema
+    first = entry.inputs[0] if entry.inputs else None
+    return (
+        not schema.mutated_arguments() and len(schema.returns) == 1 and 0 in schema.aliased_arguments(0)
+        and isinstance(first, ArgRef) and first.root == 0 and not first.path
+        and isinstance(first.kind, type) and issubclass(first.kind, Tensor) and not is_non_differentiable(schema)
+    )  # fmt: skip
+
+
+def _written_arguments(entry: Entry) -> tuple[int, ...]:
+    """The call's arguments (by position) the operator writes, when each is a tensor
+    passed as it is; () when it writes none or another kind of value."""
+    roots = []
+    for i in entry.schema.mutated_arguments():
+        ref = entry.inputs[i] if i < len(entry.inputs) else None
+        if not (isinstance(ref, ArgRef) and not ref.path and isinstance(ref.kind, type) and issubclass(ref.kind, Tensor)):
+            return ()
+        roots.append(ref.root)
+    return tuple(roots)
+
+
+def _version_bump() -> Callable[[Any], None]:
+    from tsjit.runtime.autograd.views import bump_version
+
+    return bump_version
+
+
+def _view_marker() -> Callable[..., None]:
+    from tsjit.runtime.autograd.views import mark_view_if_shared
+
+    return mark_view_if_shared
+
+
+def _tracked(schema: FunctionSchema) -> bool:
+    """Whether eager calls of the operator go through autograd's recording even when
+    nothing requires grad: those that write an argument or return views of their first
+    (`compile_entry` runs the common cases, a write of a tensor argument and a single
+    view, directly)."""
+    from tsjit.frontend.symbolic_gradients import is_non_differentiable
+
+    if schema.mutated_arguments():
+        return True
+    if is_non_differentiable(schema):
+        return False
+    return bool(schema.arguments) and any(0 in schema.aliased_arguments(k) for k in range(len(schema.returns)))
 
 
 def _element_checks(access: str, kind: Kind, source: _Source) -> list[str]:

@@ -101,17 +101,50 @@ def accumulate_grad(variable: Variable, grad: np.ndarray, references: int = 0) -
     """`variable.grad += grad`, in place when a gradient is there already (as PyTorch
     does, so that `.grad` keeps its identity), else `grad` itself when nothing else
     can see it (an array owning its data with no more than `references` references,
-    PyTorch's stealing of an unshared gradient), else a copy of it."""
+    PyTorch's stealing of an unshared gradient) and it has the variable's layout, else
+    a copy of it in that layout (PyTorch's gradient layout contract: `.grad` has the
+    strides of its variable, so that an optimizer's update walks both alike)."""
     existing = variable.grad
     if existing is None:
-        variable.grad = new_variable(grad if _unshared(grad, references) else np.array(grad, copy=True),
-                                     variable.grad_class())  # fmt: skip
+        keep = _same_layout(grad, variable.array) and _unshared(grad, references)
+        variable.grad = new_variable(grad if keep else _copy_in_layout(grad, variable.array), variable.grad_class())
     else:
         target = existing.array
         if target.shape == grad.shape and target.flags.writeable:
             np.add(target, grad, out=target, casting="unsafe")
         else:
             existing.array = np.asarray(target + grad, dtype=target.dtype)
+
+
+def _same_layout(grad: np.ndarray, like: np.ndarray) -> bool:
+    """Whether `grad` obeys the layout contract for a variable holding `like`: the same
+    strides where `like` is dense (no gaps, no overlap), else C-contiguous."""
+    if not _dense(like):
+        return grad.flags.c_contiguous
+    return all(a == b for a, b, n in zip(grad.strides, like.strides, like.shape) if n > 1)
+
+
+def _dense(array: np.ndarray) -> bool:
+    """Whether `array` covers its memory exactly once (contiguous in some order of its
+    dimensions)."""
+    if array.flags.c_contiguous or array.flags.f_contiguous:
+        return True
+    dims = sorted((abs(s), n) for s, n in zip(array.strides, array.shape) if n != 1)
+    expected = array.itemsize
+    for stride, size in dims:
+        if stride != expected:
+            return False
+        expected *= size
+    return True
+
+
+def _copy_in_layout(grad: np.ndarray, like: np.ndarray) -> np.ndarray:
+    """A copy of `grad` laid out as the layout contract wants for `like`."""
+    if not _dense(like):
+        return np.array(grad, order="C", copy=True)
+    copy = np.empty_like(like, dtype=grad.dtype)  # order "K": `like`'s own strides
+    np.copyto(copy, grad)
+    return copy
 
 
 def _unshared(grad: np.ndarray, references: int) -> bool:
@@ -306,13 +339,19 @@ def run_backward(roots: Sequence[Edge], grads: Sequence[np.ndarray], keep_graph:
                     if buffer is None:
                         buffer = buffers[child] = [None] * child.num_inputs
                     present = buffer[slot]
-                    buffer[slot] = grad_value if present is None else present + grad_value
+                    buffer[slot] = grad_value if present is None else _sum(present, grad_value)
                 remaining = dependencies[child] - 1
                 dependencies[child] = remaining
                 if remaining == 0:
                     heapq.heappush(ready, (-child.sequence_nr, next(order), child))
             outputs = inputs = grad_value = present = None  # unshared gradients stay stealable
     return results if targets is not None else None
+
+
+def _sum(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Two gradients of one input added (numpy makes the sum of 0-d arrays a scalar)."""
+    total = a + b
+    return total if type(total) is np.ndarray else np.asarray(total)
 
 
 def _needed(parents: dict[Node, list[Node]], wanted: set[Node]) -> set[Node]:

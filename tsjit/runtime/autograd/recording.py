@@ -107,7 +107,12 @@ def grad_callee(op: Operation, schema: FunctionSchema, overload: str, kernel: Ca
         if schema.name in FORMATTING:
             return _formatting(kernel)
         return kernel
-    from tsjit.frontend.symbolic_gradients import has_formula, is_non_differentiable, out_of_place
+    from tsjit.frontend.symbolic_gradients import (
+        has_formula,
+        is_non_differentiable,
+        not_differentiable_arguments,
+        out_of_place,
+    )
 
     written = schema.mutated_arguments()
     differentiable = has_formula(schema) and not is_non_differentiable(schema)
@@ -117,6 +122,11 @@ def grad_callee(op: Operation, schema: FunctionSchema, overload: str, kernel: Ca
         if composite is not None:
             return composite
     if written:
+        if schema.name in RESIZES:
+            return _resize(kernel, positions)
+        if differentiable and set(written) <= set(not_differentiable_arguments(schema)):
+            # buffers updated on the side (batch norm's running statistics): a functional op otherwise
+            return _side_writes(_functional(kernel, positions, schema, True, False, op), written)
         functional = out_of_place(schema)
         if written != (0,) or functional is None or functional is schema:
             return _out_variant(kernel, positions, schema)
@@ -155,8 +165,9 @@ def _functional(kernel: Callable[..., Any], positions: Sequence[int], schema: Fu
         plain, wanted = _unwrapped(args, positions)
         if wanted and is_grad_enabled():
             if not differentiable:
-                return _nondifferentiable(kernel, plain, schema, args, positions, op)
-            result = op_function(schema, args)(*args)
+                result = _nondifferentiable(kernel, plain, schema, args, positions, op)
+            else:
+                result = op_function(schema, args)(*args)
             if view and isinstance(args[0], Variable):
                 _replayable(result, args[0], kernel, plain)
             return result
@@ -174,11 +185,12 @@ def _nondifferentiable(kernel: Callable[..., Any], plain: list[Any], schema: Fun
     floating results require grad through a node that raises when a backward pass
     reaches it, as PyTorch's operators without a derivative do: the forward runs, and
     only a gradient through the operator is an error."""
-    from tsjit.frontend.symbolic_gradients import is_non_differentiable
+    from tsjit.frontend.symbolic_gradients import is_non_differentiable, non_differentiable_outputs
 
     result = kernel(*plain)
     if is_non_differentiable(schema) or not _has_floating(result):
         return wrap(result)
+    constant = non_differentiable_outputs(schema)
     edges: list[Edge | None] = []
     meta: list[tuple[tuple[int, ...], np.dtype] | None] = []
     for i in positions:
@@ -187,6 +199,8 @@ def _nondifferentiable(kernel: Callable[..., Any], plain: list[Any], schema: Fun
                 edges.append(gradient_edge(value))
                 meta.append((value.array.shape, value.array.dtype))
     node = NoFormula(schema.name, op, edges, meta)
+    if constant and type(result) is tuple:
+        return tuple(wrap(v) if k in constant else _requiring(v, node) for k, v in enumerate(result))
     return _requiring(result, node)
 
 
@@ -270,11 +284,12 @@ def _element_of(kernel: Callable[..., Any], rest: list[Any], index: int, array: 
 
 def _replayable(result: Any, source: Variable, kernel: Callable[..., Any], plain: list[Any]) -> None:
     """Gives the recorded results of a view op that are views of `source` the replay
-    of `kernel` as their view_fn (an in-place write through them rebases the base)."""
+    of `kernel` as their view_fn (an in-place write through them rebases the base,
+    even where the view op itself has no formula)."""
     rest = plain[1:]
     elements = result if type(result) in (list, tuple) else [result]
     for index, element in enumerate(elements):
-        if isinstance(element, Variable) and element._base is not None:
+        if isinstance(element, Variable) and np.may_share_memory(element.array, source.array):
             replay = (functools.partial(_element_of, kernel, rest, index) if type(result) in (list, tuple)
                       else (lambda array: kernel(array, *rest)))  # fmt: skip
             mark_view(element, source, replay)
@@ -306,8 +321,39 @@ def _inplace(kernel: Callable[..., Any], positions: Sequence[int], functional: F
         _assign(target.array, results[0])
         bump_version(target)
         node = _inplace_node(function, args, plain, results, target)
-        rebase_history(target, node)
+        rebase_history(target, node, 0 in function.grad_inputs)
         return target
+
+    return call
+
+
+def _side_writes(call: Callable[..., Any], written: Sequence[int]) -> Callable[..., Any]:
+    """`call`, its in-place writes of the arguments `written` counted first: what its
+    backward saves of them is what the op left there."""
+
+    def counted(*args: Any) -> Any:
+        for i in written:
+            bump_version(args[i])
+        return call(*args)
+
+    return counted
+
+
+RESIZES = frozenset({"aten::resize_", "aten::resize_as_"})
+
+
+def _resize(kernel: Callable[..., Any], positions: Sequence[int]) -> Callable[..., Any]:
+    """An in-place resize: PyTorch's error for a tensor that requires grad (in grad mode
+    or not), else the kernel on the tensor's own array."""
+
+    def call(*args: Any) -> Any:
+        target = args[0]
+        if isinstance(target, Variable) and requires_grad(target):
+            raise TorchScriptError("cannot resize variables that require grad")
+        plain, _ = _unwrapped(args, positions)
+        kernel(*plain)
+        bump_version(target)
+        return target if isinstance(target, Variable) else plain[0]
 
     return call
 

@@ -42,6 +42,12 @@ def mark_view(view: Variable, source: Variable, view_fn: ViewFn | None) -> None:
     view._view_version = counter[0]
 
 
+def mark_view_if_shared(view: Variable, source: Variable, view_fn: ViewFn) -> None:
+    """`mark_view` for the result of a view op, unless it copied (`reshape` may)."""
+    if np.may_share_memory(view.array, source.array):
+        mark_view(view, source, view_fn)
+
+
 class ViewBackward(Node):
     """The gradient of a view, scattered into the base's shape."""
 
@@ -64,17 +70,21 @@ class ViewBackward(Node):
 
 class CopySlices(Node):
     """The history of a base written in place through a view: `node` is the write's
-    gradient (its first input the view before the write)."""
+    gradient, whose first gradient is that of the view before the write when
+    `through_view` (else the view required no grad before the write: `node` returns
+    only the other inputs' gradients)."""
 
-    __slots__ = ("base_meta", "node", "view_fn")
+    __slots__ = ("base_meta", "node", "through_view", "view_fn")
 
-    def __init__(self, base: Variable, view_fn: ViewFn, node: Node):
-        edges = [gradient_edge(base), *node.next_edges[1:]]
-        meta = [(base.array.shape, base.array.dtype), *node.input_meta[1:]]
+    def __init__(self, base: Variable, view_fn: ViewFn, node: Node, through_view: bool):
+        others = 1 if through_view else 0
+        edges = [gradient_edge(base), *node.next_edges[others:]]
+        meta = [(base.array.shape, base.array.dtype), *node.input_meta[others:]]
         super().__init__(edges, meta)
         self.base_meta = (base.array.shape, base.array.dtype)
         self.view_fn = view_fn
         self.node = node
+        self.through_view = through_view
 
     def name(self) -> str:
         return "CopySlices"
@@ -84,9 +94,10 @@ class CopySlices(Node):
         shape, dtype = self.base_meta
         result = np.array(grad, dtype=dtype, copy=True) if grad is not None else np.zeros(shape, dtype)
         region = self.view_fn(result)
-        inner = self.node.apply([np.array(region, copy=True)])
-        region[...] = 0 if inner[0] is None else inner[0]
-        return [result, *inner[1:]]
+        inner = list(self.node.apply([np.array(region, copy=True)]))
+        before = inner.pop(0) if self.through_view else None
+        region[...] = 0 if before is None else before
+        return [result, *inner]
 
     def release(self) -> None:
         self.node.release()
@@ -116,15 +127,16 @@ def check_inplace(target: Variable) -> None:
         raise TorchScriptError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
 
 
-def rebase_history(target: Variable, node: Node) -> None:
+def rebase_history(target: Variable, node: Node, through_target: bool) -> None:
     """`target` was written in place by the op `node` differentiates (its gradient
-    input 0 is the result): its history continues from `node`, through the base's
-    when it is a view."""
+    input 0 is the result; its first gradient is the target's before the write when
+    `through_target`): its history continues from `node`, through the base's when it
+    is a view."""
     base = target._base
     if base is not None:
         if target._view_fn is None:
             raise TorchScriptError("tsjit cannot differentiate an in-place write through this view")
-        copy = CopySlices(base, target._view_fn, node)
+        copy = CopySlices(base, target._view_fn, node, through_target)
         base.grad_fn = copy
         base.output_nr = 0
         base.requires_grad = True

@@ -34,7 +34,7 @@ from xdsl.traits import MemoryEffectKind, get_effects
 
 from tsjit.dialects.aten import OperatorOp, schema_of
 from tsjit.dialects.prim import ConstantOp, UninitializedOp
-from tsjit.dialects.schema import FunctionSchema
+from tsjit.dialects.schema import FunctionSchema, schemas_for
 from tsjit.dialects.schema.effects import is_nondeterministic, schema_effect
 from tsjit.dialects.types import (
     AnyType,
@@ -225,6 +225,44 @@ def _traits_of(schema: FunctionSchema) -> _SchemaTraits:
         )
         known = _TRAITS[id(schema)] = (schema, traits)
     return known[1]
+
+
+QUIET_RULES = frozenset({
+    AliasRule.FRESH, AliasRule.CONTAINER, AliasRule.EXTRACT, AliasRule.FORWARD, AliasRule.FORWARD_EACH,
+    AliasRule.IF, AliasRule.LOOP, AliasRule.WITH, AliasRule.SUBGRAPH, AliasRule.RETURN, AliasRule.TERMINATOR,
+})  # fmt: skip
+"""Rules whose ops write nothing and have no side effects of their own."""
+
+
+def is_quiet(op: Operation) -> bool:
+    """Whether `op` (not counting the ops in its regions) certainly writes no memory and
+    has no side effects, decided from its name and operand count alone: no overload
+    resolution, no alias DAG. A graph of quiet ops needs no alias analysis for dead code
+    elimination, which then only follows values."""
+    rule = ALIAS_RULES.get(op.name)
+    if rule is not None:
+        return rule in QUIET_RULES and op.name not in SIDE_EFFECTING_OPS
+    if isinstance(op, OperatorOp):
+        operator = getattr(type(op), "OPERATOR", None)
+        return operator is not None and _quiet_operator(operator, len(op.operands))
+    effects = get_effects(op)
+    return effects is not None and not any(e.kind is MemoryEffectKind.WRITE for e in effects)
+
+
+@functools.cache
+def _quiet_operator(operator: str, operands: int) -> bool:
+    """Whether every overload of `operator` that takes `operands` operands only reads:
+    resolving which one an op calls costs more than asking all of them."""
+    candidates = [
+        s for s in schemas_for(operator)
+        if len(s.arguments) == operands or (s.is_vararg and len(s.arguments) <= operands)
+    ]  # fmt: skip
+    return bool(candidates) and all(
+        schema_effect(s) is MemoryEffectKind.READ
+        and s.name not in RUNNING_STATS_WRITERS
+        and not any(r.alias_info is not None and r.alias_info.writes for r in s.returns)
+        for s in candidates
+    )
 
 
 def is_mutable_type(t: Attribute) -> bool:

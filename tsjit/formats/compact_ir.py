@@ -1,0 +1,207 @@
+"""A compact form of a module for caches: fast to write, fast to read back, exact.
+
+    data = dump_module(module)            # bytes
+    module = load_module(ctx, data)       # an equal module, its ops built directly
+
+MLIR text is what people read, but reading it back costs most of its time in parsing
+the same types over and over (a small graph spells its tensor type a hundred times).
+Here every distinct attribute (types, properties, attributes) is written once, as its
+class and parameters (the attributes it is made of, or its int, float, bool or string
+data), or in MLIR syntax when it holds other data; ops refer to attributes and values
+by number and are built with `Operation.create`, without parsing or verifying them
+again. Locations are attributes like the others.
+
+`dump_module` raises `NotCompact` for what it cannot represent exactly (successors,
+a value used before its definition, an attribute whose text does not read back
+equal); callers then do without the compact form.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import json
+from io import StringIO
+from typing import Any
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ArrayAttr
+from xdsl.ir import Attribute, Block, Data, Operation, ParametrizedAttribute, Region, SSAValue
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import ParseError
+
+FORMAT = "tsjit-compact-ir 1"
+
+
+class NotCompact(Exception):
+    """The module holds something the compact form cannot represent exactly."""
+
+
+def dump_module(op: Operation, ctx: Context | None = None) -> bytes:
+    """The compact form of `op` (a module); given a `ctx`, every attribute
+    is read back and compared, so that a module that would not load equal raises
+    `NotCompact` instead."""
+    writer = _Writer()
+    root = writer.op(op)
+    if ctx is not None:
+        rebuilt = _attributes(ctx, writer.encoded)
+        for attribute, again, form in zip(writer.attributes, rebuilt, writer.encoded):
+            if again != attribute:
+                raise NotCompact(f"the attribute {form} does not read back equal")
+    return json.dumps({"format": FORMAT, "attributes": writer.encoded, "root": root}, separators=(",", ":")).encode()
+
+
+def load_module(ctx: Context, data: bytes) -> Operation:
+    """The op `dump_module` wrote; ValueError for data it did not write."""
+    try:
+        document = json.loads(data)
+        if document.get("format") != FORMAT:
+            raise ValueError("not a compact module of this format")
+        return _Reader(ctx, _attributes(ctx, document["attributes"])).op(document["root"])
+    except (KeyError, IndexError, TypeError, AttributeError, ParseError) as e:
+        raise ValueError(f"malformed compact module: {e}") from e
+
+
+_PLAIN_DATA = (int, float, bool, str)
+
+
+def _attributes(ctx: Context, encoded: list[Any]) -> list[Attribute]:
+    """The attributes of their encoded forms, each made of earlier ones."""
+    built: list[Attribute] = []
+    for form in encoded:
+        kind = form[0]
+        if kind == "p":
+            built.append(_attribute_class(form[1]).new([built[i] for i in form[2]]))
+        elif kind == "a":
+            built.append(ArrayAttr([built[i] for i in form[1]]))
+        elif kind == "d":
+            built.append(_attribute_class(form[1]).new(form[2]))
+        else:
+            built.append(Parser(ctx, form[1]).parse_attribute())
+    return built
+
+
+@functools.cache
+def _attribute_class(path: str) -> Any:
+    """The attribute class at `module:qualified.name` (attribute names do not find
+    every class in a context: builtin types are named `f32`, `index`, ...)."""
+    module_name, _, qualified = path.partition(":")
+    found: Any = importlib.import_module(module_name)
+    for part in qualified.split("."):
+        found = getattr(found, part)
+    if not (isinstance(found, type) and issubclass(found, Attribute)):
+        raise ValueError(f"{path} is not an attribute class")
+    return found
+
+
+@functools.cache
+def _class_path(attribute_class: type[Attribute]) -> str | None:
+    """Where `_attribute_class` finds the class, or None when it would not find it
+    (classes made at run time under another name)."""
+    path = f"{attribute_class.__module__}:{attribute_class.__qualname__}"
+    try:
+        return path if _attribute_class(path) is attribute_class else None
+    except (ImportError, AttributeError, ValueError):
+        return None
+
+
+class _Writer:
+    def __init__(self) -> None:
+        self.attributes: list[Attribute] = []
+        self.encoded: list[Any] = []
+        self.attribute_ids: dict[Attribute, int] = {}
+        self.value_ids: dict[SSAValue, int] = {}
+
+    def attribute(self, attribute: Attribute) -> int:
+        known = self.attribute_ids.get(attribute)
+        if known is None:
+            form = self._encode(attribute)
+            known = self.attribute_ids[attribute] = len(self.encoded)
+            self.attributes.append(attribute)
+            self.encoded.append(form)
+        return known
+
+    def _encode(self, attribute: Attribute) -> list[Any]:
+        if isinstance(attribute, ArrayAttr):
+            return ["a", [self.attribute(a) for a in attribute.data]]
+        path = _class_path(type(attribute))
+        if path is not None and isinstance(attribute, ParametrizedAttribute):
+            return ["p", path, [self.attribute(a) for a in attribute.parameters]]
+        if path is not None and isinstance(attribute, Data) and type(attribute.data) in _PLAIN_DATA:  # pyright: ignore[reportUnknownMemberType]
+            return ["d", path, attribute.data]  # pyright: ignore[reportUnknownMemberType]
+        stream = StringIO()
+        Printer(stream=stream).print_attribute(attribute)
+        return ["t", stream.getvalue()]
+
+    def define(self, value: SSAValue) -> None:
+        self.value_ids[value] = len(self.value_ids)
+
+    def use(self, value: SSAValue) -> int:
+        known = self.value_ids.get(value)
+        if known is None:
+            raise NotCompact("a value is used before its definition")
+        return known
+
+    def op(self, op: Operation) -> list[Any]:
+        if op.successors:
+            raise NotCompact(f"'{op.name}' has successors")
+        operands = [self.use(v) for v in op.operands]
+        regions = [[self.block(block) for block in region.blocks] for region in op.regions]
+        for result in op.results:
+            self.define(result)
+        return [
+            op.name,
+            operands,
+            [self.attribute(r.type) for r in op.results],
+            [r.name_hint for r in op.results],
+            {name: self.attribute(a) for name, a in op.properties.items()},
+            {name: self.attribute(a) for name, a in op.attributes.items()},
+            self.attribute(op.location),
+            regions,
+        ]
+
+    def block(self, block: Block) -> list[Any]:
+        for argument in block.args:
+            self.define(argument)
+        return [
+            [self.attribute(a.type) for a in block.args],
+            [a.name_hint for a in block.args],
+            [self.op(op) for op in block.ops],
+        ]
+
+
+class _Reader:
+    def __init__(self, ctx: Context, attributes: list[Attribute]):
+        self.ctx = ctx
+        self.attributes = attributes
+        self.values: list[SSAValue] = []
+        self.classes: dict[str, type[Operation]] = {}
+
+    def op(self, data: list[Any]) -> Operation:
+        name, operands, result_types, hints, properties, attributes, location, regions = data
+        op_class = self.classes.get(name)
+        if op_class is None:
+            op_class = self.classes[name] = self.ctx.get_op(name)
+        values, table = self.values, self.attributes
+        built = op_class.create(
+            operands=[values[i] for i in operands],
+            result_types=[table[i] for i in result_types],
+            properties={k: table[i] for k, i in properties.items()},
+            attributes={k: table[i] for k, i in attributes.items()},
+            regions=[Region([self.block(b) for b in blocks]) for blocks in regions],
+        )
+        built.location = table[location]
+        for result, hint in zip(built.results, hints):
+            result.name_hint = hint
+            values.append(result)
+        return built
+
+    def block(self, data: list[Any]) -> Block:
+        types, hints, ops = data
+        block = Block(arg_types=[self.attributes[i] for i in types])
+        for argument, hint in zip(block.args, hints):
+            argument.name_hint = hint
+            self.values.append(argument)
+        block.add_ops([self.op(op) for op in ops])
+        return block
