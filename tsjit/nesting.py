@@ -92,20 +92,48 @@ def _location(text: str, offset: int, filename: str, line_offset: int) -> Source
     return SourceLocation(filename, line + line_offset, column)
 
 
-def check_source_nesting(tree: ast.AST, filename: str, line_offset: int = 0) -> int:
+def check_source_nesting(
+    tree: ast.AST, filename: str, line_offset: int = 0, def_depths: dict[ast.AST, int] | None = None
+) -> int:
     """The depth of a Python syntax tree; a located error at the first node deeper than
-    `NESTING_LIMIT`."""
+    `NESTING_LIMIT`. `def_depths`, when given, receives the depth of every function
+    definition in the tree (what this check of the def alone would return)."""
     deepest = 0
-    pending: list[tuple[ast.AST, int]] = [(tree, 0)]
-    while pending:
-        node, depth = pending.pop()
+    pending: list[tuple[ast.AST, int, tuple[int, ...]]] = [(tree, 0, ())]
+    pop, push, node_type, def_type = pending.pop, pending.append, ast.AST, ast.FunctionDef
+    keep = def_depths is not None
+    defs: list[ast.AST] = []
+    bases: list[int] = []  # the depth of each def
+    deepest_in: list[int] = []  # the depth of each def's deepest node
+    while pending:  # `ast.iter_child_nodes`, inlined: this walk runs on every source read
+        node, depth, enclosing = pop()
         if depth > deepest:
             deepest = depth
             if deepest > NESTING_LIMIT:
                 line = getattr(node, "lineno", 0)
                 col = getattr(node, "col_offset", -1) + 1
                 raise nesting_error(SourceLocation(filename, line + line_offset if line else 0, col))
-        pending.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
+        if keep:
+            for index in enclosing:
+                if depth > deepest_in[index]:
+                    deepest_in[index] = depth
+            if type(node) is def_type:
+                enclosing = (*enclosing, len(defs))
+                defs.append(node)
+                bases.append(depth)
+                deepest_in.append(depth)
+        depth += 1
+        for name in node._fields:
+            child = getattr(node, name, None)
+            if isinstance(child, node_type):
+                push((child, depth, enclosing))
+            elif isinstance(child, list):
+                for item in child:
+                    if isinstance(item, node_type):
+                        push((item, depth, enclosing))
+    if def_depths is not None:
+        for node, base, deepest_node in zip(defs, bases, deepest_in):
+            def_depths[node] = deepest_node - base
     return deepest
 
 

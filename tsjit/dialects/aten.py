@@ -29,6 +29,7 @@ from xdsl.irdl import IRDLOperation, irdl_op_definition, traits_def, var_operand
 from xdsl.traits import EffectInstance, MemoryEffect, MemoryEffectKind
 from xdsl.utils.exceptions import VerifyException
 
+from tsjit.dialects.op_building import build_op, ssa_values
 from tsjit.dialects.schema import FunctionSchema, closest_overloads, resolve_overload, schemas_for
 from tsjit.dialects.schema.effects import is_nondeterministic, schema_effect
 from tsjit.dialects.schema.table import TABLE
@@ -171,7 +172,10 @@ def create_op(
     cls = _hand_written_ops().get(name) or op_class_for(name)
     if cls is None:
         raise ValueError(f"unknown operator '{name}'")
-    return cls.create(operands=operands, result_types=result_types, location=location)
+    op = build_op(cls, ssa_values(operands), result_types)
+    if location is not None:
+        op.location = location
+    return op
 
 
 @functools.cache

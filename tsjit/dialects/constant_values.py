@@ -123,6 +123,8 @@ def _str_literal(value: str) -> str:
 
 
 def _is_integer(value: object) -> bool:
+    if type(value) is int:  # the common case, without the slow ABC check
+        return True
     return isinstance(value, numbers.Integral) and not isinstance(value, bool)
 
 
@@ -131,6 +133,8 @@ def _is_int64(value: object) -> bool:
 
 
 def _is_double(value: object) -> bool:
+    if type(value) is float:
+        return True
     if not isinstance(value, numbers.Real) or isinstance(value, bool):
         return False
     try:

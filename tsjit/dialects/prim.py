@@ -83,6 +83,7 @@ from tsjit.dialects.constant_values import (  # the constant encoding, re-export
     parse_constant_literal,
     print_constant_literal,
 )
+from tsjit.dialects.op_building import build_into, ssa_values
 from tsjit.dialects.types import (
     BoolType,
     ClassType,
@@ -234,9 +235,7 @@ class ConstantOp(IRDLOperation, HasFolderInterface):
     traits = traits_def(ConstantLike(), Pure())
 
     def __init__(self, value: Attribute | None, result_type: Attribute):
-        # Operation's flat constructor (what `create` calls): IRDL's generic builder
-        # costs as much again, and the frontend makes constants by the thousand.
-        Operation.__init__(self, result_types=(result_type,), properties={} if value is None else {"value": value})
+        build_into(self, (), (result_type,), {} if value is None else {"value": value})
 
     @classmethod
     def from_value(cls, value: object, type: Attribute | None = None) -> ConstantOp:
@@ -315,7 +314,7 @@ class YieldOp(IRDLOperation):
     assembly_format = "attr-dict ($values^ `:` type($values))?"
 
     def __init__(self, *values: Operand):
-        super().__init__(operands=[values])
+        build_into(self, operands=ssa_values(values))
 
 
 @irdl_op_definition
@@ -344,7 +343,7 @@ class IfOp(IRDLOperation):
     def __init__(
         self, cond: Operand, result_types: Sequence[Attribute], then_region: Region, else_region: Region
     ):
-        super().__init__(operands=[cond], result_types=[result_types], regions=[then_region, else_region])
+        build_into(self, ssa_values((cond,)), result_types, regions=(then_region, else_region))
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
@@ -407,9 +406,7 @@ class LoopOp(IRDLOperation):
         result_types: Sequence[Attribute],
         body: Region,
     ):
-        super().__init__(
-            operands=[max_trip_count, initial_condition, carried], result_types=[result_types], regions=[body]
-        )
+        build_into(self, ssa_values((max_trip_count, initial_condition, *carried)), result_types, regions=(body,))
 
     def print(self, printer: Printer) -> None:
         counter, *arguments = self.body.block.args
@@ -514,7 +511,8 @@ class WithOp(IRDLOperation):
     def __init__(
         self, context: Operand | None, result_types: Sequence[Attribute], body: Region, exit: Region
     ):
-        super().__init__(operands=[context], result_types=[result_types], regions=[body, exit])
+        operands = () if context is None else ssa_values((context,))
+        build_into(self, operands, result_types, regions=(body, exit))
 
     def print(self, printer: Printer) -> None:
         if self.context is not None:
@@ -624,7 +622,7 @@ class TupleConstructOp(IRDLOperation):
         if result_type is None:
             types = [SSAValue.get(e).type for e in elements]
             result_type = TupleType(types)  # pyright: ignore[reportArgumentType]
-        super().__init__(operands=[elements], result_types=[result_type])
+        build_into(self, ssa_values(elements), (result_type,))
 
     def verify_(self) -> None:
         types = self.result.type.elements
@@ -761,7 +759,7 @@ class ListConstructOp(IRDLOperation):
     assembly_format = "$elements attr-dict `:` functional-type($elements, $result)"
 
     def __init__(self, elements: Sequence[Operand], result_type: ListType):
-        super().__init__(operands=[elements], result_types=[result_type])
+        build_into(self, ssa_values(elements), (result_type,))
 
     def verify_(self) -> None:
         element = self.result.type.element_type
@@ -786,7 +784,7 @@ class ListUnpackOp(IRDLOperation):
     assembly_format = "$list attr-dict `:` type($list) (`->` type($outs)^)?"
 
     def __init__(self, list: Operand, result_types: Sequence[Attribute]):
-        super().__init__(operands=[list], result_types=[result_types])
+        build_into(self, ssa_values((list,)), result_types)
 
     def verify_(self) -> None:
         element = self.list.type.element_type
@@ -1082,7 +1080,7 @@ class UninitializedOp(IRDLOperation):
     assembly_format = "attr-dict `:` type($result)"
 
     def __init__(self, result_type: Attribute):
-        super().__init__(result_types=[result_type])
+        build_into(self, (), (result_type,))
 
 
 @irdl_op_definition
@@ -1143,7 +1141,7 @@ class PrintOp(IRDLOperation):
     assembly_format = "`(` $values `)` attr-dict (`:` type($values)^)?"
 
     def __init__(self, *values: Operand):
-        super().__init__(operands=[values])
+        build_into(self, operands=ssa_values(values))
 
 
 # --------------------------------------------------------------------------------------
@@ -1168,8 +1166,7 @@ class StoreOp(IRDLOperation):
     assembly_format = "`[` `name` `=` $name `]` $input attr-dict `:` type($input)"
 
     def __init__(self, var_name: str, input: Operand):
-        # the flat constructor, as ConstantOp's: one per assignment the frontend reads
-        Operation.__init__(self, operands=(SSAValue.get(input),), properties={"name": StringAttr(var_name)})
+        build_into(self, ssa_values((input,)), (), {"name": StringAttr(var_name)})
 
 
 @irdl_op_definition
@@ -1189,8 +1186,7 @@ class LoadOp(IRDLOperation):
     assembly_format = "`[` `name` `=` $name `]` attr-dict `:` type($result)"
 
     def __init__(self, var_name: str, result_type: Attribute):
-        # the flat constructor, as ConstantOp's: one per variable the frontend reads
-        Operation.__init__(self, result_types=(result_type,), properties={"name": StringAttr(var_name)})
+        build_into(self, (), (result_type,), {"name": StringAttr(var_name)})
 
 
 @irdl_op_definition
@@ -1230,7 +1226,7 @@ class ReturnStmtOp(IRDLOperation):
     assembly_format = "`(` $values `)` attr-dict (`:` type($values)^)?"
 
     def __init__(self, *values: Operand):
-        super().__init__(operands=[values])
+        build_into(self, operands=ssa_values(values))
 
 
 # --------------------------------------------------------------------------------------

@@ -20,9 +20,7 @@ ops that fail verification are reported at their position in the text.
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 
 from xdsl.context import Context
 from xdsl.dialects import func
@@ -45,6 +43,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
+from tsjit.collector import collector_paused
 from tsjit.diagnostics import TsjitError
 from tsjit.dialects import types as ts
 from tsjit.dialects.prim import ConstantError, ConstantOp, constant_attr
@@ -74,23 +73,9 @@ def import_graph_text(
 ) -> ModuleOp:
     """Reads one PyTorch graph as the function `entry` of a new, verified module."""
     source = syntax.Source(text, filename, line_offset)
-    with _collector_paused():
+    with collector_paused():  # import allocates objects that stay alive
         graph = syntax.parse_graph_text(source)
         return GraphImporter(ctx, source).module(graph, entry)
-
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Import only allocates objects that stay alive; the cycle collector's passes
-    would rescan the whole (growing) heap every few thousand allocations and make
-    import time grow faster than the graph."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def op_name_of_kind(kind: str) -> str:

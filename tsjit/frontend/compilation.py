@@ -22,12 +22,13 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute, SSAValue
 from xdsl.passes import ModulePass
 
+from tsjit.collector import collector_paused
 from tsjit.diagnostics import SourceLocation, TsjitError
 from tsjit.dialects.types import TensorType, TupleType
 from tsjit.frontend.annotations import Annotation, TypeParser, type_str
 from tsjit.frontend.modules import ModuleInfo, ModuleRegistry
 from tsjit.frontend.resolver import Resolver, Scope
-from tsjit.frontend.schema_matching import NO_DEFAULT, Choice, Param, Signature
+from tsjit.frontend.schema_matching import NO_DEFAULT, Choice, Param, Signature, operator_signatures
 from tsjit.frontend.source import SourceFile
 from tsjit.frontend.sugared_values import NamedTupleConstructor
 from tsjit.nesting import check_source_nesting, deeply, needs_deep_stack
@@ -93,6 +94,7 @@ class CompilationUnit:
         self.in_progress: set[object] = set()
         self.sources: dict[str, SourceFile] = {}
         self.builtins: dict[int, Any] = {}
+        self.builtin_candidates: dict[tuple[str, str | None], tuple[tuple[Signature, ...], list[Any], list[Signature]]] = {}
         self.named_tuples: dict[type, TupleType] = {}
         self.classes: dict[type, Any] = {}  # Python class -> ClassInfo, EnumInfo or InterfaceInfo
         self.enums: dict[str, Any] = {}  # qualified name -> EnumInfo
@@ -331,9 +333,10 @@ class CompilationUnit:
         self.in_progress.add(key)
         try:
             emitter = FunctionEmitter(self, spec)
-            depth = check_source_nesting(spec.definition, spec.source.filename, spec.source.line_offset)
+            depth = spec.source.nesting_depth(spec.definition)
             self.deepest = max(self.deepest, depth)
-            function = deeply(_emitted, emitter) if needs_deep_stack(depth) else _emitted(emitter)
+            with collector_paused():
+                function = deeply(_emitted, emitter) if needs_deep_stack(depth) else _emitted(emitter)
         finally:
             self.in_progress.discard(key)
         self.module.body.block.add_op(function)
@@ -373,6 +376,21 @@ class CompilationUnit:
         return symbol
 
     # -- TorchScript-source builtins (inlined where called) ------------------------------------
+    def builtin_overloads(
+        self, operator: str, overload: str | None
+    ) -> tuple[tuple[Signature, ...], list[Any], list[Signature]]:
+        """A builtin's schema overloads (only `overload` when given), its TorchScript-source
+        overloads, and the signatures of both in that order: made once per operator."""
+        key = (operator, overload)
+        known = self.builtin_candidates.get(key)
+        if known is None:
+            from tsjit.frontend.library.builtin_functions import builtin_functions_for
+
+            operators = operator_signatures(operator, overload)
+            sources = builtin_functions_for(self, operator) if overload is None else []
+            known = self.builtin_candidates[key] = (operators, sources, [*operators, *(s.signature for s in sources)])
+        return known
+
     def builtin_source(self, operator: str, index: int, node: ast.FunctionDef) -> Any:
         from tsjit.frontend.library.builtin_functions import SOURCE, BuiltinSource
 
@@ -745,4 +763,5 @@ def cleanup(module: ModuleOp, pipeline: Sequence[str] = CLEANUP_PIPELINE, depth:
             pass_class: type[ModulePass] = PASSES[name]()
             pass_class().apply(ctx, module)
 
-    deeply(run) if needs_deep_stack(depth) else run()
+    with collector_paused():
+        deeply(run) if needs_deep_stack(depth) else run()

@@ -56,7 +56,6 @@ from tsjit.frontend.schema_matching import (
     Matcher,
     Signature,
     UseValue,
-    operator_signatures,
 )
 from tsjit.frontend.source import SourceFile
 from tsjit.frontend.sugared_values import (
@@ -221,8 +220,12 @@ class FunctionEmitter:
             location = self.source.location(node)
             if location is not None:
                 op.location = location
-        assert self.point is not None
-        self.rewriter.insert_op(op, self.point)
+        point = self.point
+        assert point is not None
+        if point.insert_before is None:  # `Rewriter.insert_op`, without its generic checks
+            point.block.add_op(op)
+        else:
+            point.block.insert_op_before(op, point.insert_before)
         return op
 
     def value_name(self, name: str) -> str | None:
@@ -304,15 +307,7 @@ class FunctionEmitter:
         """TorchScript's `emitBuiltinCall`: the overload the arguments select among the
         operator's schemas and its TorchScript-source builtins (inlined); `overload`
         names the only schema to match (`torch.ops.aten.add.Tensor`)."""
-        from tsjit.frontend.library.builtin_functions import builtin_functions_for
-
-        if overload is None:
-            operators = operator_signatures(operator)
-            sources = builtin_functions_for(self.unit, operator)
-        else:
-            operators = operator_signatures(operator, overload)
-            sources = []
-        signatures = [*operators, *(s.signature for s in sources)]
+        operators, sources, signatures = self.unit.builtin_overloads(operator, overload)
         if not signatures:
             raise self.error(node, f"unknown builtin op: {operator}")
         index, matched = match_or_fail(self, signatures, node, list(args), list(kwargs), self_arg, operator)
@@ -1250,7 +1245,7 @@ class FunctionEmitter:
         return result.results[0]
 
     def rebuild_if(self, op: prim.IfOp, result_types: Sequence[Attribute]) -> prim.IfOp:
-        """An If with these results and `op`'s (result-less) regions, in `op`'s place."""
+        """`op`, made without results, with these (its branches yield them)."""
         from tsjit.frontend.rebuild import with_results
 
         return with_results(op, result_types)

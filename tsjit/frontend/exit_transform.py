@@ -67,11 +67,12 @@ class ExitPair:
 
 
 def transform_exits(function: func.FuncOp) -> None:
-    _enter_exit_to_with(function)
+    has_with = _enter_exit_to_with(function)
     _ExitTransformer(function, prim.LoopContinuationOp).run()
     _ExitTransformer(function, prim.ReturnStmtOp).run()
     _inline_consecutive_ifs(function.body.block)
-    _with_to_enter_exit(function)
+    if has_with:
+        _with_to_enter_exit(function)
 
 
 def unify_or_union(a: Attribute, b: Attribute) -> Attribute:
@@ -137,17 +138,21 @@ class _ExitTransformer:
         op = block.first_op
         while op is not None and op is not terminator:
             following = op.next_op
-            if isinstance(op, prim.RaiseExceptionOp):
+            kind = type(op)  # not isinstance: ops are ABCs, whose checks cost more than the rest
+            if kind is prim.RaiseExceptionOp:
                 pair = ExitPair(self.throws_value, [])
-            elif isinstance(op, self.exit_kind):
+            elif kind is self.exit_kind:
                 pair = ExitPair(self.true_value, list(op.operands))
                 block.erase_op(op)
-            elif isinstance(op, prim.IfOp):
-                pair = self.transform_if(op)
-            elif isinstance(op, prim.WithOp):
-                pair = self.transform_with(op)
-            elif isinstance(op, prim.LoopOp):
-                pair = self.transform_loop(op)
+            elif kind is prim.IfOp:
+                pair = self.transform_if(op)  # pyright: ignore[reportArgumentType]
+            elif kind is prim.WithOp:
+                pair = self.transform_with(op)  # pyright: ignore[reportArgumentType]
+            elif kind is prim.LoopOp:
+                pair = self.transform_loop(op)  # pyright: ignore[reportArgumentType]
+            else:  # no exit: nothing changes
+                op = following
+                continue
             status = self.status(pair)
             if status in (Status.WILL, Status.THROWS):
                 self.delete_after(block, following)
@@ -337,8 +342,9 @@ def _merge_with_next(first: Operation) -> prim.IfOp | None:
     """`first`, merged with the If after it when that If's condition is an output of
     `first` that is a different constant bool in each branch."""
     second = first.next_op
-    if not isinstance(first, prim.IfOp) or not isinstance(second, prim.IfOp):
+    if type(first) is not prim.IfOp or type(second) is not prim.IfOp:
         return None
+    assert isinstance(first, prim.IfOp) and isinstance(second, prim.IfOp)
     cond = second.cond
     if cond.owner is not first:
         return None
@@ -350,16 +356,22 @@ def _merge_with_next(first: Operation) -> prim.IfOp | None:
     if then_value is None or else_value is None or then_value == else_value:
         return None
     for first_block, value in ((first.then_region.block, then_value), (first.else_region.block, else_value)):
+        # each branch of `second` moves into one branch of `first` (it is erased after)
         chosen = (second.then_region if value else second.else_region).block
-        first_yield = first_block.last_op
-        assert first_yield is not None
+        first_yield, chosen_yield = first_block.last_op, chosen.last_op
+        assert first_yield is not None and chosen_yield is not None
         mapping: dict[SSAValue, SSAValue] = {r: first_yield.operands[i] for i, r in enumerate(first.results)}
-        chosen_yield = chosen.last_op
-        for op in chosen.ops:
-            if op is chosen_yield:
-                break
-            first_block.insert_op_before(op.clone(value_mapper=mapping), first_yield)
-        assert chosen_yield is not None
+        op = chosen.first_op
+        while op is not chosen_yield:
+            assert op is not None
+            following = op.next_op
+            chosen.detach_op(op)
+            first_block.insert_op_before(op, first_yield)
+            op = following
+        for result, value_there in mapping.items():  # what `first` yields, in its branch
+            for use in tuple(result.uses):
+                if _inside(use.operation, first_block):
+                    use.operation.operands[use.index] = value_there
         first_yield.operands = [*first_yield.operands, *(mapping.get(v, v) for v in chosen_yield.operands)]
     count = len(first.results)
     merged = extend_if(first, list(second.outs.types))
@@ -383,22 +395,30 @@ def _bool_constant(value: SSAValue) -> bool | None:
 # -- with statements --------------------------------------------------------------------------------
 
 
-def _walk(block: Block):
-    for op in block.ops:
-        yield op
+def _walk(block: Block, found: list[Operation] | None = None) -> list[Operation]:
+    """The ops of `block` and of the blocks nested in it, in pre-order (a list: nested
+    generators would pass every op up through each level)."""
+    found = [] if found is None else found
+    op = block.first_op
+    while op is not None:
+        found.append(op)
         for region in op.regions:
             for nested in region.blocks:
-                yield from _walk(nested)
+                _walk(nested, found)
+        op = op.next_op
+    return found
 
 
-def _enter_exit_to_with(function: func.FuncOp) -> None:
-    """`Enter ... Exit` around a body becomes `prim.With { body } exit { Exit }`."""
+def _enter_exit_to_with(function: func.FuncOp) -> bool:
+    """`Enter ... Exit` around a body becomes `prim.With { body } exit { Exit }`;
+    whether there was any."""
     pairs: list[tuple[Operation, Operation]] = []
     stack: list[Operation] = []
     for op in _walk(function.body.block):
-        if isinstance(op, prim.EnterOp):
+        kind = type(op)
+        if kind is prim.EnterOp:
             stack.append(op)
-        elif isinstance(op, prim.ExitOp):
+        elif kind is prim.ExitOp:
             enter = stack.pop()
             assert enter.operands[0] is op.operands[0], "prim.Exit does not match the innermost prim.Enter"
             pairs.append((enter, op))
@@ -429,6 +449,7 @@ def _enter_exit_to_with(function: func.FuncOp) -> None:
         parent = enter.parent_block()
         assert parent is not None
         parent.insert_op_after(with_op, enter)
+    return bool(pairs)
 
 
 def _inside(op: Operation, block: Block) -> bool:
@@ -443,7 +464,7 @@ def _inside(op: Operation, block: Block) -> bool:
 
 def _with_to_enter_exit(function: func.FuncOp) -> None:
     """Undoes `_enter_exit_to_with`: body and exit ops back in place of the With."""
-    for op in [op for op in _walk(function.body.block) if isinstance(op, prim.WithOp)]:
+    for op in [op for op in _walk(function.body.block) if type(op) is prim.WithOp]:
         parent = op.parent_block()
         assert parent is not None
         body_yield = op.body.block.last_op

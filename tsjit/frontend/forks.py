@@ -105,7 +105,7 @@ def _fork_region(em: FunctionEmitter, node: ast.AST, emit_value) -> SugaredValue
 def lift_fork_captures(function: func.FuncOp) -> None:
     """Makes the values each fork's region uses from outside it the fork's inputs
     (inner forks first, so that an outer fork captures what an inner one does)."""
-    forks = [op for op in function.walk() if isinstance(op, prim.ForkOp)]
+    forks = [op for op in function.walk() if type(op) is prim.ForkOp]
     for fork in reversed(forks):
         block = fork.body.block
         inside: set[SSAValue] = set(block.args)

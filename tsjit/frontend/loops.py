@@ -29,12 +29,15 @@ def canonicalize_modified_loops(function: func.FuncOp) -> None:
 
 
 def _canonicalize_block(block: Block) -> None:
-    for op in list(block.ops):
+    op = block.first_op
+    while op is not None:
+        following = op.next_op  # the canonical loop's set-up goes in before `op`
         for region in op.regions:
             for nested in region.blocks:
                 _canonicalize_block(nested)
-        if isinstance(op, prim.LoopOp) and _is_modified_loop(op):
-            _canonicalize(op)
+        if type(op) is prim.LoopOp and _is_modified_loop(op):  # pyright: ignore[reportArgumentType]
+            _canonicalize(op)  # pyright: ignore[reportArgumentType]
+        op = following
 
 
 def _constant(value: SSAValue) -> object:

@@ -28,6 +28,7 @@ class SourceFile:
     line_offset: int = 0
     indent: int = 0
     _locations: dict[tuple[int, int], FileLineColLoc] = field(default_factory=dict, repr=False)
+    _def_depths: dict[ast.AST, int] = field(default_factory=dict, repr=False)
 
     @cached_property
     def lines(self) -> list[str]:
@@ -49,8 +50,18 @@ class SourceFile:
             line = (e.lineno or 1) + self.line_offset
             raise TsjitError(f"syntax error: {e.msg}", SourceLocation(self.filename, line, (e.offset or 1) + self.indent),
                              e.text.rstrip("\n") if e.text else None) from None  # fmt: skip
-        check_source_nesting(tree, self.filename, self.line_offset)
+        check_source_nesting(tree, self.filename, self.line_offset, self._def_depths)
         return tree
+
+    def nesting_depth(self, definition: ast.AST) -> int:
+        """`check_source_nesting` of a def: known from the tree's check for the defs
+        of this file's tree."""
+        from tsjit.nesting import check_source_nesting
+
+        known = self._def_depths.get(definition)
+        if known is not None:
+            return known
+        return check_source_nesting(definition, self.filename, self.line_offset)
 
     def source_location(self, node: ast.AST | None) -> SourceLocation | None:
         if node is None or not hasattr(node, "lineno"):
@@ -66,11 +77,14 @@ class SourceFile:
         key = (node.lineno, node.col_offset)  # pyright: ignore[reportAttributeAccessIssue]
         loc = self._locations.get(key)
         if loc is None:
-            line, col = key[0] + self.line_offset, key[1] + 1 + self.indent
-            loc = self._locations[key] = FileLineColLoc(
-                StringAttr(self.filename), IntAttr(line), IntAttr(col)
+            loc = self._locations[key] = _file_line_col(
+                self._filename_attr, key[0] + self.line_offset, key[1] + 1 + self.indent
             )
         return loc
+
+    @cached_property
+    def _filename_attr(self) -> StringAttr:
+        return StringAttr(self.filename)
 
     def line_text(self, node: ast.AST | None) -> str | None:
         if node is None or not hasattr(node, "lineno"):
@@ -83,3 +97,19 @@ class SourceFile:
     def error(self, node: ast.AST | None, message: str, notes: Sequence[str] = ()) -> TsjitError:
         """The one-line error at `node`, with its source line for the caret, then notes."""
         return TsjitError(message, self.source_location(node), self.line_text(node), notes)
+
+
+def _file_line_col(filename: StringAttr, line: int, column: int) -> FileLineColLoc:
+    """`FileLineColLoc(filename, IntAttr(line), IntAttr(column))` without the generic
+    parameter verification, which cost more than the rest of an op: every node of the
+    source gets one, and its parameters are well-typed by construction."""
+    loc = FileLineColLoc.__new__(FileLineColLoc)
+    object.__setattr__(loc, "filename", filename)
+    object.__setattr__(loc, "line", _int_attr(line))
+    object.__setattr__(loc, "column", _int_attr(column))
+    return loc
+
+
+@functools.lru_cache(maxsize=4096)
+def _int_attr(value: int) -> IntAttr:
+    return IntAttr(value)

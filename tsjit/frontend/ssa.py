@@ -69,12 +69,13 @@ class _ControlFlowLoadStores:
         frame = _Frame(parent)
         op = block.first_op
         while op is not None:
-            if isinstance(op, prim.IfOp):
-                op = self.if_op(op, frame)
-            elif isinstance(op, prim.LoopOp):
-                op = self.loop_op(op, frame)
-            elif isinstance(op, prim.StoreOp):
-                frame.entries[op.var_name.data] = op.input.type
+            kind = type(op)  # not isinstance: ops are ABCs, whose checks are slow
+            if kind is prim.IfOp:
+                op = self.if_op(op, frame)  # pyright: ignore[reportArgumentType]
+            elif kind is prim.LoopOp:
+                op = self.loop_op(op, frame)  # pyright: ignore[reportArgumentType]
+            elif kind is prim.StoreOp:
+                frame.entries[_variable(op)] = op.operands[0].type
             elif op.regions:  # a fork's closure: its variables stay inside
                 for region in op.regions:
                     for nested in region.blocks:
@@ -161,13 +162,16 @@ class _ControlFlowLoadStores:
 
 def _assign_loop_continuations(block: Block, loop: prim.LoopOp | None) -> None:
     """Step 2: breaks and continues carry the loop's current variables."""
-    for op in list(block.ops):
-        if isinstance(op, prim.IfOp):
-            _assign_loop_continuations(op.then_region.block, loop)
-            _assign_loop_continuations(op.else_region.block, loop)
-        elif isinstance(op, prim.LoopOp):
-            _assign_loop_continuations(op.body.block, op)
-        elif isinstance(op, prim.LoopContinuationOp):
+    op = block.first_op
+    while op is not None:
+        following = op.next_op  # Loads go in before `op`
+        kind = type(op)
+        if kind is prim.IfOp:
+            _assign_loop_continuations(op.then_region.block, loop)  # pyright: ignore[reportAttributeAccessIssue]
+            _assign_loop_continuations(op.else_region.block, loop)  # pyright: ignore[reportAttributeAccessIssue]
+        elif kind is prim.LoopOp:
+            _assign_loop_continuations(op.body.block, op)  # pyright: ignore[reportAttributeAccessIssue, reportArgumentType]
+        elif kind is prim.LoopContinuationOp:
             assert loop is not None
             terminator = loop.body.block.last_op
             assert terminator is not None
@@ -178,35 +182,49 @@ def _assign_loop_continuations(block: Block, loop: prim.LoopOp | None) -> None:
                 clone = prim.LoadOp(load.var_name.data, load.result.type)
                 Rewriter.insert_op(clone, InsertPoint.before(op))
                 loads.append(clone.result)
-            op.operands = [op.condition, *loads]
+            op.operands = [op.condition, *loads]  # pyright: ignore[reportAttributeAccessIssue]
+        op = following
 
 
 def _erase_load_stores(block: Block, parent: _Frame | None) -> None:
     """Step 3: each Load is the value last stored under its name."""
     frame = _Frame(parent)
-    for op in list(block.ops):
-        if isinstance(op, prim.StoreOp):
-            frame.entries[op.var_name.data] = op.input
+    op = block.first_op
+    while op is not None:
+        following = op.next_op  # `op` may be erased
+        kind = type(op)
+        if kind is prim.StoreOp:
+            frame.entries[_variable(op)] = op.operands[0]
             block.erase_op(op)
-        elif isinstance(op, prim.LoadOp):
-            value = frame.find(op.var_name.data)
-            assert isinstance(value, SSAValue), f"variable '{op.var_name.data}' is loaded before it is stored"
-            if value.name_hint is None and op.result.name_hint is not None:
-                value.name_hint = op.result.name_hint
-            op.result.replace_all_uses_with(value)
+        elif kind is prim.LoadOp:
+            value = frame.find(_variable(op))
+            assert value is not None, f"variable '{_variable(op)}' is loaded before it is stored"
+            result = op.results[0]
+            if value.name_hint is None and result.name_hint is not None:  # pyright: ignore[reportAttributeAccessIssue]
+                value.name_hint = result.name_hint  # pyright: ignore[reportAttributeAccessIssue]
+            result.replace_all_uses_with(value)  # pyright: ignore[reportArgumentType]
             block.erase_op(op)
         else:
             for region in op.regions:
                 for nested in region.blocks:
                     _erase_load_stores(nested, frame)
+        op = following
 
 
-_SCAFFOLDING = (
-    prim.ConstantOp,
-    prim.UninitializedOp,
-    prim.UncheckedCastOp,
-    prim.TupleConstructOp,
-    prim.TupleUnpackOp,
+def _variable(op: Operation) -> str:
+    """The variable of a Load or Store (its property read directly: IRDL's accessors
+    cost more than the rest of a step)."""
+    return op.properties["name"].data  # pyright: ignore[reportAttributeAccessIssue]
+
+
+_SCAFFOLDING = frozenset(
+    {
+        prim.ConstantOp,
+        prim.UninitializedOp,
+        prim.UncheckedCastOp,
+        prim.TupleConstructOp,
+        prim.TupleUnpackOp,
+    }
 )
 
 
@@ -214,10 +232,14 @@ def erase_dead_scaffolding(function: func.FuncOp) -> None:
     """Removes unused values the frontend made along the way (placeholders,
     constants, casts and tuples it no longer needs); user computations stay."""
     for block in reversed(list(_blocks(function.body.block))):
-        for op in reversed(list(block.ops)):
-            dead_list = isinstance(op, prim.ListConstructOp) and not op.operands
-            if (isinstance(op, _SCAFFOLDING) or dead_list) and all(not r.uses for r in op.results):
+        op = block.last_op
+        while op is not None:
+            preceding = op.prev_op  # `op` may be erased
+            kind = type(op)
+            dead_list = kind is prim.ListConstructOp and not op.operands
+            if (kind in _SCAFFOLDING or dead_list) and all(r.first_use is None for r in op.results):
                 block.erase_op(op)
+            op = preceding
 
 
 def _blocks(block: Block):

@@ -125,15 +125,19 @@ SOURCE = SourceFile("<string>", _source())
 
 @functools.cache
 def operator_names() -> frozenset[str]:
-    return frozenset(name for name, _ in _definitions())
+    return frozenset(_definitions_by_name())
+
+
+@functools.cache
+def _definitions_by_name() -> dict[str, tuple[tuple[int, ast.FunctionDef], ...]]:
+    """Each operator's definitions with their index in the text: every call of an
+    operator looks here."""
+    by_name: dict[str, list[tuple[int, ast.FunctionDef]]] = {}
+    for index, (name, node) in enumerate(_definitions()):
+        by_name.setdefault(name, []).append((index, node))
+    return {name: tuple(found) for name, found in by_name.items()}
 
 
 def builtin_functions_for(unit: CompilationUnit, operator: str) -> list[BuiltinSource]:
     """The TorchScript-source overloads of `operator`, with their signatures."""
-    if operator not in operator_names():
-        return []
-    return [
-        unit.builtin_source(operator, index, node)
-        for index, (name, node) in enumerate(_definitions())
-        if name == operator
-    ]
+    return [unit.builtin_source(operator, index, node) for index, node in _definitions_by_name().get(operator, ())]
