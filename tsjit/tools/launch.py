@@ -92,10 +92,16 @@ def _run_on_server(path: str, tool: str) -> int | None:
         }
     ).encode()
     with connection:
-        socket.send_fds(connection, [_HEADER.pack(len(request)) + request], list(_STREAMS))
+        try:
+            socket.send_fds(connection, [_HEADER.pack(len(request)) + request], list(_STREAMS))
+        except OSError:  # nothing ran yet
+            return None
         reply = b""
-        while chunk := connection.recv(64):
-            reply += chunk
+        try:
+            while chunk := connection.recv(64):
+                reply += chunk
+        except OSError:
+            reply = b""
     if reply == _DECLINED:
         return None
     if not reply:
