@@ -123,7 +123,10 @@ def parse_mlir(ctx: Context, text: str, filename: str = "<stdin>", line_offset: 
     """Parses MLIR text; top-level ops outside a module are wrapped in one."""
     # Chunks of --split-input-file keep the line numbers of the whole file.
     parser = LocatingParser(ctx, "\n" * line_offset + text, name=filename)
-    return parser.parse_module()
+    try:
+        return parser.parse_module()
+    except VerifyException as e:  # a type or attribute outside any op: `!t = !ts.tensor<f32, [-2]>`
+        parser.raise_error(_message(e))
 
 
 def verify(root: Operation) -> None:
