@@ -59,6 +59,12 @@ class Worker:
         return err or ""
 
 
+RECYCLE_AFTER = 2000
+"""Jobs a worker runs before a fresh one replaces it: a process keeps the native kernels
+it compiled (about 1.6 MB per random program), and a worker of the full run grew to
+20 GB before the kernel killed it."""
+
+
 class Workers:
     """`jobs` worker processes, each job limited to `timeout` seconds."""
 
@@ -66,6 +72,7 @@ class Workers:
         self.count = max(1, jobs)
         self.timeout = timeout
         self.workers: list[Worker] = []
+        self.runs: dict[int, int] = {}
 
     def __enter__(self) -> Workers:
         self.workers = [Worker(self.timeout) for _ in range(self.count)]
@@ -117,11 +124,20 @@ class Workers:
                     stack = worker.stop()
                     outcome["detail"] += "\n" + stack[-3000:]
                     outcome["signature"] = f"{outcome['kind']} {_last_frame(stack)}"
-                    replacement = Worker(self.timeout)
-                    self.workers[self.workers.index(worker)] = replacement
-                    worker = replacement
+                    worker = self._replace(worker)
+                elif (runs := self.runs.get(id(worker), 0) + 1) >= RECYCLE_AFTER:
+                    worker.stop()
+                    worker = self._replace(worker)
+                else:
+                    self.runs[id(worker)] = runs
                 yield job, outcome
                 start(worker)
+
+    def _replace(self, worker: Worker) -> Worker:
+        replacement = Worker(self.timeout)
+        self.workers[self.workers.index(worker)] = replacement
+        self.runs.pop(id(worker), None)
+        return replacement
 
 
 def _last_frame(stack: str) -> str:
