@@ -9,7 +9,7 @@ reports its exit status, which the entry point exits with. Output, exit status a
 files written are the same either way; without the variable (or when the server is not
 there) the tool simply runs in its own process.
 
-    TSJIT_TOOL_SERVER=/tmp/s ts-opt in.mlir -p cse     # runs in a child of the server
+    TSJIT_TOOL_SERVER=tools.sock ts-opt in.mlir -p cse   # runs in a child of the server
     python -m tsjit.tools.launch --serve-fd 3           # a server on a listening socket
 
 This module imports nothing heavy: it is what every tool process loads first.
