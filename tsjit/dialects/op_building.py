@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import TypeVar
 
 from xdsl.dialects.builtin import UNKNOWN_LOC
-from xdsl.ir import Attribute, BlockArgument, OpResult, Operation, Region, SSAValue, SSAValues, Use
+from xdsl.ir import Attribute, Block, BlockArgument, OpResult, Operation, Region, SSAValue, SSAValues, Use
 from xdsl.irdl import IRDLOperation, OptionalDef
 
 OpT = TypeVar("OpT", bound=Operation)
@@ -125,3 +125,34 @@ def add_results(op: Operation, result_types: Sequence[Attribute]) -> None:
     first = len(op.results)
     new = [OpResult(type, op, first + index) for index, type in enumerate(result_types)]
     op.results = SSAValues([*op.results, *new])
+
+
+def insert_built_op(op: Operation, block: Block, before: Operation | None = None) -> None:
+    """Links a new op into `block` (at its end, or before `before`, an op of `block`):
+    `Block.add_op`/`insert_op_before` without their checks, which walk up from the
+    block to the root to prove that `op` holds no ancestor of it, a walk as deep as the
+    nesting. An op with regions, or already attached, takes xDSL's checked path."""
+    if op.regions or op.parent is not None:
+        if before is None:
+            block.add_op(op)
+        else:
+            block.insert_op_before(op, before)
+        return
+    op.parent = block
+    if before is None:
+        last = block._last_op  # pyright: ignore[reportPrivateUsage]
+        op._prev_op = last  # pyright: ignore[reportPrivateUsage]
+        if last is None:
+            block._first_op = op  # pyright: ignore[reportPrivateUsage]
+        else:
+            last._next_op = op  # pyright: ignore[reportPrivateUsage]
+        block._last_op = op  # pyright: ignore[reportPrivateUsage]
+        return
+    previous = before._prev_op  # pyright: ignore[reportPrivateUsage]
+    op._prev_op = previous  # pyright: ignore[reportPrivateUsage]
+    op._next_op = before  # pyright: ignore[reportPrivateUsage]
+    before._prev_op = op  # pyright: ignore[reportPrivateUsage]
+    if previous is None:
+        block._first_op = op  # pyright: ignore[reportPrivateUsage]
+    else:
+        previous._next_op = op  # pyright: ignore[reportPrivateUsage]

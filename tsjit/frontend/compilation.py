@@ -28,6 +28,7 @@ from tsjit.dialects.types import TensorType, TupleType
 from tsjit.frontend.annotations import Annotation, TypeParser, type_str
 from tsjit.frontend.modules import ModuleInfo, ModuleRegistry
 from tsjit.frontend.resolver import Resolver, Scope
+from tsjit.frontend.direct_calls import DirectCall, Shape
 from tsjit.frontend.schema_matching import NO_DEFAULT, Choice, Param, Signature, operator_signatures
 from tsjit.frontend.source import SourceFile
 from tsjit.frontend.sugared_values import NamedTupleConstructor
@@ -102,6 +103,7 @@ class CompilationUnit:
         self.functions: dict[str, object] = {}  # qualified name -> function of serialized code
         self.implementations: set[tuple[str, str]] = set()  # (interface, class) pairs checked
         self.overload_choices: dict[tuple[object, ...], Choice] = {}  # see match_signatures
+        self.direct_calls: dict[Shape, DirectCall] = {}  # see direct_calls
         self.deepest = 0
         """The deepest nesting of the functions compiled (`tsjit.nesting`)."""
 

@@ -27,7 +27,8 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from tsjit.diagnostics import TsjitError
 from tsjit.dialects import prim
-from tsjit.dialects.aten import create_op
+from tsjit.dialects.aten import operator_class
+from tsjit.dialects.op_building import build_op, insert_built_op, ssa_values
 from tsjit.dialects.types import (
     AnyType,
     BoolType,
@@ -50,6 +51,7 @@ from tsjit.dialects.types import (
 from tsjit.dialects.value_names import name_hint
 from tsjit.frontend import builtins
 from tsjit.frontend.annotations import type_str
+from tsjit.frontend.direct_calls import call_shape, direct_call, emit_direct_call
 from tsjit.frontend.environment import Frame, meaningful_name
 from tsjit.frontend.schema_matching import (
     CallArg,
@@ -222,10 +224,7 @@ class FunctionEmitter:
                 op.location = location
         point = self.point
         assert point is not None
-        if point.insert_before is None:  # `Rewriter.insert_op`, without its generic checks
-            point.block.add_op(op)
-        else:
-            point.block.insert_op_before(op, point.insert_before)
+        insert_built_op(op, point.block, point.insert_before)
         return op
 
     def value_name(self, name: str) -> str | None:
@@ -307,6 +306,9 @@ class FunctionEmitter:
         """TorchScript's `emitBuiltinCall`: the overload the arguments select among the
         operator's schemas and its TorchScript-source builtins (inlined); `overload`
         names the only schema to match (`torch.ops.aten.add.Tensor`)."""
+        shape = call_shape(operator, overload, args, kwargs, self_arg, self.empty_list_literals)
+        if shape is not None and (direct := self.unit.direct_calls.get(shape)) is not None:
+            return emit_direct_call(self, direct, node, args, kwargs, self_arg)
         operators, sources, signatures = self.unit.builtin_overloads(operator, overload)
         if not signatures:
             raise self.error(node, f"unknown builtin op: {operator}")
@@ -315,7 +317,10 @@ class FunctionEmitter:
         if index >= len(operators):
             return self.unit.inline(self, sources[index - len(operators)], inputs)
         name = builtins.NORMALIZED_OPERATORS.get(operator, operator)
-        op = self.insert(create_op(name.replace("::", ".", 1), inputs, matched.return_types), node)
+        op_class = operator_class(name.replace("::", ".", 1))
+        op = self.insert(build_op(op_class, ssa_values(inputs), matched.return_types), node)
+        if shape is not None and (direct := direct_call(op_class, matched, args, kwargs, self_arg)) is not None:
+            self.unit.direct_calls[shape] = direct
         return self.pack_outputs(list(op.results), matched.signature.return_names)
 
     def pack_outputs(self, values: list[SSAValue], names: tuple[str, ...] | None) -> SSAValue:
@@ -933,7 +938,15 @@ class FunctionEmitter:
     # ==================================================================================
 
     def emit_expr(self, node: ast.expr, type_hint: Attribute | None = None) -> SSAValue:
-        value = self.emit_sugared(node, 1, type_hint).as_value(self, node)
+        node_type = type(node)
+        if node_type is ast.Name:  # a variable with a known value: no sugared value made
+            value = self.frame.current.get(node.id)  # pyright: ignore[reportOptionalMemberAccess, reportAttributeAccessIssue]
+            if value is None:
+                value = self.get_sugared_var(node.id, node).as_value(self, node)  # pyright: ignore[reportAttributeAccessIssue]
+        elif node_type in _EXPRESSIONS:
+            value = _EXPRESSIONS[node_type](self, node, type_hint)
+        else:
+            value = self.emit_sugared(node, 1, type_hint).as_value(self, node)
         if isinstance(type_hint, AnyType) and not isinstance(value.type, AnyType):
             value = self.unchecked_cast(value, type_hint, node)
         return value
@@ -1369,6 +1382,9 @@ class FunctionEmitter:
         return self.magic_call(node, operator, magic, [CallArg(lhs, node.left), CallArg(rhs, node.right)])
 
     def magic_call(self, node: ast.AST, operator: str, magic: str, args: list[CallArg]) -> SSAValue:
+        first = args[0].value
+        if first is not None and not isinstance(first.type, ClassType):  # no class to override it
+            return self.builtin_call(operator, node, args)
         return (
             MagicMethod(magic, BuiltinFunction(operator)).call(self, node, args, [], 1).as_value(self, node)
         )

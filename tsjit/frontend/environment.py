@@ -164,7 +164,7 @@ class Frame:
             declared = annotated_type if annotated_type is not None else simple.type
             self.types[name] = declared
             self.values.pop(name, None)
-            if declared == simple.type and not em.is_empty_list_literal(simple):
+            if (declared is simple.type or declared == simple.type) and not em.is_empty_list_literal(simple):
                 self.current[name] = simple
             else:  # a read has the declared type, or must not pass for the literal `[]`
                 # (which takes the type its parameter expects): it needs its Load
