@@ -22,6 +22,7 @@ from typing import TypeVar
 from xdsl.dialects.builtin import UNKNOWN_LOC
 from xdsl.ir import Attribute, Block, BlockArgument, OpResult, Operation, Region, SSAValue, SSAValues, Use
 from xdsl.irdl import IRDLOperation, OptionalDef
+from xdsl.rewriter import InsertPoint
 
 OpT = TypeVar("OpT", bound=Operation)
 
@@ -156,3 +157,73 @@ def insert_built_op(op: Operation, block: Block, before: Operation | None = None
         block._first_op = op  # pyright: ignore[reportPrivateUsage]
     else:
         previous._next_op = op  # pyright: ignore[reportPrivateUsage]
+
+
+def insert_at(op: Operation, point: InsertPoint) -> None:
+    """`Rewriter.insert_op(op, point)` for a new op (`insert_built_op`)."""
+    insert_built_op(op, point.block, point.insert_before)
+
+
+def append_operands(op: Operation, values: Sequence[SSAValue]) -> None:
+    """`op.operands = [*op.operands, *values]`, linking uses for the new operands only:
+    the setter relinks every operand, and yields that gain outputs one at a time
+    would pay for all of them each time."""
+    first = len(op._operands)  # pyright: ignore[reportPrivateUsage]
+    uses = tuple([Use(op, first + index) for index in range(len(values))])
+    for value, use in zip(values, uses):
+        value.add_use(use)
+    op._operands = SSAValues((*op._operands, *values))  # pyright: ignore[reportPrivateUsage]
+    op._operand_uses = (*op._operand_uses, *uses)  # pyright: ignore[reportPrivateUsage]
+
+
+def replace_all_uses(value: SSAValue, replacement: SSAValue) -> None:
+    """`value.replace_all_uses_with(replacement)`, rebuilding each user's operand tuple
+    once (xDSL's rebuilds it per use, through a fresh operand view)."""
+    if replacement is value:
+        return
+    users: dict[Operation, list[SSAValue]] = {}
+    use = value.first_use
+    while use is not None:
+        following = use._next_use  # pyright: ignore[reportPrivateUsage]
+        user = use.operation
+        operands = users.get(user)
+        if operands is None:
+            operands = users[user] = list(user._operands)  # pyright: ignore[reportPrivateUsage]
+        operands[use.index] = replacement
+        replacement.add_use(use)
+        use = following
+    value.first_use = None
+    for user, operands in users.items():
+        user._operands = SSAValues(operands)  # pyright: ignore[reportPrivateUsage]
+    if replacement.name_hint is None and value.name_hint is not None:
+        replacement.name_hint = value.name_hint
+
+
+def move_ops_before(first: Operation, last: Operation, before: Operation) -> None:
+    """Moves the ops from `first` to `last` (a run of one block, in order) before
+    `before`, in another block: relinked as a whole, without the per-op checks that
+    walk up from the target block to the root."""
+    source = first.parent
+    target = before.parent
+    assert source is not None and target is not None and source is not target
+    previous, following = first._prev_op, last._next_op  # pyright: ignore[reportPrivateUsage]
+    if previous is None:
+        source._first_op = following  # pyright: ignore[reportPrivateUsage]
+    else:
+        previous._next_op = following  # pyright: ignore[reportPrivateUsage]
+    if following is None:
+        source._last_op = previous  # pyright: ignore[reportPrivateUsage]
+    else:
+        following._prev_op = previous  # pyright: ignore[reportPrivateUsage]
+    op: Operation | None = first
+    while op is not None:
+        op.parent = target
+        op = None if op is last else op._next_op  # pyright: ignore[reportPrivateUsage]
+    ahead = before._prev_op  # pyright: ignore[reportPrivateUsage]
+    first._prev_op = ahead  # pyright: ignore[reportPrivateUsage]
+    last._next_op = before  # pyright: ignore[reportPrivateUsage]
+    before._prev_op = last  # pyright: ignore[reportPrivateUsage]
+    if ahead is None:
+        target._first_op = first  # pyright: ignore[reportPrivateUsage]
+    else:
+        ahead._next_op = first  # pyright: ignore[reportPrivateUsage]

@@ -735,16 +735,21 @@ def _emitted(emitter: FunctionEmitter) -> func.FuncOp:
 
 def finish(function: func.FuncOp) -> None:
     """The passes PyTorch runs on every freshly emitted graph: SSA conversion, the exit
-    transform, loop canonicalization, and removal of the frontend's dead scaffolding."""
+    transform, loop canonicalization, and removal of the frontend's dead scaffolding.
+    Each runs only when the graph holds the ops it rewrites (one walk finds them)."""
+    from tsjit.dialects import prim
     from tsjit.frontend.exit_transform import transform_exits
     from tsjit.frontend.forks import lift_fork_captures
     from tsjit.frontend.loops import canonicalize_modified_loops
-    from tsjit.frontend.ssa import convert_to_ssa, erase_dead_scaffolding
+    from tsjit.frontend.ssa import convert_to_ssa, erase_dead_scaffolding, op_kinds
 
-    convert_to_ssa(function)
-    lift_fork_captures(function)
-    transform_exits(function)
-    canonicalize_modified_loops(function)
+    kinds = op_kinds(function.body.block)
+    convert_to_ssa(function, kinds)
+    if prim.ForkOp in kinds:
+        lift_fork_captures(function)
+    transform_exits(function, kinds)
+    if prim.LoopOp in kinds:
+        canonicalize_modified_loops(function)
     erase_dead_scaffolding(function)
     returned = function.body.block.last_op
     assert isinstance(returned, func.ReturnOp)

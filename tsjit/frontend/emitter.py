@@ -947,13 +947,16 @@ class FunctionEmitter:
             value = _EXPRESSIONS[node_type](self, node, type_hint)
         else:
             value = self.emit_sugared(node, 1, type_hint).as_value(self, node)
-        if isinstance(type_hint, AnyType) and not isinstance(value.type, AnyType):
+        if type_hint is not None and isinstance(type_hint, AnyType) and not isinstance(value.type, AnyType):
             value = self.unchecked_cast(value, type_hint, node)
         return value
 
     def emit_sugared(
         self, node: ast.expr, n_binders: int, type_hint: Attribute | None = None
     ) -> SugaredValue:
+        handler = _EXPRESSIONS.get(type(node))
+        if handler is not None:  # always a first-class value
+            return SimpleValue(handler(self, node, type_hint))
         if isinstance(node, ast.Name):
             return self.get_sugared_var(node.id, node)
         if isinstance(node, ast.Attribute):
