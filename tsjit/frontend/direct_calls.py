@@ -97,5 +97,6 @@ def emit_direct_call(em: FunctionEmitter, call: DirectCall, node: object, args: 
     op = em.insert(build_op(call.op_class, inputs, call.result_types), node)  # pyright: ignore[reportArgumentType]
     results = op.results
     if len(results) == 1:
-        return results[0]
+        (result,) = results
+        return result
     return em.pack_outputs(list(results), call.return_names)

@@ -235,7 +235,8 @@ class FunctionEmitter:
     def constant(self, value: object, type: Attribute | None = None, node: ast.AST | None = None) -> SSAValue:
         if isinstance(value, tuple) and isinstance(type, ListType):
             value = list(value)
-        return self.insert(prim.ConstantOp.from_value(value, type), node).results[0]
+        (result,) = self.insert(prim.ConstantOp.from_value(value, type), node).results
+        return result
 
     def constant_value(self, value: SSAValue) -> object:
         """The Python value of a `prim.Constant` result, else `_NOT_CONSTANT`."""
@@ -369,7 +370,7 @@ class FunctionEmitter:
     def emit_statements(self, statements: Sequence[ast.stmt]) -> None:
         for statement in statements:
             self.emit_statement(statement)
-            if self.block in self.exit_blocks:
+            if self.exit_blocks and self.block in self.exit_blocks:
                 return
 
     def emit_statement(self, node: ast.stmt) -> None:
