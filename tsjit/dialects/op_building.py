@@ -227,3 +227,32 @@ def move_ops_before(first: Operation, last: Operation, before: Operation) -> Non
         target._first_op = first  # pyright: ignore[reportPrivateUsage]
     else:
         ahead._next_op = first  # pyright: ignore[reportPrivateUsage]
+
+
+def erase_built_op(op: Operation) -> None:
+    """`block.erase_op(op)` for an op of a block whose results are unused: unlinked
+    without xDSL's erasure, which makes an `ErasedSSAValue` for every result even when
+    nothing uses it. An op with regions, or with a used result (which xDSL reports),
+    takes xDSL's path."""
+    block = op.parent
+    assert block is not None
+    for result in op.results:
+        if result.first_use is not None:
+            block.erase_op(op)
+            return
+    if op.regions:
+        block.erase_op(op)
+        return
+    previous, following = op._prev_op, op._next_op  # pyright: ignore[reportPrivateUsage]
+    if previous is None:
+        block._first_op = following  # pyright: ignore[reportPrivateUsage]
+    else:
+        previous._next_op = following  # pyright: ignore[reportPrivateUsage]
+    if following is None:
+        block._last_op = previous  # pyright: ignore[reportPrivateUsage]
+    else:
+        following._prev_op = previous  # pyright: ignore[reportPrivateUsage]
+    op._prev_op = op._next_op = op.parent = None  # pyright: ignore[reportPrivateUsage]
+    for operand, use in zip(op._operands, op._operand_uses):  # pyright: ignore[reportPrivateUsage]
+        operand.remove_use(use)
+    op._operand_uses = ()  # pyright: ignore[reportPrivateUsage]

@@ -29,7 +29,7 @@ from xdsl.irdl import IRDLOperation
 from xdsl.rewriter import InsertPoint
 
 from tsjit.dialects import prim
-from tsjit.dialects.op_building import append_operands, insert_at, replace_all_uses
+from tsjit.dialects.op_building import append_operands, erase_built_op, insert_at, replace_all_uses
 from tsjit.dialects.types import unify
 from tsjit.dialects.value_names import name_hint
 from tsjit.frontend.environment import display_name, meaningful_name
@@ -220,7 +220,7 @@ def _erase_load_stores(block: Block, parent: _Frame | None) -> None:
         kind = type(op)
         if kind is prim.StoreOp:
             frame.entries[_variable(op)] = op.operands[0]
-            block.erase_op(op)
+            erase_built_op(op)
         elif kind is prim.LoadOp:
             value = frame.find(_variable(op))
             assert value is not None, f"variable '{_variable(op)}' is loaded before it is stored"
@@ -228,7 +228,7 @@ def _erase_load_stores(block: Block, parent: _Frame | None) -> None:
             if value.name_hint is None and result.name_hint is not None:  # pyright: ignore[reportAttributeAccessIssue]
                 value.name_hint = result.name_hint  # pyright: ignore[reportAttributeAccessIssue]
             replace_all_uses(result, value)  # pyright: ignore[reportArgumentType]
-            block.erase_op(op)
+            erase_built_op(op)
         else:
             for region in op.regions:
                 for nested in region.blocks:
@@ -262,8 +262,12 @@ def erase_dead_scaffolding(function: func.FuncOp) -> None:
             preceding = op.prev_op  # `op` may be erased
             kind = type(op)
             dead_list = kind is prim.ListConstructOp and not op.operands
-            if (kind in _SCAFFOLDING or dead_list) and all(r.first_use is None for r in op.results):
-                block.erase_op(op)
+            if kind in _SCAFFOLDING or dead_list:
+                for result in op.results:
+                    if result.first_use is not None:
+                        break
+                else:
+                    erase_built_op(op)
             op = preceding
 
 
