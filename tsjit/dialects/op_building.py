@@ -256,3 +256,13 @@ def erase_built_op(op: Operation) -> None:
     for operand, use in zip(op._operands, op._operand_uses):  # pyright: ignore[reportPrivateUsage]
         operand.remove_use(use)
     op._operand_uses = ()  # pyright: ignore[reportPrivateUsage]
+
+
+def set_operand(op: Operation, index: int, value: SSAValue) -> None:
+    """`op.operands[index] = value` without making an operand view."""
+    operands = list(op._operands)  # pyright: ignore[reportPrivateUsage]
+    use = op._operand_uses[index]  # pyright: ignore[reportPrivateUsage]
+    operands[index].remove_use(use)
+    value.add_use(use)
+    operands[index] = value
+    op._operands = SSAValues(operands)  # pyright: ignore[reportPrivateUsage]

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from xdsl.ir import Attribute, Operation, SSAValue
 
+from tsjit.dialects.op_building import build_op
 from tsjit.frontend.schema_matching import CallArg, Matched, input_sources
 
 if TYPE_CHECKING:
@@ -42,20 +43,23 @@ class DirectCall:
     inputs: tuple[tuple[object, object, Attribute | None], ...]
     result_types: tuple[Attribute, ...]
     return_names: tuple[str, ...] | None
+    positional: bool
+    """Whether the inputs are the positional arguments, in order (most calls)."""
 
 
 def call_shape(operator: str, overload: str | None, args: Sequence[CallArg], kwargs: Sequence[CallArg],
                self_arg: CallArg | None, empty_literals: set[SSAValue]) -> Shape | None:  # fmt: skip
     """What the overload choice of a call depends on; None for calls that always match."""
     shape: list[object] = [operator, overload]
+    append = shape.append
     for group in ((self_arg,) if self_arg is not None else (), args, kwargs):
         for arg in group:
             value = arg.value
             if value is None or (empty_literals and value in empty_literals):
                 return None
-            shape.append(arg.name)
-            shape.append(value.type)
-        shape.append(None)
+            append(arg.name)
+            append(value.type)
+        append(None)
     return tuple(shape)
 
 
@@ -75,25 +79,28 @@ def direct_call(op_class: type[Operation], matched: Matched, args: Sequence[Call
             inputs.append(("kwarg", where, None))
         else:
             inputs.append((_DEFAULT, where, type))
-    return DirectCall(op_class, tuple(inputs), tuple(matched.return_types), matched.signature.return_names)
+    positional = len(inputs) == len(args) and all(where == index for index, (where, _, _) in enumerate(inputs))
+    return DirectCall(op_class, tuple(inputs), tuple(matched.return_types), matched.signature.return_names,
+                      positional)  # fmt: skip
 
 
 def emit_direct_call(em: FunctionEmitter, call: DirectCall, node: object, args: Sequence[CallArg],
                      kwargs: Sequence[CallArg], self_arg: CallArg | None) -> SSAValue:  # fmt: skip
     """The call's op, its defaults' constants first (as matching emits them)."""
-    from tsjit.dialects.op_building import build_op
-
-    inputs: list[SSAValue] = []
-    for where, value, type in call.inputs:
-        if where.__class__ is int:
-            if where >= 0:
-                inputs.append(args[where].value)  # pyright: ignore[reportArgumentType, reportIndexIssue]
-            elif where == _SELF:
-                inputs.append(self_arg.value)  # pyright: ignore[reportOptionalMemberAccess, reportArgumentType]
+    if call.positional:
+        inputs: list[SSAValue] = [arg.value for arg in args]  # pyright: ignore[reportAssignmentType]
+    else:
+        inputs = []
+        for where, value, type in call.inputs:
+            if where.__class__ is int:
+                if where >= 0:
+                    inputs.append(args[where].value)  # pyright: ignore[reportArgumentType, reportIndexIssue]
+                elif where == _SELF:
+                    inputs.append(self_arg.value)  # pyright: ignore[reportOptionalMemberAccess, reportArgumentType]
+                else:
+                    inputs.append(em.constant(value, type))
             else:
-                inputs.append(em.constant(value, type))
-        else:
-            inputs.append(kwargs[value].value)  # pyright: ignore[reportArgumentType, reportCallIssue, reportIndexIssue]
+                inputs.append(kwargs[value].value)  # pyright: ignore[reportArgumentType, reportCallIssue, reportIndexIssue]
     op = em.insert(build_op(call.op_class, inputs, call.result_types), node)  # pyright: ignore[reportArgumentType]
     results = op.results
     if len(results) == 1:

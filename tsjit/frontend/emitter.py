@@ -157,6 +157,7 @@ class FunctionEmitter:
         self.merged_return: Attribute | None = None
         self.empty_list_literals: set[SSAValue] = set()
         self.temp_count = 0
+        self.has_renames = False  # whether a frame renames a variable (`Frame.storage_name`)
         self.none_type = NoneType()
 
     # ==================================================================================
@@ -1561,6 +1562,7 @@ class FunctionEmitter:
         scope = self.push_frame(self.block)
         for name in _target_names(target):
             scope.renames[name] = f"{name}${self.new_temp('')[1:]}"
+            self.has_renames = True
 
         def emit_body() -> None:
             nonlocal typed

@@ -43,11 +43,11 @@ from collections.abc import Sequence, Set
 from dataclasses import dataclass
 
 from xdsl.dialects import func
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, OpResult, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from tsjit.dialects import prim
-from tsjit.dialects.op_building import append_operands, insert_at, move_ops_before, replace_all_uses
+from tsjit.dialects.op_building import append_operands, insert_at, move_ops_before, replace_all_uses, set_operand
 from tsjit.dialects.types import BoolType, UnionType, unify
 from tsjit.frontend.rebuild import extend_if, extend_loop, extend_with, with_results
 
@@ -366,14 +366,12 @@ def _merge_with_next(first: Operation) -> prim.IfOp | None:
         chosen = (second.then_region if value else second.else_region).block
         first_yield, chosen_yield = first_block.last_op, chosen.last_op
         assert first_yield is not None and chosen_yield is not None
-        mapping: dict[SSAValue, SSAValue] = {r: first_yield.operands[i] for i, r in enumerate(first.results)}
-        if chosen.first_op is not chosen_yield:
-            move_ops_before(chosen.first_op, chosen_yield.prev_op, first_yield)  # pyright: ignore[reportArgumentType]
-        for result, value_there in mapping.items():  # what `first` yields, in its branch
-            for use in tuple(result.uses):
-                if _inside(use.operation, first_block):
-                    use.operation.operands[use.index] = value_there
-        append_operands(first_yield, [mapping.get(v, v) for v in chosen_yield.operands])
+        yielded = tuple(first_yield.operands)  # what `first` yields, in this branch
+        moved = chosen.first_op
+        if moved is not chosen_yield:
+            move_ops_before(moved, chosen_yield.prev_op, first_yield)  # pyright: ignore[reportArgumentType]
+            _use_yielded(moved, first_yield, first, yielded)  # pyright: ignore[reportArgumentType]
+        append_operands(first_yield, [_yielded_for(v, first, yielded) for v in chosen_yield.operands])
     count = len(first.results)
     merged = extend_if(first, list(second.outs.types))
     for old, new in zip(second.results, merged.results[count:]):
@@ -382,6 +380,30 @@ def _merge_with_next(first: Operation) -> prim.IfOp | None:
     assert parent is not None
     parent.erase_op(second)
     return merged
+
+
+def _yielded_for(value: SSAValue, first: Operation, yielded: Sequence[SSAValue]) -> SSAValue:
+    """`value`, or what a branch of `first` yields for it when it is a result of `first`."""
+    if value.__class__ is OpResult and value.op is first:  # pyright: ignore[reportAttributeAccessIssue]
+        return yielded[value.index]  # pyright: ignore[reportAttributeAccessIssue]
+    return value
+
+
+def _use_yielded(start: Operation, stop: Operation | None, first: Operation, yielded: Sequence[SSAValue]) -> None:
+    """In the ops from `start` up to `stop` (and those nested in them), moved into a
+    branch of `first`: each use of a result of `first` becomes what that branch yields."""
+    op: Operation | None = start
+    while op is not stop:
+        assert op is not None
+        for index, operand in enumerate(op.operands):
+            replacement = _yielded_for(operand, first, yielded)
+            if replacement is not operand:
+                set_operand(op, index, replacement)
+        for region in op.regions:
+            for nested in region.blocks:
+                if nested.first_op is not None:
+                    _use_yielded(nested.first_op, None, first, yielded)
+        op = op.next_op
 
 
 def _bool_constant(value: SSAValue) -> bool | None:
