@@ -104,9 +104,7 @@ def _file_line_col(filename: StringAttr, line: int, column: int) -> FileLineColL
     parameter verification, which cost more than the rest of an op: every node of the
     source gets one, and its parameters are well-typed by construction."""
     loc = FileLineColLoc.__new__(FileLineColLoc)
-    object.__setattr__(loc, "filename", filename)
-    object.__setattr__(loc, "line", _int_attr(line))
-    object.__setattr__(loc, "column", _int_attr(column))
+    loc.__dict__.update(filename=filename, line=_int_attr(line), column=_int_attr(column))  # it is frozen
     return loc
 
 
