@@ -96,7 +96,7 @@ def cpu_best(call: Callable[[], Any], repeats: int) -> tuple[float, Any]:
 
 
 def repeats_for(statements: int) -> int:
-    return 5 if statements <= 200 else 3 if statements <= 2_000 else 1
+    return 7 if statements <= 200 else 5 if statements <= 2_000 else 2
 
 
 # -- tsjit ------------------------------------------------------------------------------------

@@ -11,6 +11,13 @@ knows fit the definition; the verifier still checks them. It sets the fields xDS
 `Operation.create`.
 
     op = build_op(prim.LoadOp, (), (IntType(),), {"name": StringAttr("x")})
+
+The same goes for what the frontend's finishing passes do to ops by the thousand:
+linking a new op into a block (`insert_built_op`), appending operands, replacing a
+value's uses, moving a run of ops to another block and erasing an unused op. Each keeps
+xDSL's invariants (use lists, parents, block links) without the checks that walk from a
+block up to the root, or the operand tuple rebuilt per use, of xDSL's own methods; the
+unit tests compare them with those.
 """
 
 from __future__ import annotations

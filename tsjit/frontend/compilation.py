@@ -26,9 +26,9 @@ from tsjit.collector import collector_paused
 from tsjit.diagnostics import SourceLocation, TsjitError
 from tsjit.dialects.types import TensorType, TupleType
 from tsjit.frontend.annotations import Annotation, TypeParser, type_str
+from tsjit.frontend.direct_calls import DirectCall, Shape
 from tsjit.frontend.modules import ModuleInfo, ModuleRegistry
 from tsjit.frontend.resolver import Resolver, Scope
-from tsjit.frontend.direct_calls import DirectCall, Shape
 from tsjit.frontend.schema_matching import NO_DEFAULT, Choice, Param, Signature, operator_signatures
 from tsjit.frontend.source import SourceFile
 from tsjit.frontend.sugared_values import NamedTupleConstructor
