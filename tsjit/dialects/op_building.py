@@ -147,23 +147,7 @@ def insert_built_op(op: Operation, block: Block, before: Operation | None = None
             block.insert_op_before(op, before)
         return
     op.parent = block
-    if before is None:
-        last = block._last_op  # pyright: ignore[reportPrivateUsage]
-        op._prev_op = last  # pyright: ignore[reportPrivateUsage]
-        if last is None:
-            block._first_op = op  # pyright: ignore[reportPrivateUsage]
-        else:
-            last._next_op = op  # pyright: ignore[reportPrivateUsage]
-        block._last_op = op  # pyright: ignore[reportPrivateUsage]
-        return
-    previous = before._prev_op  # pyright: ignore[reportPrivateUsage]
-    op._prev_op = previous  # pyright: ignore[reportPrivateUsage]
-    op._next_op = before  # pyright: ignore[reportPrivateUsage]
-    before._prev_op = op  # pyright: ignore[reportPrivateUsage]
-    if previous is None:
-        block._first_op = op  # pyright: ignore[reportPrivateUsage]
-    else:
-        previous._next_op = op  # pyright: ignore[reportPrivateUsage]
+    _link(block, op, op, before)
 
 
 def insert_at(op: Operation, point: InsertPoint) -> None:
@@ -213,27 +197,12 @@ def move_ops_before(first: Operation, last: Operation, before: Operation) -> Non
     source = first.parent
     target = before.parent
     assert source is not None and target is not None and source is not target
-    previous, following = first._prev_op, last._next_op  # pyright: ignore[reportPrivateUsage]
-    if previous is None:
-        source._first_op = following  # pyright: ignore[reportPrivateUsage]
-    else:
-        previous._next_op = following  # pyright: ignore[reportPrivateUsage]
-    if following is None:
-        source._last_op = previous  # pyright: ignore[reportPrivateUsage]
-    else:
-        following._prev_op = previous  # pyright: ignore[reportPrivateUsage]
+    _unlink(source, first, last)
     op: Operation | None = first
     while op is not None:
         op.parent = target
         op = None if op is last else op._next_op  # pyright: ignore[reportPrivateUsage]
-    ahead = before._prev_op  # pyright: ignore[reportPrivateUsage]
-    first._prev_op = ahead  # pyright: ignore[reportPrivateUsage]
-    last._next_op = before  # pyright: ignore[reportPrivateUsage]
-    before._prev_op = last  # pyright: ignore[reportPrivateUsage]
-    if ahead is None:
-        target._first_op = first  # pyright: ignore[reportPrivateUsage]
-    else:
-        ahead._next_op = first  # pyright: ignore[reportPrivateUsage]
+    _link(target, first, last, before)
 
 
 def erase_built_op(op: Operation) -> None:
@@ -250,15 +219,7 @@ def erase_built_op(op: Operation) -> None:
     if op.regions:
         block.erase_op(op)
         return
-    previous, following = op._prev_op, op._next_op  # pyright: ignore[reportPrivateUsage]
-    if previous is None:
-        block._first_op = following  # pyright: ignore[reportPrivateUsage]
-    else:
-        previous._next_op = following  # pyright: ignore[reportPrivateUsage]
-    if following is None:
-        block._last_op = previous  # pyright: ignore[reportPrivateUsage]
-    else:
-        following._prev_op = previous  # pyright: ignore[reportPrivateUsage]
+    _unlink(block, op, op)
     op._prev_op = op._next_op = op.parent = None  # pyright: ignore[reportPrivateUsage]
     for operand, use in zip(op._operands, op._operand_uses):  # pyright: ignore[reportPrivateUsage]
         operand.remove_use(use)
@@ -273,3 +234,34 @@ def set_operand(op: Operation, index: int, value: SSAValue) -> None:
     value.add_use(use)
     operands[index] = value
     op._operands = SSAValues(operands)  # pyright: ignore[reportPrivateUsage]
+
+
+def _link(block: Block, first: Operation, last: Operation, before: Operation | None) -> None:
+    """Puts the run of ops `first`..`last` (linked among themselves) into `block`'s op
+    list, before `before` or at the end."""
+    if before is None:
+        previous = block._last_op  # pyright: ignore[reportPrivateUsage]
+        block._last_op = last  # pyright: ignore[reportPrivateUsage]
+    else:
+        previous = before._prev_op  # pyright: ignore[reportPrivateUsage]
+        before._prev_op = last  # pyright: ignore[reportPrivateUsage]
+    first._prev_op = previous  # pyright: ignore[reportPrivateUsage]
+    last._next_op = before  # pyright: ignore[reportPrivateUsage]
+    if previous is None:
+        block._first_op = first  # pyright: ignore[reportPrivateUsage]
+    else:
+        previous._next_op = first  # pyright: ignore[reportPrivateUsage]
+
+
+def _unlink(block: Block, first: Operation, last: Operation) -> None:
+    """Takes the run of ops `first`..`last` out of `block`'s op list (the run keeps its
+    own links)."""
+    previous, following = first._prev_op, last._next_op  # pyright: ignore[reportPrivateUsage]
+    if previous is None:
+        block._first_op = following  # pyright: ignore[reportPrivateUsage]
+    else:
+        previous._next_op = following  # pyright: ignore[reportPrivateUsage]
+    if following is None:
+        block._last_op = previous  # pyright: ignore[reportPrivateUsage]
+    else:
+        following._prev_op = previous  # pyright: ignore[reportPrivateUsage]
