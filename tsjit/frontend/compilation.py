@@ -119,11 +119,16 @@ class CompilationUnit:
         source = self.sources.get(code.co_filename)
         if source is None:
             path = code.co_filename
-            if not os.path.isfile(path):
-                raise TsjitError(f"cannot find the source of '{function.__qualname__}': TorchScript needs the source code",
-                                 None if node is None else SourceLocation(path, 0))  # fmt: skip
-            with open(path, encoding="utf-8") as f:
-                source = SourceFile(_display_name(function, path), f.read())
+            own = (function.__module__ or "").startswith("tsjit.")  # the library's
+            source = _LIBRARY_SOURCES.get(path) if own else None
+            if source is None:
+                if not os.path.isfile(path):
+                    raise TsjitError(f"cannot find the source of '{function.__qualname__}': TorchScript needs the source code",
+                                     None if node is None else SourceLocation(path, 0))  # fmt: skip
+                with open(path, encoding="utf-8") as f:
+                    source = SourceFile(_display_name(function, path), f.read())
+                if own:
+                    _LIBRARY_SOURCES[path] = source
             self.sources[code.co_filename] = source
         for candidate in ast.walk(source.tree):
             if (
@@ -650,6 +655,12 @@ def _python_annotation(parser: TypeParser, annotation: object) -> Attribute:
         return t
     text = repr(annotation).replace("typing.", "")
     return parser.parse(ast.parse(text, mode="eval").body)
+
+
+_LIBRARY_SOURCES: dict[str, SourceFile] = {}
+"""tsjit's own Python sources (the torch shim's functions and modules) by path: they do
+not change while it runs, so each is read and parsed once per process, not once per
+compilation unit (a parse of `torch.nn.functional` costs more than scripting a model)."""
 
 
 def _display_name(function: types.FunctionType, path: str) -> str:
