@@ -2,6 +2,7 @@
 
     data = dump_module(module)            # bytes
     module = load_module(ctx, data)       # an equal module, its ops built directly
+    dump_module(module, declare={"f"})    # @f without its body: a declaration
 
 MLIR text is what people read, but reading it back costs most of its time in parsing
 the same types over and over (a small graph spells its tensor type a hundred times).
@@ -22,10 +23,11 @@ import functools
 import importlib
 import json
 from io import StringIO
+from collections.abc import Collection
 from typing import Any
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ArrayAttr
+from xdsl.dialects.builtin import ArrayAttr, StringAttr
 from xdsl.ir import Attribute, Block, Data, Operation, ParametrizedAttribute, Region, SSAValue
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -38,11 +40,13 @@ class NotCompact(Exception):
     """The module holds something the compact form cannot represent exactly."""
 
 
-def dump_module(op: Operation, ctx: Context | None = None) -> bytes:
+def dump_module(op: Operation, ctx: Context | None = None, declare: Collection[str] = ()) -> bytes:
     """The compact form of `op` (a module); given a `ctx`, every attribute
     is read back and compared, so that a module that would not load equal raises
-    `NotCompact` instead."""
-    writer = _Writer()
+    `NotCompact` instead. The symbols (functions) named in `declare` are written
+    without their bodies, as declarations: a reader that may never need a body loads
+    it on its own, when it does (`dump_module` of the function)."""
+    writer = _Writer(frozenset(declare))
     root = writer.op(op)
     if ctx is not None:
         rebuilt = _attributes(ctx, writer.encoded)
@@ -107,19 +111,27 @@ def _class_path(attribute_class: type[Attribute]) -> str | None:
 
 
 class _Writer:
-    def __init__(self) -> None:
+    def __init__(self, declare: frozenset[str] = frozenset()) -> None:
+        self.declare = declare
         self.attributes: list[Attribute] = []
         self.encoded: list[Any] = []
         self.attribute_ids: dict[Attribute, int] = {}
+        self.identities: dict[int, int] = {}
+        """By `id`: a module shares its attribute objects, and hashing one hashes
+        every parameter."""
         self.value_ids: dict[SSAValue, int] = {}
 
     def attribute(self, attribute: Attribute) -> int:
+        known = self.identities.get(id(attribute))
+        if known is not None:
+            return known
         known = self.attribute_ids.get(attribute)
         if known is None:
             form = self._encode(attribute)
             known = self.attribute_ids[attribute] = len(self.encoded)
             self.attributes.append(attribute)
             self.encoded.append(form)
+        self.identities[id(attribute)] = known
         return known
 
     def _encode(self, attribute: Attribute) -> list[Any]:
@@ -147,7 +159,10 @@ class _Writer:
         if op.successors:
             raise NotCompact(f"'{op.name}' has successors")
         operands = [self.use(v) for v in op.operands]
-        regions = [[self.block(block) for block in region.blocks] for region in op.regions]
+        if self.declare and isinstance(name := op.properties.get("sym_name"), StringAttr) and name.data in self.declare:
+            regions: list[list[Any]] = [[] for _ in op.regions]
+        else:
+            regions = [[self.block(block) for block in region.blocks] for region in op.regions]
         for result in op.results:
             self.define(result)
         return [

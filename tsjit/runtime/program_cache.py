@@ -25,8 +25,9 @@ from __future__ import annotations
 
 import os
 import pickle
-from collections.abc import Sequence
-from functools import cache, cached_property
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass
+from functools import cache, cached_property, partial
 from typing import Any
 
 import xdsl
@@ -65,44 +66,84 @@ class ProgramCache:
         graph = self.graph
         return None if graph is None else self.cache.program_key(graph, self.entry, spec, *self.describe)
 
-    def load(self, key: str) -> tuple[ModuleOp, dict[str, Any]] | None:
-        """The specialized module stored under `key` and what its program worked out
-        about it (`store`), or None."""
+    def load(self, key: str) -> LoadedProgram | None:
+        """The specialized module stored under `key`, or None."""
         data = self.cache.load_program(key)
         if data is None:
             return None
         try:
             stored = pickle.loads(data)  # noqa: S301 -- our own cache, beside the code it runs
             module = load_module(_context(), stored["module"])
-            facts = stored["facts"]
+            facts, bodies = stored["facts"], stored["bodies"]
         except Exception as e:  # noqa: BLE001 -- whatever a damaged entry raises: it is rebuilt
             self.cache.discard(self.cache.program_path(key), f"unreadable program ({type(e).__name__}: {e})")
             return None
-        if not isinstance(module, ModuleOp) or not isinstance(facts, dict) or not any(
-            isinstance(op, FuncOp) and op.sym_name.data == self.entry for op in module.ops
+        functions = {op.sym_name.data: op for op in module.ops if isinstance(op, FuncOp)} if isinstance(module, ModuleOp) else {}
+        if (
+            self.entry not in functions
+            or not isinstance(facts, dict)
+            or not isinstance(bodies, dict)
+            or any(name not in functions or not isinstance(body, bytes) for name, body in bodies.items())
         ):
             self.cache.discard(self.cache.program_path(key), f"no function '{self.entry}' in the program")
             return None
-        return module, facts
+        assert isinstance(module, ModuleOp)
+        return LoadedProgram(module, facts, {name: partial(_load_function, body) for name, body in bodies.items()})
 
-    def dump(self, key: str, module: ModuleOp) -> bytes | None:
-        """The module's compact form, or None when it has none (logged)."""
+    def dump(self, key: str, module: ModuleOp, lazy: Collection[str] = ()) -> StoredProgram | None:
+        """The module's compact form, with the functions `lazy` names apart (see
+        `LoadedProgram.bodies`); None when it has none (logged)."""
+        ctx = _context()
         try:
-            return dump_module(module, _context())
+            bodies = {
+                op.sym_name.data: dump_module(op, ctx)
+                for op in module.ops
+                if isinstance(op, FuncOp) and op.sym_name.data in lazy
+            }
+            return StoredProgram(dump_module(module, ctx, declare=bodies), bodies)
         except Exception as e:  # noqa: BLE001 -- NotCompact, or any failure: the cache is never the caller's failure
             log_detail(f"program {key[:16]} not stored: {type(e).__name__}: {e}")
             return None
 
-    def store(self, key: str, module: bytes, facts: dict[str, Any]) -> None:
+    def store(self, key: str, program: StoredProgram, facts: dict[str, Any]) -> None:
         """Stores a specialized module (`dump`) with `facts`, what its program worked
         out about it that costs more to work out again than to read (the signatures of
-        its fusion groups)."""
+        its fusion groups' kernels)."""
         try:
-            data = pickle.dumps({"module": module, "facts": facts})
+            data = pickle.dumps({"module": program.module, "bodies": program.bodies, "facts": facts})
         except Exception as e:  # noqa: BLE001 -- whatever cannot be pickled is not stored
             log_detail(f"program {key[:16]} not stored: {type(e).__name__}: {e}")
             return
         self.cache.store_program(key, data)
+
+
+@dataclass(frozen=True)
+class StoredProgram:
+    """A module in compact form, and apart from it the bodies of the functions it
+    declares only (`dump_module(..., declare=...)`)."""
+
+    module: bytes
+    bodies: dict[str, bytes]
+
+
+@dataclass(frozen=True)
+class LoadedProgram:
+    """A program read back: the module, the facts stored with it, and by name a loader
+    of each function the module only declares. A program's fused groups run as native
+    kernels: the bodies of their functions, which the interpreter runs only when a
+    kernel cannot take its arguments, are loaded then, not with the program (a quarter
+    of loading the LSTM cell's, with the op classes their ops need)."""
+
+    module: ModuleOp
+    facts: dict[str, Any]
+    bodies: dict[str, Callable[[], FuncOp]]
+
+
+def _load_function(data: bytes) -> FuncOp:
+    function = load_module(_context(), data)
+    if not isinstance(function, FuncOp):
+        raise ValueError("a stored function body is not a function")
+    return function
 
 
 def program_cache(
