@@ -7,8 +7,8 @@
 MLIR text is what people read, but reading it back costs most of its time in parsing
 the same types over and over (a small graph spells its tensor type a hundred times).
 Here every distinct attribute (types, properties, attributes) is written once, as its
-class and parameters (the attributes it is made of, or its int, float, bool or string
-data), or in MLIR syntax when it holds other data; ops refer to attributes and values
+class and parameters (the attributes it is made of, or its int, float, bool, string or
+enum data), or in MLIR syntax when it holds other data; ops refer to attributes and values
 by number and are built with `Operation.create`, without parsing or verifying them
 again. Locations are attributes like the others.
 
@@ -22,6 +22,7 @@ from __future__ import annotations
 import functools
 import importlib
 import json
+from enum import Enum
 from io import StringIO
 from collections.abc import Collection
 from typing import Any
@@ -63,7 +64,7 @@ def load_module(ctx: Context, data: bytes) -> Operation:
         if document.get("format") != FORMAT:
             raise ValueError("not a compact module of this format")
         return _Reader(ctx, _attributes(ctx, document["attributes"])).op(document["root"])
-    except (KeyError, IndexError, TypeError, AttributeError, ParseError) as e:
+    except (KeyError, IndexError, TypeError, AttributeError, ImportError, ParseError) as e:
         raise ValueError(f"malformed compact module: {e}") from e
 
 
@@ -81,6 +82,8 @@ def _attributes(ctx: Context, encoded: list[Any]) -> list[Attribute]:
             built.append(ArrayAttr([built[i] for i in form[1]]))
         elif kind == "d":
             built.append(_attribute_class(form[1]).new(form[2]))
+        elif kind == "e":
+            built.append(_attribute_class(form[1]).new(_enum_class(form[2])(form[3])))
         else:
             built.append(Parser(ctx, form[1]).parse_attribute())
     return built
@@ -90,22 +93,32 @@ def _attributes(ctx: Context, encoded: list[Any]) -> list[Attribute]:
 def _attribute_class(path: str) -> Any:
     """The attribute class at `module:qualified.name` (attribute names do not find
     every class in a context: builtin types are named `f32`, `index`, ...)."""
+    return _class_at(path, Attribute)
+
+
+@functools.cache
+def _enum_class(path: str) -> Any:
+    """The Enum class of the data of an attribute (`Signedness`)."""
+    return _class_at(path, Enum)
+
+
+def _class_at(path: str, base: type) -> Any:
     module_name, _, qualified = path.partition(":")
     found: Any = importlib.import_module(module_name)
     for part in qualified.split("."):
         found = getattr(found, part)
-    if not (isinstance(found, type) and issubclass(found, Attribute)):
-        raise ValueError(f"{path} is not an attribute class")
+    if not (isinstance(found, type) and issubclass(found, base)):
+        raise ValueError(f"{path} is not a subclass of {base.__name__}")
     return found
 
 
 @functools.cache
-def _class_path(attribute_class: type[Attribute]) -> str | None:
-    """Where `_attribute_class` finds the class, or None when it would not find it
-    (classes made at run time under another name)."""
-    path = f"{attribute_class.__module__}:{attribute_class.__qualname__}"
+def _class_path(cls: type) -> str | None:
+    """Where `_attribute_class` (or `_enum_class`) finds the class, or None when it
+    would not find it (classes made at run time under another name)."""
+    path = f"{cls.__module__}:{cls.__qualname__}"
     try:
-        return path if _attribute_class(path) is attribute_class else None
+        return path if _class_at(path, object) is cls else None
     except (ImportError, AttributeError, ValueError):
         return None
 
@@ -140,8 +153,12 @@ class _Writer:
         path = _class_path(type(attribute))
         if path is not None and isinstance(attribute, ParametrizedAttribute):
             return ["p", path, [self.attribute(a) for a in attribute.parameters]]
-        if path is not None and isinstance(attribute, Data) and type(attribute.data) in _PLAIN_DATA:  # pyright: ignore[reportUnknownMemberType]
-            return ["d", path, attribute.data]  # pyright: ignore[reportUnknownMemberType]
+        if path is not None and isinstance(attribute, Data):
+            data: Any = attribute.data  # pyright: ignore[reportUnknownMemberType]
+            if type(data) in _PLAIN_DATA:
+                return ["d", path, data]
+            if isinstance(data, Enum) and type(data.value) in _PLAIN_DATA and (enum := _class_path(type(data))):
+                return ["e", path, enum, data.value]
         stream = StringIO()
         Printer(stream=stream).print_attribute(attribute)
         return ["t", stream.getvalue()]

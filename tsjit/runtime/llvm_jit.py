@@ -444,14 +444,12 @@ def _host_target() -> tuple[llvm_binding.Target, str, str]:
 
 
 def _execution_engine(object_code: bytes) -> llvm_binding.ExecutionEngine:
-    """An MCJIT engine running `object_code`, made for the host CPU. Its machine only
-    generates code for the engine's empty module: at level 0, which halves the cost of
-    loading the code (1 ms less on a kernel), whatever level made the code."""
-    machine = _target_machine(0)
+    """An MCJIT engine running `object_code`, made for the host CPU. An engine is made
+    with a module, which it would compile when it loads the code: an empty one, taken
+    out again first, so that loading costs no code generation (half of it, before)."""
     empty = llvm_binding.parse_assembly("")
-    empty.triple = machine.triple
-    empty.data_layout = str(machine.target_data)
-    execution = llvm_binding.create_mcjit_compiler(empty, machine)
+    execution = llvm_binding.create_mcjit_compiler(empty, _target_machine(0))
+    execution.remove_module(empty)
     execution.add_object_file(llvm_binding.ObjectFileRef.from_data(object_code))
     execution.finalize_object()
     return execution
@@ -605,23 +603,22 @@ def _numpy_dtype(element: Attribute) -> np.dtype[Any]:
     raise TypeError(f"no numpy dtype for memref element type {element}")
 
 
-_CTYPES: dict[str, type[Any]] = {
-    "f64": ctypes.c_double,
-    "f32": ctypes.c_float,
-    "i64": ctypes.c_int64,
-    "i32": ctypes.c_int32,
-    "i16": ctypes.c_int16,
-    "i8": ctypes.c_int8,
-    "i1": ctypes.c_uint8,
-    "!llvm.ptr": ctypes.c_void_p,
+_CTYPES: dict[Attribute, type[Any]] = {
+    Float64Type(): ctypes.c_double,
+    Float32Type(): ctypes.c_float,
+    i64: ctypes.c_int64,
+    IntegerType(32): ctypes.c_int32,
+    IntegerType(16): ctypes.c_int16,
+    IntegerType(8): ctypes.c_int8,
+    IntegerType(1): ctypes.c_uint8,
+    POINTER: ctypes.c_void_p,
 }
+"""By type, not by its text: printing the types of a kernel's parameters cost more than
+the rest of making its ctypes function."""
 
 
-@cache
 def _ctype(attr: Attribute) -> type[Any]:
-    """By attribute, once per process: printing an attribute costs more than the rest
-    of making a kernel's ctypes function."""
-    ctype = _CTYPES.get(str(attr))
+    ctype = _CTYPES.get(attr)
     if ctype is None:
         raise TypeError(f"kernels cannot pass {attr} through ctypes")
     return ctype
