@@ -123,6 +123,17 @@ def _class_path(cls: type) -> str | None:
         return None
 
 
+@functools.cache
+def _kind(attribute_class: type[Attribute]) -> tuple[str, str | None]:
+    """How an attribute of this class is written ("a"rray, "p"arametrized, "d"ata, or
+    "t"ext) and where its class is found: once per class, by its MRO rather than
+    `isinstance`, whose checks against abstract classes cost more than the rest of
+    writing a small module."""
+    mro = attribute_class.__mro__
+    kind = "a" if ArrayAttr in mro else "p" if ParametrizedAttribute in mro else "d" if Data in mro else "t"
+    return kind, _class_path(attribute_class)
+
+
 class _Writer:
     def __init__(self, declare: frozenset[str] = frozenset()) -> None:
         self.declare = declare
@@ -148,12 +159,12 @@ class _Writer:
         return known
 
     def _encode(self, attribute: Attribute) -> list[Any]:
-        if isinstance(attribute, ArrayAttr):
-            return ["a", [self.attribute(a) for a in attribute.data]]
-        path = _class_path(type(attribute))
-        if path is not None and isinstance(attribute, ParametrizedAttribute):
-            return ["p", path, [self.attribute(a) for a in attribute.parameters]]
-        if path is not None and isinstance(attribute, Data):
+        kind, path = _kind(type(attribute))
+        if kind == "a":
+            return ["a", [self.attribute(a) for a in attribute.data]]  # pyright: ignore[reportAttributeAccessIssue]
+        if path is not None and kind == "p":
+            return ["p", path, [self.attribute(a) for a in attribute.parameters]]  # pyright: ignore[reportAttributeAccessIssue]
+        if path is not None and kind == "d":
             data: Any = attribute.data  # pyright: ignore[reportUnknownMemberType]
             if type(data) in _PLAIN_DATA:
                 return ["d", path, data]
