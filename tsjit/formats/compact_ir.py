@@ -77,16 +77,44 @@ def _attributes(ctx: Context, encoded: list[Any]) -> list[Attribute]:
     for form in encoded:
         kind = form[0]
         if kind == "p":
-            built.append(_attribute_class(form[1]).new([built[i] for i in form[2]]))
+            built.append(_new(_attribute_class(form[1]), [built[i] for i in form[2]]))
         elif kind == "a":
             built.append(ArrayAttr([built[i] for i in form[1]]))
         elif kind == "d":
-            built.append(_attribute_class(form[1]).new(form[2]))
+            built.append(_new_data(_attribute_class(form[1]), form[2]))
         elif kind == "e":
-            built.append(_attribute_class(form[1]).new(_enum_class(form[2])(form[3])))
+            built.append(_new_data(_attribute_class(form[1]), _enum_class(form[2])(form[3])))
         else:
             built.append(Parser(ctx, form[1]).parse_attribute())
     return built
+
+
+def _new(cls: Any, parameters: list[Attribute]) -> Attribute:
+    """`cls.new(parameters)`, without verifying again what was written from a verified
+    attribute (as ops are built), when verifying is all its `__post_init__` does."""
+    if cls.__post_init__ is not Attribute.__post_init__:
+        return cls.new(parameters)
+    names = _parameter_names(cls)
+    if len(names) != len(parameters):
+        raise ValueError(f"{cls.__name__} takes {len(names)} parameters, not {len(parameters)}")
+    attribute = cls.__new__(cls)
+    for name, parameter in zip(names, parameters):
+        object.__setattr__(attribute, name, parameter)
+    return attribute
+
+
+def _new_data(cls: Any, data: Any) -> Attribute:
+    """`cls.new(data)`, unverified as `_new`."""
+    if cls.__post_init__ is not Attribute.__post_init__ or not issubclass(cls, Data):
+        return cls.new(data)
+    attribute = cls.__new__(cls)
+    object.__setattr__(attribute, "data", data)
+    return attribute
+
+
+@functools.cache
+def _parameter_names(cls: Any) -> tuple[str, ...]:
+    return tuple(name for name, _ in cls.get_irdl_definition().parameters)
 
 
 @functools.cache
