@@ -22,6 +22,7 @@ from __future__ import annotations
 import functools
 import importlib
 import json
+import sys
 from enum import Enum
 from io import StringIO
 from collections.abc import Collection
@@ -132,7 +133,7 @@ def _enum_class(path: str) -> Any:
 
 def _class_at(path: str, base: type) -> Any:
     module_name, _, qualified = path.partition(":")
-    found: Any = importlib.import_module(module_name)
+    found: Any = sys.modules.get(module_name) or importlib.import_module(module_name)
     for part in qualified.split("."):
         found = getattr(found, part)
     if not (isinstance(found, type) and issubclass(found, base)):
