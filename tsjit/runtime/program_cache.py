@@ -7,14 +7,17 @@ pipeline, fusing, building kernels or printing IR.
 The persistent kernel cache alone skips LLVM, but the first call of a process still
 specialized the graph (the executor's pipeline, fusion), built each kernel's IR and
 printed it to find its key: 140 ms for the LSTM cell. A program entry holds the
-specialized graph in the compact form of `tsjit.formats.compact_ir`, keyed by the
-input graph (in that form), the entry point, the ArgumentSpec, the executor's class,
-pipeline and policy, the target, and the versions and sources of tsjit and xDSL; its
-kernels are stored beside it under keys derived from the program's key and their
-place in it (`KernelCache.known_key`). Entries share the kernel cache's safety: written
-atomically, checked by checksum (a corrupt one is discarded with a warning under
-`TSJIT_LOG_LEVEL=kernel_cache` and rebuilt), and a directory that cannot be written
-means no cache.
+specialized graph as it runs, its fusion groups outlined into functions, in the compact
+form of `tsjit.formats.compact_ir`, keyed by the input graph (in that form), the entry
+point, the ArgumentSpec, the executor's class, pipeline and policy, the target, and the
+versions and sources of tsjit and xDSL; with it, the signature of each group's kernel.
+Its kernels are stored beside it under keys derived from the program's key and their
+place in it (`KernelCache.known_key`). The bodies of the groups that run as kernels are
+stored apart and read only when the interpreter or a kernel build needs them
+(`LoadedProgram`): the LSTM cell's first call then reads 10 ops, not 40. Entries share
+the kernel cache's safety: written atomically, checked by checksum (a corrupt one is
+discarded with a warning under `TSJIT_LOG_LEVEL=kernel_cache` and rebuilt), and a
+directory that cannot be written means no cache.
 
 Only executors whose specialization is determined by those parts take part: the llvm
 backend's own classes, with passes of tsjit or xDSL (a plugin pass's code is not in
