@@ -444,7 +444,7 @@ def _host_target() -> tuple[llvm_binding.Target, str, str]:
 
 
 def _execution_engine(object_code: bytes) -> llvm_binding.ExecutionEngine:
-    """An MCJIT engine running `object_code`, made for the host CPU. An engine is made
+    """An MCJIT engine running `object_code` (made for the host CPU). An engine is made
     with a module, which it would compile when it loads the code: an empty one, taken
     out again first, so that loading generates no code (half of its cost, before), and
     its machine (which the engine owns) is the target's generic one: the host CPU's

@@ -204,6 +204,8 @@ class LLVMExecutor(GraphExecutor):
         return program
 
     def graph_for(self, *args: Any) -> ModuleOp:
+        """The module that runs, whole: with the bodies a program loaded from the cache
+        reads only when it needs them."""
         module = super().graph_for(*args)
         for program in self.programs:
             if program.module is module:

@@ -81,16 +81,16 @@ class ProgramCache:
         except Exception as e:  # noqa: BLE001 -- whatever a damaged entry raises: it is rebuilt
             self.cache.discard(self.cache.program_path(key), f"unreadable program ({type(e).__name__}: {e})")
             return None
-        functions = {op.sym_name.data: op for op in module.ops if isinstance(op, FuncOp)} if isinstance(module, ModuleOp) else {}
-        if (
-            self.entry not in functions
-            or not isinstance(facts, dict)
-            or not isinstance(bodies, dict)
-            or any(name not in functions or not isinstance(body, bytes) for name, body in bodies.items())
-        ):
+        if not isinstance(module, ModuleOp) or not isinstance(facts, dict) or not isinstance(bodies, dict):
+            self.cache.discard(self.cache.program_path(key), "not a program")
+            return None
+        functions = {op.sym_name.data for op in module.ops if isinstance(op, FuncOp)}
+        if self.entry not in functions:
             self.cache.discard(self.cache.program_path(key), f"no function '{self.entry}' in the program")
             return None
-        assert isinstance(module, ModuleOp)
+        if any(name not in functions or not isinstance(body, bytes) for name, body in bodies.items()):
+            self.cache.discard(self.cache.program_path(key), "a stored body of no function in the program")
+            return None
         return LoadedProgram(module, facts, {name: partial(_load_function, body) for name, body in bodies.items()})
 
     def dump(self, key: str, module: ModuleOp, lazy: Collection[str] = ()) -> StoredProgram | None:
