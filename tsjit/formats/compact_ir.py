@@ -23,9 +23,9 @@ import functools
 import importlib
 import json
 import sys
+from collections.abc import Collection
 from enum import Enum
 from io import StringIO
-from collections.abc import Collection
 from typing import Any
 
 from xdsl.context import Context
@@ -170,8 +170,8 @@ class _Writer:
         self.encoded: list[Any] = []
         self.attribute_ids: dict[Attribute, int] = {}
         self.identities: dict[int, int] = {}
-        """By `id`: a module shares its attribute objects, and hashing one hashes
-        every parameter."""
+        """By `id` (the module keeps every attribute alive while it is written): a
+        module shares its attribute objects, and hashing one hashes every parameter."""
         self.value_ids: dict[SSAValue, int] = {}
 
     def attribute(self, attribute: Attribute) -> int:
