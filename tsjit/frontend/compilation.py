@@ -10,6 +10,7 @@ conversion, the exit transform and loop canonicalization.
 from __future__ import annotations
 
 import ast
+import functools
 import inspect
 import os
 import types
@@ -17,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute, SSAValue
@@ -751,14 +753,22 @@ def finish(function: func.FuncOp) -> None:
     )  # pyright: ignore[reportAttributeAccessIssue]
 
 
+@functools.cache
+def _passes_context() -> Context:
+    """One context for every cleanup: the passes only look dialects up in it, and
+    building one (every dialect registered) cost a quarter of cleaning a small graph."""
+    from tsjit.context import make_context
+
+    return make_context()
+
+
 def cleanup(module: ModuleOp, pipeline: Sequence[str] = CLEANUP_PIPELINE, depth: int = 0) -> None:
     """Runs the post-scripting cleanup passes (by name, from the pass table), on a deep
     stack for a program nested `depth` levels deep."""
-    from tsjit.context import make_context
     from tsjit.transforms import PASSES
 
     def run() -> None:
-        ctx = make_context()
+        ctx = _passes_context()
         for name in pipeline:
             pass_class: type[ModulePass] = PASSES[name]()
             pass_class().apply(ctx, module)

@@ -27,9 +27,10 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.func import FuncOp
-from xdsl.ir import Block, Operation, SSAValue, SSAValues
+from xdsl.ir import Block, Operation, SSAValue
 from xdsl.rewriter import Rewriter
 
+from tsjit.dialects.ir_surgery import drop_unused_results
 from tsjit.dialects.prim import IfOp, LoopOp
 from tsjit.dialects.traversal import nested_ops
 from tsjit.transforms.analysis.alias_analysis import AliasDb, is_quiet
@@ -243,7 +244,7 @@ class _Sweeper:
         log_update(f"removed unused outputs {dead}", op)
         for region in op.regions:
             _drop_operands(region.block.last_op, dead)  # pyright: ignore[reportArgumentType]
-        _drop_results(op, dead)
+        drop_unused_results(op, dead)
         self.changed = True
 
     def sweep_loop(self, op: LoopOp) -> None:
@@ -276,25 +277,13 @@ class _Sweeper:
         for i in reversed(dead):
             body.erase_arg(arguments[i])
         _drop_operands(op, [i + 2 for i in dead])  # after the trip count and the condition
-        _drop_results(op, dead)
+        drop_unused_results(op, dead)
         self.changed = True
 
 
 def _drop_operands(op: Operation, indices: Sequence[int]) -> None:
     dropped = set(indices)
     op.operands = [v for i, v in enumerate(op.operands) if i not in dropped]
-
-
-def _drop_results(op: Operation, indices: Sequence[int]) -> None:
-    """Removes unused results of an op with one variadic result list, in place: xDSL
-    has no call for it, and rebuilding the op (a new op, its regions moved, every use
-    redirected) cost more than the rest of the sweep."""
-    dropped = set(indices)
-    kept = [result for i, result in enumerate(op.results) if i not in dropped]
-    assert all(not op.results[i].uses for i in dropped), "dropping a used result"
-    for index, result in enumerate(kept):
-        result.index = index
-    op.results = SSAValues(kept)
 
 
 def _definer(value: SSAValue) -> Operation:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from tsjit.context import make_context
+from tsjit.dialects.ir_surgery import replace_all_uses
 from tsjit.dialects.traversal import nested_ops
 from tsjit.formats.mlir import parse_mlir
 
@@ -33,3 +34,22 @@ func.func @g(%x : {T}) -> {T} {{
     assert [id(op) for op in nested_ops(module)] == [id(op) for op in walked]
     loop = next(op for op in walked if op.name == "prim.Loop")
     assert [op.name for op in nested_ops(loop)] == ["aten.neg", "prim.Yield"]
+
+
+def test_replace_all_uses_moves_every_use_and_keeps_the_use_lists_whole():
+    text = f"""func.func @f(%x : {T}, %y : {T}) -> {T} {{
+  %a = aten.mul %x, %x : ({T}, {T}) -> {T}
+  %b = aten.mul %a, %x : ({T}, {T}) -> {T}
+  func.return %b : {T}
+}}"""
+    module = parse_mlir(make_context(), text, "uses.mlir")
+    graph = module.body.block.first_op
+    x, y = graph.body.block.args  # pyright: ignore[reportAttributeAccessIssue]
+    mul = graph.body.block.first_op  # pyright: ignore[reportAttributeAccessIssue]
+    second = mul.next_op
+    replace_all_uses(x, y)
+    assert list(mul.operands) == [y, y] and list(second.operands) == [mul.results[0], y]
+    assert not x.uses
+    assert sorted((id(use.operation) == id(mul), use.index) for use in y.uses) == [(False, 1), (True, 0), (True, 1)]
+    assert y.uses.get_length() == 3
+    module.verify()
