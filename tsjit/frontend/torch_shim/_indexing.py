@@ -13,7 +13,6 @@ from typing import Any
 import numpy as np
 
 from tsjit.frontend.torch_shim._dispatch import function
-from tsjit.frontend.torch_shim._state import ACTIVE
 from tsjit.frontend.torch_shim._tensor import Tensor, as_array, device, wrap
 
 INT64_MAX = 2**63 - 1
@@ -31,7 +30,7 @@ _CPU = device("cpu")
 
 
 def getitem(self: Tensor, index: Any) -> Tensor:
-    if type(index) is int and ACTIVE.tracer is None:  # `x[i]`, the common case
+    if type(index) is int:  # `x[i]`, the common case (traced as `_apply_slicing` would record it)
         return _select(self, 0, index)
     result, indices = _apply_slicing(self, index)
     if indices is not None:

@@ -37,9 +37,9 @@ def mark_view(view: Variable, source: Variable, view_fn: ViewFn | None) -> None:
         view_fn = None
     view._base = base
     view._view_fn = view_fn
-    counter = version_counter(base)
-    view._version = counter
-    view._view_version = counter[0]
+    counter = base._version  # made on first use, by the base (a view's is its base's)
+    if counter is not None:
+        view._view_version = counter[0]
 
 
 def mark_view_if_shared(view: Variable, source: Variable, view_fn: ViewFn) -> None:

@@ -55,7 +55,15 @@ def infer_size(shape: Sequence[int], numel: int) -> tuple[int, ...]:
 
 @kernel("aten::view")
 def view(self: ndarray, size: Sequence[int]) -> ndarray:
-    result = self.reshape(infer_size(size, self.size))
+    # numpy resolves a -1 and checks the element count as PyTorch does (but takes any
+    # negative size for -1): `infer_size` is for the rest, and for PyTorch's messages
+    if size and min(size) < -1:
+        result = self.reshape(infer_size(size, self.size))
+    else:
+        try:
+            result = self.reshape(size)
+        except ValueError:
+            result = self.reshape(infer_size(size, self.size))
     # reshape copies when no view exists; a view's base is self or self's own base.
     base = result.base
     if base is self or (base is not None and base is self.base) or not result.size:
