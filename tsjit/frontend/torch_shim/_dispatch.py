@@ -499,7 +499,9 @@ def compile_entry(entry: Entry, kernel: Callable[..., Any], arity: int,
     tensors = _tensor_accesses(entry.inputs)
     view = bool(tensors) and _single_view(entry) and body.startswith("    t = _new(_Tensor)\n")
     if view:  # a view remembers its base even when nothing requires grad: a later write through it reaches the base
-        replay = f"lambda array: {callee}(array, {', '.join(source.of(r) for r in entry.inputs[1:])})"
+        # the arguments bound as defaults: a closure would make them cells on every call
+        bound = "".join(f", a{i}=a{i}" for i in range(1, arity))
+        replay = f"lambda array{bound}: {callee}(array, {', '.join(source.of(r) for r in entry.inputs[1:])})"
         mark = source.name(_view_marker(), "mark")
         # a view of a tensor that is no view, whose array the result's numpy base is, is
         # marked in place (`mark_view` of a root base, without the frame); the rest
@@ -916,6 +918,32 @@ def operator_function(operator: str, python_name: str, method: bool = False,
         return len(inlined) == 2
 
     dispatcher.inline = inline
+    return call
+
+
+def bound_call(function: Callable[..., Any], kinds: tuple[type, ...], parameters: Sequence[str],
+               arguments: Sequence[str], fallback: Callable[..., Any]) -> Callable[..., Any]:  # fmt: skip
+    """A function of `parameters` running the plan of the operator `function` for
+    `kinds` in place, its arguments the expressions `arguments` (parameters, or
+    constants of their kind), when the parameters among them have their kinds and no
+    trace runs; else `fallback` of the same parameters. `x[i]` is `x.select(0, i)` so."""
+    run = function.dispatcher.entry_of_kinds(kinds, ()).run  # pyright: ignore[reportAttributeAccessIssue]
+    namespace: dict[str, Any] = {"active": ACTIVE, "TorchScriptError": TorchScriptError, "eager_error": eager_error,
+                                 "fallback": fallback}  # fmt: skip
+    checks = []
+    for i, (argument, kind) in enumerate(zip(arguments, kinds, strict=True)):
+        if argument in parameters:
+            namespace[f"_K{i}"] = kind
+            checks.append(f"type({argument}) is _K{i}")
+    params = ", ".join(parameters)
+    text = (
+        f"def call({params}):\n    if {' and '.join(checks)} and active.tracer is None:\n"
+        f"        {''.join(f'a{i}, ' for i in range(len(arguments)))}= {', '.join(arguments)}\n"
+        f"{_inline(run, namespace, '        ')}    return fallback({params})\n"
+    )
+    exec(compile(text, "<eager call>", "exec"), namespace)  # noqa: S102 - a fixed template and a plan's body
+    call = namespace.pop("call")
+    call.source = text
     return call
 
 
