@@ -9,16 +9,18 @@ match is planned once per operator and argument kinds: the plan — which kernel
 each of its inputs is built from the call's arguments — is compiled into a small Python
 function, and later calls with the same kinds run it straight away (`Dispatcher.fast`:
 one dict lookup keyed by the arguments' types). The first kinds an operator's function
-is called with (and its first keyword form) are compiled into the function itself, so
-that the common call (`x.sum(1)`, `x + y`) runs the kernel with no lookup and no second
-Python frame: what the shim adds to the kernel is then a few type checks and the
-Tensor wrapper.
+is called with (and its first keyword form) are compiled into the function itself, their
+positional arguments parameters of its own, so that the common call (`x.sum(1)`,
+`x + y`) runs the kernel with no lookup, no packing of arguments and no second Python
+frame: what the shim adds to the kernel is then a few type checks and the Tensor
+wrapper. `bound_call` compiles a plan into another function so (`x[i]`).
 
 A call on a tensor that requires grad (in grad mode) is recorded by the runtime's
 autograd (`autograd.recording`). Whether or not anything requires grad, a write counts
 the version of the tensor written and a view op's result remembers its base, as
 PyTorch's do: a backward checks the first, a later write through the view needs the
-second.
+second. Both are inline on the common path (a view of a tensor that is no view), and
+a version counter is made only when a tensor is first written or saved.
 
 While a trace is recorded (`_state.ACTIVE.tracer`), every call takes the planned path
 and the tracer records the plan's inputs as graph values (`Entry.inputs`), so the
