@@ -108,6 +108,22 @@ def test_one_keyword_is_dispatched_like_positional_arguments():
             x.sum(dim=3)
 
 
+def test_inlined_calls_take_their_positional_arguments_as_parameters():
+    """The inlined plans' positional arguments are positional-only parameters of the
+    operator's function: calls with fewer or more of them, or with keywords of the same
+    names, still reach their own plans."""
+    x = tensor(2, 3, 4)
+    for _ in range(2):
+        assert x.view(6, 4).shape == (6, 4) and x.view(-1).shape == (24,) and x.view(2, 3, 2, 2).shape == (2, 3, 2, 2)
+        assert x.sum(1).shape == (2, 4) and x.sum().shape == () and x.sum(1, True).shape == (2, 1, 4)
+        assert x.sum(dim=1).shape == (2, 4) and x.sum(1, keepdim=True).shape == (2, 1, 4)
+        assert x.sum(dim=[0, 1]).shape == (4,)  # the keyword plan's types do not match: the lookup
+        assert torch.add(x, x, alpha=2).shape == x.shape and torch.add(input=x, other=x).shape == x.shape
+    assert "def call(a0=_absent, " in torch.Tensor.sum.source  # pyright: ignore[reportAttributeAccessIssue]
+    with pytest.raises(TypeError, match="sum"):
+        x.sum(1, True, None, 4)
+
+
 def test_kinds_describe_containers_by_their_elements():
     assert kind_of([1, 2]) == (list, (int, int))
     assert kind_of((torch.ones(1), None)) == (tuple, (torch.Tensor, type(None)))

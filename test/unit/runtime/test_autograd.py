@@ -175,6 +175,26 @@ def test_eager_write_to_a_saved_tensor_that_requires_no_grad_raises():
         y.backward()
 
 
+@pytest.mark.parametrize("take", [
+    lambda x: x.view(6), lambda x: x[1], lambda x: x.t(), lambda x: x.view(6)[2:], lambda x: x.reshape(3, 2),
+], ids=["view", "select", "t", "view-of-view", "reshape"])  # fmt: skip
+@pytest.mark.parametrize("written", ["view", "base"])
+def test_a_view_of_a_tensor_without_a_version_count_shares_its_base_count(take: object, written: str):
+    """A view of a tensor never written nor saved records only its base (the count is
+    made on first use): a write through the view still moves the count of its base
+    saved for backward, and a write to the base the count of the view saved."""
+    x = torch.tensor(_array(2, 3))
+    view = take(x)  # pyright: ignore[reportCallIssue]
+    if written == "view":
+        y = (x * torch.tensor(_array(2, 3), requires_grad=True)).sum()
+        view.add_(1.0)
+    else:
+        y = (view * torch.tensor(_array(*view.shape), requires_grad=True)).sum()
+        x.add_(1.0)
+    with pytest.raises((RuntimeError, TorchScriptError), match="modified by an inplace operation"):
+        y.backward()
+
+
 def test_backward_of_a_non_scalar_needs_a_gradient():
     x = torch.tensor(_array(3), requires_grad=True)
     with pytest.raises(RuntimeError, match="grad can be implicitly created only for scalar outputs"):

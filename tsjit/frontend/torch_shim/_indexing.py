@@ -12,8 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from tsjit.frontend.torch_shim._dispatch import function
-from tsjit.frontend.torch_shim._state import ACTIVE
+from tsjit.frontend.torch_shim._dispatch import bound_call, function
 from tsjit.frontend.torch_shim._tensor import Tensor, as_array, device, wrap
 
 INT64_MAX = 2**63 - 1
@@ -31,7 +30,16 @@ _CPU = device("cpu")
 
 
 def getitem(self: Tensor, index: Any) -> Tensor:
-    if type(index) is int and ACTIVE.tracer is None:  # `x[i]`, the common case
+    """`Tensor.__getitem__` until a Tensor is indexed by an int: from then on, a function
+    running `aten::select`'s plan in place for that, and `indexed` for the rest."""
+    if type(index) is int and type(self) is Tensor:
+        Tensor.__getitem__ = bound_call(_select, (Tensor, int, int), ("self", "index"), ("self", "0", "index"), indexed)  # pyright: ignore[reportAttributeAccessIssue]
+    return indexed(self, index)
+
+
+def indexed(self: Tensor, index: Any) -> Tensor:
+    """`self[index]`, as PyTorch's `applySlicing` indexes."""
+    if type(index) is int:  # `x[i]`, the common case (traced as `_apply_slicing` would record it)
         return _select(self, 0, index)
     result, indices = _apply_slicing(self, index)
     if indices is not None:

@@ -24,6 +24,11 @@ ndarray = np.ndarray
 @kernel("aten::select.int")
 def select(self: ndarray, dim: int, index: int) -> ndarray:
     ndim = self.ndim
+    if dim == 0 and ndim > 1:  # `x[i]`: numpy's own index of the first dimension is a view
+        try:
+            return self[index]
+        except IndexError:
+            pass  # PyTorch's message below
     if 0 <= dim < ndim:  # inline: `x[i]` is selected often and is cheap in numpy
         d = dim
     elif ndim == 0:
