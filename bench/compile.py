@@ -283,8 +283,9 @@ def startup() -> None:
             cold.append(subprocess_times(LSTM_FIRST_CALL, env))
             warm += [subprocess_times(LSTM_FIRST_CALL, env) for _ in range(3)]
     (cold_cpu, cold_wall), (warm_cpu, warm_wall) = min(cold), min(warm)
-    print(f"LSTM cell, first call on llvm (CPU): cold cache {cold_cpu * 1e3:.1f} ms, warm cache {warm_cpu * 1e3:.1f} ms "
-          f"(ratio {cold_cpu / warm_cpu:.0f}; wall {cold_wall * 1e3:.1f} and {warm_wall * 1e3:.1f} ms)")  # fmt: skip
+    print(f"LSTM cell, first call on llvm (CPU): cold cache {cold_cpu * 1e3:.1f} ms, "
+          f"warm cache {warm_cpu * 1e3:.1f} ms (ratio {cold_cpu / warm_cpu:.0f}; "
+          f"wall {cold_wall * 1e3:.1f} and {warm_wall * 1e3:.1f} ms)")  # fmt: skip
 
 
 def main() -> None:

@@ -190,14 +190,17 @@ class _Writer:
     def _encode(self, attribute: Attribute) -> list[Any]:
         kind, path = _kind(type(attribute))
         if kind == "a":
-            return ["a", [self.attribute(a) for a in attribute.data]]  # pyright: ignore[reportAttributeAccessIssue]
+            elements = attribute.data  # pyright: ignore[reportAttributeAccessIssue]
+            return ["a", [self.attribute(a) for a in elements]]
         if path is not None and kind == "p":
-            return ["p", path, [self.attribute(a) for a in attribute.parameters]]  # pyright: ignore[reportAttributeAccessIssue]
+            parameters = attribute.parameters  # pyright: ignore[reportAttributeAccessIssue]
+            return ["p", path, [self.attribute(a) for a in parameters]]
         if path is not None and kind == "d":
             data: Any = attribute.data  # pyright: ignore[reportUnknownMemberType]
             if type(data) in _PLAIN_DATA:
                 return ["d", path, data]
-            if isinstance(data, Enum) and type(data.value) in _PLAIN_DATA and (enum := _class_path(type(data))):
+            enum = _class_path(type(data)) if isinstance(data, Enum) else None
+            if enum is not None and type(data.value) in _PLAIN_DATA:
                 return ["e", path, enum, data.value]
         stream = StringIO()
         Printer(stream=stream).print_attribute(attribute)
@@ -216,7 +219,8 @@ class _Writer:
         if op.successors:
             raise NotCompact(f"'{op.name}' has successors")
         operands = [self.use(v) for v in op.operands]
-        if self.declare and isinstance(name := op.properties.get("sym_name"), StringAttr) and name.data in self.declare:
+        symbol = op.properties.get("sym_name") if self.declare else None
+        if isinstance(symbol, StringAttr) and symbol.data in self.declare:
             regions: list[list[Any]] = [[] for _ in op.regions]
         else:
             regions = [[self.block(block) for block in region.blocks] for region in op.regions]

@@ -277,7 +277,9 @@ class NativeProgram(Program):
         if groups is None:
             outlined = outline_fusion_groups(module)
             signatures = dict.fromkeys(outlined)
-            made: dict[str, Callable[[], FusionGroupOp]] = {name: partial(_same, g) for name, g in outlined.items()}
+            made: dict[str, Callable[[], FusionGroupOp]] = {
+                name: partial(_same, group) for name, group in outlined.items()
+            }
         else:
             signatures = groups
             made = {name: partial(self._regroup, name) for name, signature in groups.items() if signature}
@@ -390,7 +392,8 @@ def regroup(module: ModuleOp, name: str) -> FusionGroupOp:
     """The FusionGroup that `outline_fusion_groups` moved into function `name`, rebuilt
     from that function and its call (a copy: `module` is left as it is)."""
     function = SymbolTable.lookup_symbol(module, name)
-    call = next((op for op in module.walk() if isinstance(op, func.CallOp) and op.callee.string_value() == name), None)
+    calls = (op for op in module.walk() if isinstance(op, func.CallOp) and op.callee.string_value() == name)
+    call = next(calls, None)
     if not isinstance(function, func.FuncOp) or function.is_declaration or call is None:
         raise ValueError(f"no outlined fusion group '{name}' in the program")
     body = function.body.clone()

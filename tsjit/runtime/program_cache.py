@@ -91,7 +91,8 @@ class ProgramCache:
         if any(name not in functions or not isinstance(body, bytes) for name, body in bodies.items()):
             self.cache.discard(self.cache.program_path(key), "a stored body of no function in the program")
             return None
-        return LoadedProgram(module, facts, {name: partial(_load_function, body) for name, body in bodies.items()})
+        loaders = {name: partial(_load_function, body) for name, body in bodies.items()}
+        return LoadedProgram(module, facts, loaders)
 
     def dump(self, key: str, module: ModuleOp, lazy: Collection[str] = ()) -> StoredProgram | None:
         """The module's compact form, with the functions `lazy` names apart (see

@@ -102,10 +102,14 @@ def test_enum_data_is_written_as_data() -> None:
     assert str(load_module(ctx, data)) == str(module)
 
 
+BAD_CLASS = b'{"format": "tsjit-compact-ir 1", "attributes": [["p", "no_such_module:X", []]], "root": []}'
+BAD_ENUM = (b'{"format": "tsjit-compact-ir 1", "root": [], "attributes": '
+            b'[["e", "xdsl.dialects.builtin:SignednessAttr", "os:path", 0]]}')  # fmt: skip
+
+
 @pytest.mark.parametrize("data", [b"", b"{}", b'{"format": "tsjit-compact-ir 1"}', b'{"format": "other"}',
                                   b'{"format": "tsjit-compact-ir 1", "attributes": [["p", "os:path", []]], "root": []}',
-                                  b'{"format": "tsjit-compact-ir 1", "attributes": [["p", "no_such_module:X", []]], "root": []}',
-                                  b'{"format": "tsjit-compact-ir 1", "attributes": [["e", "xdsl.dialects.builtin:SignednessAttr", "os:path", 0]], "root": []}'])  # fmt: skip
+                                  BAD_CLASS, BAD_ENUM])  # fmt: skip
 def test_data_it_did_not_write_is_refused(data: bytes) -> None:
     with pytest.raises(ValueError):
         load_module(make_context(), data)

@@ -71,7 +71,7 @@ def test_a_second_executor_loads_the_program_instead_of_specializing(
     assert (cache.hits, cache.misses, cache.stores) == (2, 0, 0)
 
 
-def test_a_loaded_program_reads_the_bodies_of_its_fused_groups_only_when_it_needs_them(tmp_path: Path) -> None:
+def test_a_loaded_program_reads_its_fused_groups_bodies_only_when_it_needs_them(tmp_path: Path) -> None:
     """The kernel runs without the group's body; a call the kernel cannot take runs the
     body in the interpreter and raises what an uncached executor raises; `graph_for`
     shows the whole graph, as the executor that stored it does."""
@@ -106,7 +106,8 @@ def test_a_changed_target_compiler_or_tsjit_misses(
         position = {"cpu": 1, "llvmlite": 3, "tsjit": 5}[change]
         identity[position] += " (changed)"
         monkeypatch.setattr(kernel_cache, "target_identity", lambda: tuple(identity))
-        monkeypatch.setattr(kernel_cache, "compiler_identity", lambda: (*identity, kernel_cache.lowering_digest()))
+        compiler = (*identity, kernel_cache.lowering_digest())
+        monkeypatch.setattr(kernel_cache, "compiler_identity", lambda: compiler)
     result, cache = call(tmp_path)
     np.testing.assert_allclose(result, expected(), rtol=1e-6)
     assert len(programs(tmp_path)) == 2
