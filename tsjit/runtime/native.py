@@ -344,8 +344,9 @@ class NativeProgram(Program):
             self.load_body(name)
 
     def _regroup(self, name: str) -> FusionGroupOp:
-        self.load_body(name)
-        return regroup(self.module, name)
+        with self._lock:  # another thread may be putting a body in place
+            self.load_body(name)
+            return regroup(self.module, name)
 
 
 Known = tuple[str, str] | None
