@@ -527,7 +527,9 @@ def compile_entry(entry: Entry, kernel: Callable[..., Any], arity: int,
         # argument counts its version, whether or not anything requires grad yet
         body = f"    return {source.name(_recorder(entry, kernel, arity), 'record')}({params})\n"
     elif tensors:  # PyTorch's autograd: a call on a tensor that requires grad records it
-        check = " or ".join(f"{t}.requires_grad" for t in tensors)
+        # as `autograd.requires_grad`: a view counts when its base has come to require grad
+        # (written in place through another view by a value that requires grad)
+        check = " or ".join(f"{t}.requires_grad or {t}._base is not None and {t}._base.requires_grad" for t in tensors)
         recorder = source.name(_recorder(entry, kernel, arity), "record")
         enabled = source.name(_grad_enabled(), "enabled")
         body = f"    if ({check}) and {enabled}():\n        return {recorder}({params})\n{body}"
