@@ -166,6 +166,23 @@ def test_eager_writes_through_views_of_a_tensor_that_requires_no_grad():
         np.testing.assert_allclose(a.grad.array, want, rtol=1e-6)
 
 
+@pytest.mark.parametrize("take", [lambda x: x.view(2, 3), lambda x: x[1], lambda x: x.t()], ids=["view", "select", "t"])
+def test_a_view_taken_before_its_base_required_grad_joins_its_history(take: object):
+    """`v = x.view(...)`, then `x[0] = a`: `v` is part of the graph from then on, as in
+    PyTorch (its grad_fn made through its base on its next use)."""
+    x = torch.zeros(2, 3)
+    v = take(x)  # pyright: ignore[reportCallIssue]
+    a = torch.tensor(_array(3), requires_grad=True)
+    x[0] = a * 2.0
+    weights = _array(*v.shape)
+    y = (v * torch.tensor(weights)).sum()
+    assert y.requires_grad
+    y.backward()
+    seen = np.zeros((2, 3), np.float32)
+    take(torch.from_numpy(seen)).array[...] = weights  # pyright: ignore[reportCallIssue]
+    np.testing.assert_allclose(a.grad.array, 2.0 * seen[0], rtol=1e-6)
+
+
 def test_eager_write_to_a_saved_tensor_that_requires_no_grad_raises():
     x = torch.tensor(_array(3))
     w = torch.tensor(_array(3), requires_grad=True)

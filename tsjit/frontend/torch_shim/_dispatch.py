@@ -527,7 +527,9 @@ def compile_entry(entry: Entry, kernel: Callable[..., Any], arity: int,
         # argument counts its version, whether or not anything requires grad yet
         body = f"    return {source.name(_recorder(entry, kernel, arity), 'record')}({params})\n"
     elif tensors:  # PyTorch's autograd: a call on a tensor that requires grad records it
-        check = " or ".join(f"{t}.requires_grad" for t in tensors)
+        # as `autograd.requires_grad`: a view counts when its base has come to require grad
+        # (written in place through another view by a value that requires grad)
+        check = " or ".join(f"{t}.requires_grad or {t}._base is not None and {t}._base.requires_grad" for t in tensors)
         recorder = source.name(_recorder(entry, kernel, arity), "record")
         enabled = source.name(_grad_enabled(), "enabled")
         body = f"    if ({check}) and {enabled}():\n        return {recorder}({params})\n{body}"
@@ -812,7 +814,7 @@ _ABSENT = object()
 
 def eager_error(error: TorchScriptError) -> Exception:
     """A kernel's TorchScript error as the Python exception PyTorch raises eagerly."""
-    cls = getattr(builtins, error.kind, None)
+    cls = getattr(builtins, error.eager_kind or error.kind, None)
     if not (isinstance(cls, type) and issubclass(cls, Exception)):
         cls = RuntimeError
     return cls(error.message)
@@ -928,7 +930,8 @@ def bound_call(function: Callable[..., Any], kinds: tuple[type, ...], parameters
     """A function of `parameters` running the plan of the operator `function` for
     `kinds` in place, its arguments the expressions `arguments` (parameters, or
     constants of their kind), when the parameters among them have their kinds and no
-    trace runs; else `fallback` of the same parameters. `x[i]` is `x.select(0, i)` so."""
+    trace runs; else `fallback` of the same parameters. `x[i]` is `x.select(0, i)` so.
+    When the plan fails, `fallback` runs instead, to fail with its own words."""
     run = function.dispatcher.entry_of_kinds(kinds, ()).run  # pyright: ignore[reportAttributeAccessIssue]
     namespace: dict[str, Any] = {"active": ACTIVE, "TorchScriptError": TorchScriptError, "eager_error": eager_error,
                                  "fallback": fallback}  # fmt: skip
@@ -941,7 +944,7 @@ def bound_call(function: Callable[..., Any], kinds: tuple[type, ...], parameters
     text = (
         f"def call({params}):\n    if {' and '.join(checks)} and active.tracer is None:\n"
         f"        {''.join(f'a{i}, ' for i in range(len(arguments)))}= {', '.join(arguments)}\n"
-        f"{_inline(run, namespace, '        ')}    return fallback({params})\n"
+        f"{_inline(run, namespace, '        ', f'return fallback({params})')}    return fallback({params})\n"
     )
     exec(compile(text, "<eager call>", "exec"), namespace)  # noqa: S102 - a fixed template and a plan's body
     call = namespace.pop("call")
@@ -949,16 +952,14 @@ def bound_call(function: Callable[..., Any], kinds: tuple[type, ...], parameters
     return call
 
 
-def _inline(run: Callable[..., Any], namespace: dict[str, Any], indent: str) -> str:
+def _inline(run: Callable[..., Any], namespace: dict[str, Any], indent: str,
+            on_error: str = "raise eager_error(error) from None") -> str:  # fmt: skip
     """Source running a compiled plan (`compile_entry`) in place, its arguments bound to
-    `a0`, `a1`, ...; the names it uses (numbered across plans) are added to `namespace`."""
+    `a0`, `a1`, ...; the names it uses (numbered across plans) are added to `namespace`.
+    A kernel's error runs the statement `on_error`."""
     namespace.update(run.names)  # pyright: ignore[reportFunctionMemberAccess]
     body = "".join(f"{indent}{line}\n" for line in run.body.splitlines())  # pyright: ignore[reportFunctionMemberAccess]
-    return (
-        f"{indent}try:\n{body}"
-        f"{indent}except TorchScriptError as error:\n"
-        f"{indent}    raise eager_error(error) from None\n"
-    )
+    return f"{indent}try:\n{body}{indent}except TorchScriptError as error:\n{indent}    {on_error}\n"
 
 
 def _call_function(namespace: dict[str, Any], receiver: str, plans: Sequence[tuple[int, int, str]] = ()) -> Any:

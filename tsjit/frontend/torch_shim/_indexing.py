@@ -40,7 +40,7 @@ def getitem(self: Tensor, index: Any) -> Tensor:
 def indexed(self: Tensor, index: Any) -> Tensor:
     """`self[index]`, as PyTorch's `applySlicing` indexes."""
     if type(index) is int:  # `x[i]`, the common case (traced as `_apply_slicing` would record it)
-        return _select(self, 0, index)
+        return _select_item(self, 0, index, 0)
     result, indices = _apply_slicing(self, index)
     if indices is not None:
         return _index(result, indices)
@@ -62,16 +62,21 @@ def _apply_slicing(self: Tensor, index: Any) -> tuple[Tensor, list[Tensor | None
     dimension, None where a dimension is not indexed) if there are any."""
     items = index if type(index) is tuple else (index,)
     specified = sum(_dims_consumed(item) for item in items)
+    rank = self.dim()
+    if specified > rank:
+        if not rank and type(index) is not tuple and isinstance(index, (int, np.integer)):
+            _select_item(self, 0, int(index), 0)  # PyTorch's own words for a 0-dim tensor
+        raise IndexError(f"too many indices for tensor of dimension {rank}")
     result = self
     dim = 0
     advanced: list[Tensor | None] = []
     has_advanced = False
-    for item in items:
+    for position, item in enumerate(items):
         if item is None:
             result = _unsqueeze(result, dim)
             dim += 1
         elif item is Ellipsis:
-            dim += self.dim() - specified
+            dim += rank - specified
         elif isinstance(item, bool):
             result = _unsqueeze(result, dim)
             if not item:
@@ -79,7 +84,7 @@ def _apply_slicing(self: Tensor, index: Any) -> tuple[Tensor, list[Tensor | None
                 has_advanced = True
             dim += 1
         elif isinstance(item, (int, np.integer)):
-            result = _select(result, dim, int(item))
+            result = _select_item(result, dim, int(item), position)
         elif isinstance(item, slice):
             result = _slice(
                 result,
@@ -95,6 +100,20 @@ def _apply_slicing(self: Tensor, index: Any) -> tuple[Tensor, list[Tensor | None
             has_advanced = True
             dim += tensor.dim() if tensor.array.dtype.kind == "b" else 1
     return result, (advanced if has_advanced else None)
+
+
+def _select_item(tensor: Tensor, dim: int, index: int, position: int) -> Tensor:
+    """`aten::select` of dimension `dim` for the int item at `position` of the index;
+    its errors worded as PyTorch's indexing words them (`applySelect`, which names the
+    item's position as the dimension), not as `select()` does."""
+    shape = tensor.array.shape
+    if not shape:
+        raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in C++ "
+                         "to convert a 0-dim tensor to a number")  # fmt: skip
+    size = shape[dim]
+    if not -size <= index < size:
+        raise IndexError(f"index {index} is out of bounds for dimension {position} with size {size}")
+    return _select(tensor, dim, index)
 
 
 def _dims_consumed(item: Any) -> int:

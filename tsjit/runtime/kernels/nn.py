@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from tsjit.runtime.errors import TorchScriptError
+from tsjit.runtime.errors import IndexCheckError, TorchScriptError
 from tsjit.runtime.kernels import Kernel, kernel, register_kernel
 from tsjit.runtime.kernels.common import as_tensor, assign, broadcast_error, floating, shape_str, wrap_dim
 from tsjit.runtime.kernels.linalg import linear
@@ -465,7 +465,7 @@ def embedding(
             f"but got torch.{indices.dtype.name} instead (while checking arguments for embedding)"
         )
     if indices.size and (indices.min() < 0 or indices.max() >= weight.shape[0]):
-        raise TorchScriptError("index out of range in self")
+        raise IndexCheckError("index out of range in self")
     return weight[indices]
 
 
