@@ -13,9 +13,12 @@ Prints, in one run (compare within it: absolute figures move with the machine's 
   `module_` cases);
 - the time `import tsjit` takes in a fresh process;
 - the first call of the LSTM demo's cell on the llvm backend in a fresh process, with
-  a cold and then a warm kernel cache (`TSJIT_CACHE_DIR` in a temporary directory).
+  a cold and a warm cache (`TSJIT_CACHE_DIR` in a temporary directory): from calling
+  the scripted cell to its first result, which is where a warm cache loads the
+  compiled program and its kernels (importing tsjit and scripting come before).
 Times are CPU times of this process (the best of a few runs), so that the other
-processes of a shared machine count less; the subprocess figures are wall times.
+processes of a shared machine count less; the import figure is a wall time, the first
+calls are CPU times of their process (with the wall time beside them).
 
 What is measured is what `torch.jit.script` does for a function of an imported module:
 *scripting* is parsing the source (with the nesting check) and emitting the function's
@@ -243,9 +246,14 @@ def corpus() -> None:
 
 
 def subprocess_seconds(code: str, env: dict[str, str] | None = None) -> float:
+    return subprocess_times(code, env)[0]
+
+
+def subprocess_times(code: str, env: dict[str, str] | None = None) -> tuple[float, ...]:
+    """The figures (seconds) the last line of `code`'s output holds."""
     output = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                             env={**os.environ, **(env or {})}, cwd=ROOT)  # fmt: skip
-    return float(output.stdout.strip().splitlines()[-1])
+    return tuple(map(float, output.stdout.strip().splitlines()[-1].split()))
 
 
 IMPORT = "import time; s = time.perf_counter(); import {0}; print(time.perf_counter() - s)"
@@ -264,28 +272,31 @@ b, h, f = 64, 32, 16
 shapes = [(b, f), (b, h), (b, h), (4 * h, f), (4 * h, h), (4 * h,), (4 * h,)]
 inputs = [rng.standard_normal(s, dtype=np.float32) for s in shapes]
 native = LLVMExecutor(module, "LSTMCellS")
-start = time.perf_counter()
+start, cpu = time.perf_counter(), time.process_time()
 native(*inputs)
-print(time.perf_counter() - start)
+print(time.process_time() - cpu, time.perf_counter() - start)
 """
 
 
 def startup() -> None:
-    print("\nfresh processes (wall time, best of 3)")
+    print("\nfresh processes (best of 3)")
     ours = min(subprocess_seconds(IMPORT.format("tsjit.frontend.script")) for _ in range(3))
     line = f"import tsjit (with its frontend): {ours * 1e3:.0f} ms"
     if torch is not None:
         theirs = min(subprocess_seconds(IMPORT.format("torch")) for _ in range(3))
         line += f"   (import torch: {theirs * 1e3:.0f} ms, ratio {ours / theirs:.2f})"
     print(line)
-    cold, warm = [], []
+    cold: list[tuple[float, ...]] = []
+    warm: list[tuple[float, ...]] = []
     for _ in range(2):
         with tempfile.TemporaryDirectory() as cache:
             env = {"TSJIT_CACHE_DIR": cache}
-            cold.append(subprocess_seconds(LSTM_FIRST_CALL, env))
-            warm.append(min(subprocess_seconds(LSTM_FIRST_CALL, env) for _ in range(2)))
-    print(f"LSTM cell, first call on llvm: cold cache {min(cold) * 1e3:.1f} ms, warm cache {min(warm) * 1e3:.1f} ms "
-          f"(ratio {min(cold) / min(warm):.1f})")  # fmt: skip
+            cold.append(subprocess_times(LSTM_FIRST_CALL, env))
+            warm += [subprocess_times(LSTM_FIRST_CALL, env) for _ in range(3)]
+    (cold_cpu, cold_wall), (warm_cpu, warm_wall) = min(cold), min(warm)
+    print(f"LSTM cell, first call on llvm (CPU): cold cache {cold_cpu * 1e3:.1f} ms, "
+          f"warm cache {warm_cpu * 1e3:.1f} ms (ratio {cold_cpu / warm_cpu:.0f}; "
+          f"wall {cold_wall * 1e3:.1f} and {warm_wall * 1e3:.1f} ms)")  # fmt: skip
 
 
 def main() -> None:

@@ -14,6 +14,7 @@ and contender in turn, so a busy spell of the machine slows all of them alike.
 
 from __future__ import annotations
 
+import os
 import statistics
 import time
 from collections.abc import Callable
@@ -151,6 +152,8 @@ def main() -> None:
         f"eager overhead per op: dispatch mean {statistics.mean(dispatch):.2f} µs, worst {max(dispatch):.2f} µs; "
         f"over numpy mean {statistics.mean(over_numpy):.2f} µs, worst {worst:.2f} µs ({verdict} the {GOAL_US} µs goal)"
     )
+    # a busy machine slows every contender alike (the ratios hold), but the µs figures with it
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores while measuring")
 
 
 if __name__ == "__main__":

@@ -122,11 +122,13 @@ def schema_of(op: Operation) -> FunctionSchema | None:
     operator = getattr(type(op), "OPERATOR", None)
     if operator is None:
         return None
-    types = (*op.operand_types, *op.result_types)
+    operand_types = [value.type for value in op.operands]
+    result_types = [result.type for result in op.results]
+    types = tuple(operand_types + result_types)
     cached = op.__dict__.get("_tsjit_schema")
-    if cached is not None and len(cached[0]) == len(types) and all(a is b for a, b in zip(cached[0], types)):
+    if cached is not None and cached[0] == types:  # identical types compare without __eq__
         return cached[1]
-    schema = resolve_overload(operator, op.operand_types, op.result_types)
+    schema = resolve_overload(operator, operand_types, result_types)
     op.__dict__["_tsjit_schema"] = (types, schema)
     return schema
 

@@ -13,8 +13,8 @@ knows fit the definition; the verifier still checks them. It sets the fields xDS
     op = build_op(prim.LoadOp, (), (IntType(),), {"name": StringAttr("x")})
 
 The same goes for what the frontend's finishing passes do to ops by the thousand:
-linking a new op into a block (`insert_built_op`), appending operands, replacing a
-value's uses, moving a run of ops to another block and erasing an unused op. Each keeps
+linking a new op into a block (`insert_built_op`), appending operands, moving a run
+of ops to another block and erasing an unused op (`ir_surgery` replaces uses). Each keeps
 xDSL's invariants (use lists, parents, block links) without the checks that walk from a
 block up to the root, or the operand tuple rebuilt per use, of xDSL's own methods; the
 unit tests compare them with those.
@@ -165,29 +165,6 @@ def append_operands(op: Operation, values: Sequence[SSAValue]) -> None:
         value.add_use(use)
     op._operands = SSAValues((*op._operands, *values))  # pyright: ignore[reportPrivateUsage]
     op._operand_uses = (*op._operand_uses, *uses)  # pyright: ignore[reportPrivateUsage]
-
-
-def replace_all_uses(value: SSAValue, replacement: SSAValue) -> None:
-    """`value.replace_all_uses_with(replacement)`, rebuilding each user's operand tuple
-    once (xDSL's rebuilds it per use, through a fresh operand view)."""
-    if replacement is value:
-        return
-    users: dict[Operation, list[SSAValue]] = {}
-    use = value.first_use
-    while use is not None:
-        following = use._next_use  # pyright: ignore[reportPrivateUsage]
-        user = use.operation
-        operands = users.get(user)
-        if operands is None:
-            operands = users[user] = list(user._operands)  # pyright: ignore[reportPrivateUsage]
-        operands[use.index] = replacement
-        replacement.add_use(use)
-        use = following
-    value.first_use = None
-    for user, operands in users.items():
-        user._operands = SSAValues(operands)  # pyright: ignore[reportPrivateUsage]
-    if replacement.name_hint is None and value.name_hint is not None:
-        replacement.name_hint = value.name_hint
 
 
 def move_ops_before(first: Operation, last: Operation, before: Operation) -> None:

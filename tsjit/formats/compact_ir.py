@@ -2,12 +2,13 @@
 
     data = dump_module(module)            # bytes
     module = load_module(ctx, data)       # an equal module, its ops built directly
+    dump_module(module, declare={"f"})    # @f without its body: a declaration
 
 MLIR text is what people read, but reading it back costs most of its time in parsing
 the same types over and over (a small graph spells its tensor type a hundred times).
 Here every distinct attribute (types, properties, attributes) is written once, as its
-class and parameters (the attributes it is made of, or its int, float, bool or string
-data), or in MLIR syntax when it holds other data; ops refer to attributes and values
+class and parameters (the attributes it is made of, or its int, float, bool, string or
+enum data), or in MLIR syntax when it holds other data; ops refer to attributes and values
 by number and are built with `Operation.create`, without parsing or verifying them
 again. Locations are attributes like the others.
 
@@ -21,11 +22,14 @@ from __future__ import annotations
 import functools
 import importlib
 import json
+import sys
+from collections.abc import Collection
+from enum import Enum
 from io import StringIO
 from typing import Any
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ArrayAttr
+from xdsl.dialects.builtin import ArrayAttr, StringAttr
 from xdsl.ir import Attribute, Block, Data, Operation, ParametrizedAttribute, Region, SSAValue
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -38,11 +42,13 @@ class NotCompact(Exception):
     """The module holds something the compact form cannot represent exactly."""
 
 
-def dump_module(op: Operation, ctx: Context | None = None) -> bytes:
+def dump_module(op: Operation, ctx: Context | None = None, declare: Collection[str] = ()) -> bytes:
     """The compact form of `op` (a module); given a `ctx`, every attribute
     is read back and compared, so that a module that would not load equal raises
-    `NotCompact` instead."""
-    writer = _Writer()
+    `NotCompact` instead. The symbols (functions) named in `declare` are written
+    without their bodies, as declarations: a reader that may never need a body loads
+    it on its own, when it does (`dump_module` of the function)."""
+    writer = _Writer(frozenset(declare))
     root = writer.op(op)
     if ctx is not None:
         rebuilt = _attributes(ctx, writer.encoded)
@@ -59,7 +65,7 @@ def load_module(ctx: Context, data: bytes) -> Operation:
         if document.get("format") != FORMAT:
             raise ValueError("not a compact module of this format")
         return _Reader(ctx, _attributes(ctx, document["attributes"])).op(document["root"])
-    except (KeyError, IndexError, TypeError, AttributeError, ParseError) as e:
+    except (KeyError, IndexError, TypeError, AttributeError, ImportError, ParseError) as e:
         raise ValueError(f"malformed compact module: {e}") from e
 
 
@@ -72,64 +78,130 @@ def _attributes(ctx: Context, encoded: list[Any]) -> list[Attribute]:
     for form in encoded:
         kind = form[0]
         if kind == "p":
-            built.append(_attribute_class(form[1]).new([built[i] for i in form[2]]))
+            built.append(_new(_attribute_class(form[1]), [built[i] for i in form[2]]))
         elif kind == "a":
             built.append(ArrayAttr([built[i] for i in form[1]]))
         elif kind == "d":
-            built.append(_attribute_class(form[1]).new(form[2]))
+            built.append(_new_data(_attribute_class(form[1]), form[2]))
+        elif kind == "e":
+            built.append(_new_data(_attribute_class(form[1]), _enum_class(form[2])(form[3])))
         else:
             built.append(Parser(ctx, form[1]).parse_attribute())
     return built
+
+
+def _new(cls: Any, parameters: list[Attribute]) -> Attribute:
+    """`cls.new(parameters)`, without verifying again what was written from a verified
+    attribute (as ops are built), when verifying is all its `__post_init__` does."""
+    if cls.__post_init__ is not Attribute.__post_init__:
+        return cls.new(parameters)
+    names = _parameter_names(cls)
+    if len(names) != len(parameters):
+        raise ValueError(f"{cls.__name__} takes {len(names)} parameters, not {len(parameters)}")
+    attribute = cls.__new__(cls)
+    for name, parameter in zip(names, parameters):
+        object.__setattr__(attribute, name, parameter)
+    return attribute
+
+
+def _new_data(cls: Any, data: Any) -> Attribute:
+    """`cls.new(data)`, unverified as `_new`."""
+    if cls.__post_init__ is not Attribute.__post_init__ or not issubclass(cls, Data):
+        return cls.new(data)
+    attribute = cls.__new__(cls)
+    object.__setattr__(attribute, "data", data)
+    return attribute
+
+
+@functools.cache
+def _parameter_names(cls: Any) -> tuple[str, ...]:
+    return tuple(name for name, _ in cls.get_irdl_definition().parameters)
 
 
 @functools.cache
 def _attribute_class(path: str) -> Any:
     """The attribute class at `module:qualified.name` (attribute names do not find
     every class in a context: builtin types are named `f32`, `index`, ...)."""
+    return _class_at(path, Attribute)
+
+
+@functools.cache
+def _enum_class(path: str) -> Any:
+    """The Enum class of the data of an attribute (`Signedness`)."""
+    return _class_at(path, Enum)
+
+
+def _class_at(path: str, base: type) -> Any:
     module_name, _, qualified = path.partition(":")
-    found: Any = importlib.import_module(module_name)
+    found: Any = sys.modules.get(module_name) or importlib.import_module(module_name)
     for part in qualified.split("."):
         found = getattr(found, part)
-    if not (isinstance(found, type) and issubclass(found, Attribute)):
-        raise ValueError(f"{path} is not an attribute class")
+    if not (isinstance(found, type) and issubclass(found, base)):
+        raise ValueError(f"{path} is not a subclass of {base.__name__}")
     return found
 
 
 @functools.cache
-def _class_path(attribute_class: type[Attribute]) -> str | None:
-    """Where `_attribute_class` finds the class, or None when it would not find it
-    (classes made at run time under another name)."""
-    path = f"{attribute_class.__module__}:{attribute_class.__qualname__}"
+def _class_path(cls: type) -> str | None:
+    """Where `_attribute_class` (or `_enum_class`) finds the class, or None when it
+    would not find it (classes made at run time under another name)."""
+    path = f"{cls.__module__}:{cls.__qualname__}"
     try:
-        return path if _attribute_class(path) is attribute_class else None
+        return path if _class_at(path, object) is cls else None
     except (ImportError, AttributeError, ValueError):
         return None
 
 
+@functools.cache
+def _kind(attribute_class: type[Attribute]) -> tuple[str, str | None]:
+    """How an attribute of this class is written ("a"rray, "p"arametrized, "d"ata, or
+    "t"ext) and where its class is found: once per class, by its MRO rather than
+    `isinstance`, whose checks against abstract classes cost more than the rest of
+    writing a small module."""
+    mro = attribute_class.__mro__
+    kind = "a" if ArrayAttr in mro else "p" if ParametrizedAttribute in mro else "d" if Data in mro else "t"
+    return kind, _class_path(attribute_class)
+
+
 class _Writer:
-    def __init__(self) -> None:
+    def __init__(self, declare: frozenset[str] = frozenset()) -> None:
+        self.declare = declare
         self.attributes: list[Attribute] = []
         self.encoded: list[Any] = []
         self.attribute_ids: dict[Attribute, int] = {}
+        self.identities: dict[int, int] = {}
+        """By `id` (the module keeps every attribute alive while it is written): a
+        module shares its attribute objects, and hashing one hashes every parameter."""
         self.value_ids: dict[SSAValue, int] = {}
 
     def attribute(self, attribute: Attribute) -> int:
+        known = self.identities.get(id(attribute))
+        if known is not None:
+            return known
         known = self.attribute_ids.get(attribute)
         if known is None:
             form = self._encode(attribute)
             known = self.attribute_ids[attribute] = len(self.encoded)
             self.attributes.append(attribute)
             self.encoded.append(form)
+        self.identities[id(attribute)] = known
         return known
 
     def _encode(self, attribute: Attribute) -> list[Any]:
-        if isinstance(attribute, ArrayAttr):
-            return ["a", [self.attribute(a) for a in attribute.data]]
-        path = _class_path(type(attribute))
-        if path is not None and isinstance(attribute, ParametrizedAttribute):
-            return ["p", path, [self.attribute(a) for a in attribute.parameters]]
-        if path is not None and isinstance(attribute, Data) and type(attribute.data) in _PLAIN_DATA:  # pyright: ignore[reportUnknownMemberType]
-            return ["d", path, attribute.data]  # pyright: ignore[reportUnknownMemberType]
+        kind, path = _kind(type(attribute))
+        if kind == "a":
+            elements = attribute.data  # pyright: ignore[reportAttributeAccessIssue]
+            return ["a", [self.attribute(a) for a in elements]]
+        if path is not None and kind == "p":
+            parameters = attribute.parameters  # pyright: ignore[reportAttributeAccessIssue]
+            return ["p", path, [self.attribute(a) for a in parameters]]
+        if path is not None and kind == "d":
+            data: Any = attribute.data  # pyright: ignore[reportUnknownMemberType]
+            if type(data) in _PLAIN_DATA:
+                return ["d", path, data]
+            enum = _class_path(type(data)) if isinstance(data, Enum) else None
+            if enum is not None and type(data.value) in _PLAIN_DATA:
+                return ["e", path, enum, data.value]
         stream = StringIO()
         Printer(stream=stream).print_attribute(attribute)
         return ["t", stream.getvalue()]
@@ -147,7 +219,11 @@ class _Writer:
         if op.successors:
             raise NotCompact(f"'{op.name}' has successors")
         operands = [self.use(v) for v in op.operands]
-        regions = [[self.block(block) for block in region.blocks] for region in op.regions]
+        symbol = op.properties.get("sym_name") if self.declare else None
+        if isinstance(symbol, StringAttr) and symbol.data in self.declare:
+            regions: list[list[Any]] = [[] for _ in op.regions]
+        else:
+            regions = [[self.block(block) for block in region.blocks] for region in op.regions]
         for result in op.results:
             self.define(result)
         return [

@@ -10,6 +10,7 @@ conversion, the exit transform and loop canonicalization.
 from __future__ import annotations
 
 import ast
+import functools
 import inspect
 import os
 import types
@@ -17,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute, SSAValue
@@ -30,7 +32,7 @@ from tsjit.frontend.direct_calls import DirectCall, Shape
 from tsjit.frontend.modules import ModuleInfo, ModuleRegistry
 from tsjit.frontend.resolver import Resolver, Scope
 from tsjit.frontend.schema_matching import NO_DEFAULT, Choice, Param, Signature, operator_signatures
-from tsjit.frontend.source import SourceFile
+from tsjit.frontend.source import SourceFile, source_of_file
 from tsjit.frontend.sugared_values import NamedTupleConstructor
 from tsjit.nesting import check_source_nesting, deeply, needs_deep_stack
 
@@ -119,27 +121,16 @@ class CompilationUnit:
         source = self.sources.get(code.co_filename)
         if source is None:
             path = code.co_filename
-            own = (function.__module__ or "").startswith("tsjit.")  # the library's
-            source = _LIBRARY_SOURCES.get(path) if own else None
-            if source is None:
-                if not os.path.isfile(path):
-                    raise TsjitError(f"cannot find the source of '{function.__qualname__}': TorchScript needs the source code",
-                                     None if node is None else SourceLocation(path, 0))  # fmt: skip
-                with open(path, encoding="utf-8") as f:
-                    source = SourceFile(_display_name(function, path), f.read())
-                if own:
-                    _LIBRARY_SOURCES[path] = source
+            if not os.path.isfile(path):
+                raise TsjitError(f"cannot find the source of '{function.__qualname__}': TorchScript needs the source code",
+                                 None if node is None else SourceLocation(path, 0))  # fmt: skip
+            source = source_of_file(path, _display_name(function, path))
             self.sources[code.co_filename] = source
-        for candidate in ast.walk(source.tree):
-            if (
-                isinstance(candidate, (ast.FunctionDef, ast.AsyncFunctionDef))
-                and candidate.name == function.__name__
-            ):
-                lines = {candidate.lineno, *(d.lineno for d in candidate.decorator_list)}
-                if code.co_firstlineno in lines:
-                    if isinstance(candidate, ast.AsyncFunctionDef):
-                        raise source.error(candidate, "async functions are not supported in TorchScript")
-                    return source, candidate
+        candidate = source.function_defs.get((function.__name__, code.co_firstlineno))
+        if candidate is not None:
+            if isinstance(candidate, ast.AsyncFunctionDef):
+                raise source.error(candidate, "async functions are not supported in TorchScript")
+            return source, candidate
         raise TsjitError(f"cannot find the definition of '{function.__qualname__}' in {source.filename}")
 
     def type_parser(self, scope: Scope, source: SourceFile) -> TypeParser:
@@ -657,12 +648,6 @@ def _python_annotation(parser: TypeParser, annotation: object) -> Attribute:
     return parser.parse(ast.parse(text, mode="eval").body)
 
 
-_LIBRARY_SOURCES: dict[str, SourceFile] = {}
-"""tsjit's own Python sources (the torch shim's functions and modules) by path: they do
-not change while it runs, so each is read and parsed once per process, not once per
-compilation unit (a parse of `torch.nn.functional` costs more than scripting a model)."""
-
-
 def _display_name(function: types.FunctionType, path: str) -> str:
     """Library sources print as their package path (`tsjit/frontend/library/...py`)."""
     module = function.__module__ or ""
@@ -769,14 +754,22 @@ def finish(function: func.FuncOp) -> None:
     )  # pyright: ignore[reportAttributeAccessIssue]
 
 
+@functools.cache
+def _passes_context() -> Context:
+    """One context for every cleanup: the passes only look dialects up in it, and
+    building one (every dialect registered) cost a quarter of cleaning a small graph."""
+    from tsjit.context import make_context
+
+    return make_context()
+
+
 def cleanup(module: ModuleOp, pipeline: Sequence[str] = CLEANUP_PIPELINE, depth: int = 0) -> None:
     """Runs the post-scripting cleanup passes (by name, from the pass table), on a deep
     stack for a program nested `depth` levels deep."""
-    from tsjit.context import make_context
     from tsjit.transforms import PASSES
 
     def run() -> None:
-        ctx = make_context()
+        ctx = _passes_context()
         for name in pipeline:
             pass_class: type[ModulePass] = PASSES[name]()
             pass_class().apply(ctx, module)

@@ -47,7 +47,8 @@ from xdsl.ir import Attribute, Block, OpResult, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from tsjit.dialects import prim
-from tsjit.dialects.op_building import append_operands, insert_at, move_ops_before, replace_all_uses, set_operand
+from tsjit.dialects.ir_surgery import replace_all_uses
+from tsjit.dialects.op_building import append_operands, insert_at, move_ops_before, set_operand
 from tsjit.dialects.types import BoolType, UnionType, unify
 from tsjit.frontend.rebuild import extend_if, extend_loop, extend_with, with_results
 

@@ -23,7 +23,7 @@ from xdsl.dialects.builtin import UnknownLoc
 from tsjit.diagnostics import TsjitError
 from tsjit.dialects.schema import schemas_for
 from tsjit.dialects.schema.model import FunctionSchema
-from tsjit.frontend.source import SourceFile
+from tsjit.frontend.source import SourceFile, source_of_file
 
 _PLANNING: set[str] = set()
 _LOCK = threading.RLock()
@@ -101,10 +101,8 @@ def _compile(overload: str) -> func.FuncOp:
     return graph
 
 
-@functools.cache
 def _library_source(path: str) -> SourceFile:
-    with open(path, encoding="utf-8") as f:
-        return SourceFile("tsjit/frontend/library/decompositions.py", f.read())
+    return source_of_file(path, "tsjit/frontend/library/decompositions.py")
 
 
 def _return_results(graph: func.FuncOp, overload: str, schema: FunctionSchema) -> None:

@@ -18,7 +18,8 @@ from xdsl.rewriter import InsertPoint
 
 from tsjit.dialects import prim
 from tsjit.dialects.aten import create_op
-from tsjit.dialects.op_building import insert_at, replace_all_uses
+from tsjit.dialects.ir_surgery import replace_all_uses
+from tsjit.dialects.op_building import insert_at
 from tsjit.dialects.types import BoolType, IntType
 from tsjit.frontend.rebuild import extend_loop
 

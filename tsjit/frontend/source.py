@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -52,6 +53,18 @@ class SourceFile:
                              e.text.rstrip("\n") if e.text else None) from None  # fmt: skip
         check_source_nesting(tree, self.filename, self.line_offset, self._def_depths)
         return tree
+
+    @cached_property
+    def function_defs(self) -> dict[tuple[str, int], ast.FunctionDef | ast.AsyncFunctionDef]:
+        """Every def of the tree by (name, line), under the line of the `def` and of each
+        decorator: how a Python function's code object (`co_firstlineno`) finds its def
+        without walking the whole tree for each function."""
+        found: dict[tuple[str, int], ast.FunctionDef | ast.AsyncFunctionDef] = {}
+        for node in ast.walk(self.tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                for line in (node.lineno, *(d.lineno for d in node.decorator_list)):
+                    found.setdefault((node.name, line), node)
+        return found
 
     def nesting_depth(self, definition: ast.AST) -> int:
         """`check_source_nesting` of a def: known from the tree's check for the defs
@@ -111,3 +124,25 @@ def _file_line_col(filename: StringAttr, line: int, column: int) -> FileLineColL
 @functools.lru_cache(maxsize=4096)
 def _int_attr(value: int) -> IntAttr:
     return IntAttr(value)
+
+
+def source_of_file(path: str, filename: str) -> SourceFile:
+    """The source of a file on disk, shown as `filename`: read, parsed and checked once
+    per process while the file is unchanged (its modification time and size), since
+    every compilation that calls into a module (the library's `functional.py` is
+    thousands of lines) would otherwise parse all of it again."""
+    status = os.stat(path)
+    key = (path, filename, status.st_mtime_ns, status.st_size)
+    found = _FILES.get(key)
+    if found is None:
+        with open(path, encoding="utf-8") as f:
+            found = SourceFile(filename, f.read())
+        if len(_FILES) >= _FILES_LIMIT:
+            _FILES.clear()
+        _FILES[key] = found
+    return found
+
+
+_FILES: dict[tuple[str, str, int, int], SourceFile] = {}
+_FILES_LIMIT = 256
+"""Distinct file versions kept; beyond it the table starts again."""

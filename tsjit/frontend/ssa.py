@@ -29,7 +29,8 @@ from xdsl.irdl import IRDLOperation
 from xdsl.rewriter import InsertPoint
 
 from tsjit.dialects import prim
-from tsjit.dialects.op_building import append_operands, erase_built_op, insert_at, replace_all_uses
+from tsjit.dialects.ir_surgery import replace_all_uses
+from tsjit.dialects.op_building import append_operands, erase_built_op, insert_at
 from tsjit.dialects.types import unify
 from tsjit.dialects.value_names import name_hint
 from tsjit.frontend.environment import display_name, meaningful_name

@@ -14,7 +14,7 @@ op's `callsite` location), and `location` the innermost frame as text.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 if TYPE_CHECKING:
     from tsjit.diagnostics import SourceLocation
@@ -22,6 +22,10 @@ if TYPE_CHECKING:
 
 class TorchScriptError(Exception):
     """An exception raised by TorchScript code or by an operator it called."""
+
+    eager_kind: ClassVar[str | None] = None
+    """The class PyTorch raises instead when the operator is called eagerly (outside
+    TorchScript, operator errors keep the class their C++ check gives them)."""
 
     def __init__(self, message: str, kind: str = "RuntimeError", location: str | None = None):
         super().__init__(message)
@@ -59,3 +63,11 @@ class TorchScriptError(Exception):
     def __str__(self) -> str:
         where = f"{self.location}: " if self.location is not None else ""
         return f"{where}{self.kind}: {self.message}"
+
+
+class IndexCheckError(TorchScriptError):
+    """An operator's dim or index out of range (PyTorch's `TORCH_CHECK_INDEX`): a
+    RuntimeError inside TorchScript like every operator error, an IndexError when the
+    operator is called eagerly."""
+
+    eager_kind = "IndexError"

@@ -258,12 +258,20 @@ def target_identity() -> tuple[str, ...]:
 
     return (
         llvm.get_process_triple(),
-        llvm.get_host_cpu_name(),
-        llvm.get_host_cpu_features().flatten(),
+        *host_cpu(),
         f"llvmlite {llvmlite.__version__}",
         "LLVM " + ".".join(map(str, llvm.llvm_version_info)),
         f"tsjit {__version__}",
     )
+
+
+@cache
+def host_cpu() -> tuple[str, str]:
+    """The host CPU's name and features as LLVM sees them (what native code is made
+    for), asked once per process."""
+    import llvmlite.binding as llvm
+
+    return llvm.get_host_cpu_name(), llvm.get_host_cpu_features().flatten()
 
 
 @cache
@@ -283,20 +291,23 @@ def lowering_digest() -> str:
 @cache
 def sources_digest() -> str:
     """A digest of every source file of tsjit by path, size and modification time (a
-    stat each, no reading: under a millisecond): a compiled program depends on every
-    pass, so an edited tsjit misses every program stored before."""
-    root = str(Path(__file__).resolve().parent.parent)
+    stat each, no reading): a compiled program depends on every pass, so an edited
+    tsjit misses every program stored before. In the order the directories list their
+    files (no sorting: another order only misses), under a millisecond, which a
+    process's first cached call pays."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    start = len(root)
     parts: list[str] = []
     pending = [root]
     while pending:
         with os.scandir(pending.pop()) as entries:
-            for entry in sorted(entries, key=lambda e: e.name):
-                if entry.is_dir(follow_symlinks=False):
-                    if entry.name != "__pycache__":
-                        pending.append(entry.path)
-                elif entry.name.endswith(".py"):
+            for entry in entries:
+                name = entry.name
+                if name.endswith(".py"):
                     stat = entry.stat()
-                    parts.append(f"{entry.path[len(root):]}:{stat.st_size}:{stat.st_mtime_ns}")
+                    parts.append(f"{entry.path[start:]}:{stat.st_size}:{stat.st_mtime_ns}")
+                elif name != "__pycache__" and entry.is_dir(follow_symlinks=False):
+                    pending.append(entry.path)
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()
 
 

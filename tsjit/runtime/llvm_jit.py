@@ -34,7 +34,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import suppress
 from dataclasses import dataclass, replace
-from functools import cache, partial
+from functools import cache, cached_property, partial
 from typing import Any
 
 import llvmlite.binding as llvm_binding
@@ -54,7 +54,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Region
 from xdsl.traits import SymbolTable
 
-from tsjit.runtime.kernel_cache import CachedKernel, KernelCache
+from tsjit.runtime.kernel_cache import CachedKernel, KernelCache, host_cpu
 from tsjit.transforms.lowering.calling_convention import (
     POINTER,
     KernelSignature,
@@ -164,13 +164,13 @@ class LLVMEngine:
         machine = _target_machine(codegen_level)
         optimized = _optimize(_parse(str(convert_module(lowered)), machine), machine, self.opt_level)
         entry = CachedKernel(machine.emit_object(optimized), codegen_level, optimized.as_bitcode())
-        execution = _execution_engine(machine, entry.object_code)
+        execution = _execution_engine(entry.object_code)
         return CompiledModule(self, execution, signatures, codegen_level, optimized, entry=entry), entry
 
     def _load(self, entry: CachedKernel, signatures: dict[str, KernelSignature]) -> CompiledModule | None:
         """The compiled module of a cache entry; None when LLVM refuses its code."""
         try:
-            execution = _execution_engine(_target_machine(entry.codegen_level), entry.object_code)
+            execution = _execution_engine(entry.object_code)
         except (RuntimeError, OSError):
             return None
         return CompiledModule(self, execution, signatures, entry.codegen_level, bitcode=entry.bitcode, entry=entry)
@@ -263,7 +263,23 @@ class Kernel:
         else:
             restype, self._unpack = None, _identity
         self.raw = ctypes.CFUNCTYPE(restype, *argtypes)(address)
-        self.native_arguments, self.call = _entry_points(signature, self.raw, self._unpack, self._results)
+
+    @cached_property
+    def native_arguments(self) -> Callable[..., list[Any]]:
+        """The native arguments of a call on `args`, checked (see `_entry_points`)."""
+        return self._entry_points[0]
+
+    @cached_property
+    def call(self) -> Callable[..., Any]:
+        """The call on numpy arrays and numbers."""
+        return self._entry_points[1]
+
+    @cached_property
+    def _entry_points(self) -> tuple[Callable[..., list[Any]], Callable[..., Any]]:
+        """Generated on first use: fused groups call `raw` with the arguments they
+        prepared, and generating the entry points of every kernel that a cached program
+        loads would cost its first call more than the rest of loading the kernel."""
+        return _entry_points(self.signature, self.raw, self._unpack, self._results)
 
     def __call__(self, *args: Any) -> Any:
         return self.call(*args)
@@ -415,22 +431,28 @@ def llvm_ir(module: ModuleOp, optimized: bool = False, opt_level: int = 3) -> st
 def _target_machine(codegen_level: int) -> llvm_binding.TargetMachine:
     """A new machine for the host CPU each time: an MCJIT engine takes ownership of its
     machine and destroys it with itself."""
+    target, cpu, features = _host_target()
+    return target.create_target_machine(cpu=cpu, features=features, opt=codegen_level, jit=True)
+
+
+@cache
+def _host_target() -> tuple[llvm_binding.Target, str, str]:
+    """The host's target, CPU name and features, asked of LLVM once per process."""
     _initialize_llvm()
-    target = llvm_binding.Target.from_default_triple()
-    return target.create_target_machine(
-        cpu=llvm_binding.get_host_cpu_name(),
-        features=llvm_binding.get_host_cpu_features().flatten(),
-        opt=codegen_level,
-        jit=True,
-    )
+    cpu, features = host_cpu()
+    return llvm_binding.Target.from_default_triple(), cpu, features
 
 
-def _execution_engine(machine: llvm_binding.TargetMachine, object_code: bytes) -> llvm_binding.ExecutionEngine:
-    """An MCJIT engine running `object_code` (which `machine` made, or one like it)."""
+def _execution_engine(object_code: bytes) -> llvm_binding.ExecutionEngine:
+    """An MCJIT engine running `object_code` (made for the host CPU). An engine is made
+    with a module, which it would compile when it loads the code: an empty one, taken
+    out again first, so that loading generates no code (half of its cost, before), and
+    its machine (which the engine owns) is the target's generic one: the host CPU's
+    costs ten times as much to make, 0.5 ms, and only code generation would use it."""
+    machine = _host_target()[0].create_target_machine(opt=0, jit=True)
     empty = llvm_binding.parse_assembly("")
-    empty.triple = machine.triple
-    empty.data_layout = str(machine.target_data)
     execution = llvm_binding.create_mcjit_compiler(empty, machine)
+    execution.remove_module(empty)
     execution.add_object_file(llvm_binding.ObjectFileRef.from_data(object_code))
     execution.finalize_object()
     return execution
@@ -584,22 +606,25 @@ def _numpy_dtype(element: Attribute) -> np.dtype[Any]:
     raise TypeError(f"no numpy dtype for memref element type {element}")
 
 
-_CTYPES: dict[str, type[Any]] = {
-    "f64": ctypes.c_double,
-    "f32": ctypes.c_float,
-    "i64": ctypes.c_int64,
-    "i32": ctypes.c_int32,
-    "i16": ctypes.c_int16,
-    "i8": ctypes.c_int8,
-    "i1": ctypes.c_uint8,
-    "!llvm.ptr": ctypes.c_void_p,
+_CTYPES: dict[Attribute, type[Any]] = {
+    Float64Type(): ctypes.c_double,
+    Float32Type(): ctypes.c_float,
+    i64: ctypes.c_int64,
+    IntegerType(32): ctypes.c_int32,
+    IntegerType(16): ctypes.c_int16,
+    IntegerType(8): ctypes.c_int8,
+    IntegerType(1): ctypes.c_uint8,
+    POINTER: ctypes.c_void_p,
 }
+"""By type, not by its text: printing the types of a kernel's parameters cost more than
+the rest of making its ctypes function."""
 
 
 def _ctype(attr: Attribute) -> type[Any]:
-    if str(attr) not in _CTYPES:
+    ctype = _CTYPES.get(attr)
+    if ctype is None:
         raise TypeError(f"kernels cannot pass {attr} through ctypes")
-    return _CTYPES[str(attr)]
+    return ctype
 
 
 def _results_struct(

@@ -34,7 +34,7 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, replace
-from functools import cache, cached_property
+from functools import cache, cached_property, partial
 from typing import Any
 
 import numpy as np
@@ -42,6 +42,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.rewriter import Rewriter
+from xdsl.traits import SymbolTable
 
 from tsjit.diagnostics import TsjitError
 from tsjit.dialects.prim import ForkOp, FusionGroupOp, LoopOp, YieldOp
@@ -157,9 +158,8 @@ class LLVMExecutor(GraphExecutor):
             if (entry := self._cache.get(spec)) is not None:
                 return entry
             if (loaded := programs.load(key)) is not None:
-                module, facts = loaded
-                program = self._native_program(module, key, facts.get("signatures"))
-                entry = self._cache[spec] = (module, program.function(self.entry))
+                program = self._native_program(loaded.module, key, loaded.facts.get("groups"), loaded.bodies)
+                entry = self._cache[spec] = (loaded.module, program.function(self.entry))
                 return entry
         self._storing.key = key
         try:
@@ -181,19 +181,36 @@ class LLVMExecutor(GraphExecutor):
         return any(isinstance(op, ForkOp) for op in self.module.walk())
 
     def make_program(self, module: ModuleOp) -> NativeProgram:
+        """The program of a specialized module; stored in the program cache as it runs,
+        its groups outlined (a later process then neither outlines nor reads them)."""
         key, programs = getattr(self._storing, "key", None), self._programs
-        stored = programs.dump(key, module) if key is not None and programs is not None else None
-        program = self._native_program(module, key if stored is not None else None)  # outlines the groups
-        if stored is not None and programs is not None and key is not None:
-            programs.store(key, stored, {"signatures": program.group_signatures()})
+        program = self._native_program(module, key)  # outlines the groups
+        if key is not None and programs is not None:
+            groups = program.group_signatures()
+            native = [name for name, signature in groups.items() if signature is not None]
+            if (stored := programs.dump(key, module, lazy=native)) is not None:
+                programs.store(key, stored, {"groups": groups})
         return program
 
     def _native_program(
-        self, module: ModuleOp, key: str | None, signatures: dict[str, GroupSignature] | None = None
+        self,
+        module: ModuleOp,
+        key: str | None,
+        groups: dict[str, GroupSignature | None] | None = None,
+        bodies: dict[str, Callable[[], func.FuncOp]] | None = None,
     ) -> NativeProgram:
-        program = NativeProgram(module, self.engine, self.policy, self.autograd, key, signatures)
+        program = NativeProgram(module, self.engine, self.policy, self.autograd, key, groups, bodies)
         self.programs.append(program)
         return program
+
+    def graph_for(self, *args: Any) -> ModuleOp:
+        """The module that runs, whole: with the bodies a program loaded from the cache
+        reads only when it needs them."""
+        module = super().graph_for(*args)
+        for program in self.programs:
+            if program.module is module:
+                program.load_bodies()
+        return module
 
     def statistics(self) -> dict[str, int]:
         """Native calls, interpreter fallbacks and kernels compiled, over every
@@ -245,28 +262,36 @@ class NativeProgram(Program):
         policy: NativePolicy,
         autograd: bool = False,
         program_key: str | None = None,
-        signatures: dict[str, GroupSignature] | None = None,
+        groups: dict[str, GroupSignature | None] | None = None,
+        bodies: dict[str, Callable[[], func.FuncOp]] | None = None,
     ):
         """`program_key` names the program in the program cache, whose kernels are then
-        found by their place in it; `signatures`, the groups' signatures it stored
-        (a group without one has no kernel)."""
+        found by their place in it. `groups` comes with a module loaded from there, its
+        groups outlined already: the signature of each outlined group's kernel by
+        function name (None: the group has none); a group itself is rebuilt from its
+        function only when its kernel must be built (`regroup`). `bodies` loads the
+        body of each function that the module only declares, when it is first needed
+        (`ProgramCache.load`)."""
         self.natives: dict[str, FusedGroup | NativeFunction] = {}
-        groups = outline_fusion_groups(module)
+        self._bodies = dict(bodies or {})
+        if groups is None:
+            outlined = outline_fusion_groups(module)
+            signatures = dict.fromkeys(outlined)
+            made: dict[str, Callable[[], FusionGroupOp]] = {
+                name: partial(_same, group) for name, group in outlined.items()
+            }
+        else:
+            signatures = groups
+            made = {name: partial(self._regroup, name) for name, signature in groups.items() if signature}
         super().__init__(module, autograd)
-        for name, group in groups.items():
-            if signatures is not None and name not in signatures:
-                continue
+        self._groups = tuple(signatures)
+        for name, group in made.items():
             with _unless_unsupported():
                 self.natives[name] = FusedGroup(
-                    group,
-                    engine,
-                    policy,
-                    self.interpreted(name),
-                    _known(program_key, name),
-                    None if signatures is None else signatures[name],
+                    group, engine, policy, self.interpreted(name), _known(program_key, name), signatures[name]
                 )
         for op in module.ops:
-            if isinstance(op, func.FuncOp) and op.sym_name.data not in groups and is_scalar_function(op):
+            if isinstance(op, func.FuncOp) and op.sym_name.data not in signatures and is_scalar_function(op):
                 if policy.loops_only and not any(isinstance(o, LoopOp) for o in op.walk()):
                     continue
                 with _unless_unsupported():
@@ -274,19 +299,54 @@ class NativeProgram(Program):
                         op, engine, self.interpreted(op.sym_name.data), _known(program_key, op.sym_name.data)
                     )
 
-    def group_signatures(self) -> dict[str, GroupSignature]:
-        """The signature of each fusion group that runs natively."""
-        return {name: native.signature for name, native in self.natives.items() if isinstance(native, FusedGroup)}
+    def group_signatures(self) -> dict[str, GroupSignature | None]:
+        """By outlined group's function: the signature of its kernel, None when it has
+        none (the `groups` of a program loaded from the cache)."""
+        return {
+            name: native.signature if isinstance(native := self.natives.get(name), FusedGroup) else None
+            for name in self._groups
+        }
 
     def function(self, name: str, autograd: bool | None = None) -> Any:
         """The native function `name` when there is one, else its interpreted code."""
         native = self.natives.get(name)
-        return native if native is not None else super().function(name, autograd)
+        return native if native is not None else self._interpreted(name, autograd)
 
     def interpreted(self, name: str) -> Callable[[], Code]:
         """The interpreted code of `name`, compiled on first use (fallbacks are rare);
         native code computes on arrays, so its fallback records no gradients."""
-        return lambda: Program.function(self, name, False)
+        return partial(self._interpreted, name, False)
+
+    def _interpreted(self, name: str, autograd: bool | None) -> Code:
+        self.load_body(name)
+        return Program.function(self, name, autograd)
+
+    def is_declaration(self, name: str) -> bool:
+        return name not in self._bodies and super().is_declaration(name)
+
+    def load_body(self, name: str) -> None:
+        """Puts the body of function `name` in place of its declaration, when the
+        module came without it (see `bodies`)."""
+        with self._lock:
+            load = self._bodies.pop(name, None)
+            if load is None:
+                return
+            function = load()
+            declaration = self._functions[name]
+            self.module.body.block.insert_op_before(function, declaration)
+            declaration.detach()
+            declaration.erase()
+            self._functions[name] = function
+
+    def load_bodies(self) -> None:
+        """Every function's body in place (the whole module, for someone to read)."""
+        for name in list(self._bodies):
+            self.load_body(name)
+
+    def _regroup(self, name: str) -> FusionGroupOp:
+        with self._lock:  # another thread may be putting a body in place
+            self.load_body(name)
+            return regroup(self.module, name)
 
 
 Known = tuple[str, str] | None
@@ -309,7 +369,8 @@ def _unless_unsupported() -> Iterator[None]:
 
 def outline_fusion_groups(module: ModuleOp) -> dict[str, FusionGroupOp]:
     """Moves the body of each FusionGroup into a function `<graph>.fusion<k>` that the
-    graph calls instead; returns a copy of each group by function name."""
+    graph calls instead (at the group's location); returns a copy of each group by
+    function name."""
     groups: dict[str, FusionGroupOp] = {}
     for graph in [op for op in module.ops if isinstance(op, func.FuncOp) and not op.is_declaration]:
         for index, group in enumerate([op for op in graph.walk() if isinstance(op, FusionGroupOp)]):
@@ -323,8 +384,30 @@ def outline_fusion_groups(module: ModuleOp) -> dict[str, FusionGroupOp]:
             Rewriter.replace_op(terminator, func.ReturnOp(*terminator.operands))
             module.body.block.add_op(func.FuncOp(name, (inputs, outputs), body))
             call = func.CallOp(name, list(group.inputs), outputs)
+            call.location = group.location
             Rewriter.replace_op(group, call)
     return groups
+
+
+def regroup(module: ModuleOp, name: str) -> FusionGroupOp:
+    """The FusionGroup that `outline_fusion_groups` moved into function `name`, rebuilt
+    from that function and its call (a copy: `module` is left as it is)."""
+    function = SymbolTable.lookup_symbol(module, name)
+    calls = (op for op in module.walk() if isinstance(op, func.CallOp) and op.callee.string_value() == name)
+    call = next(calls, None)
+    if not isinstance(function, func.FuncOp) or function.is_declaration or call is None:
+        raise ValueError(f"no outlined fusion group '{name}' in the program")
+    body = function.body.clone()
+    terminator = body.block.last_op
+    assert isinstance(terminator, func.ReturnOp)
+    Rewriter.replace_op(terminator, YieldOp(*terminator.operands))
+    group = FusionGroupOp(list(call.arguments), list(call.res.types), body)
+    group.location = call.location
+    return group
+
+
+def _same(group: FusionGroupOp) -> FusionGroupOp:
+    return group
 
 
 # --------------------------------------------------------------------------------------
@@ -414,16 +497,18 @@ class FusedGroup:
 
     def __init__(
         self,
-        group: FusionGroupOp,
+        group: Callable[[], FusionGroupOp],
         engine: LLVMEngine,
         policy: NativePolicy,
         interpreted: Callable[[], Code],
         known: Known = None,
         signature: GroupSignature | None = None,
     ):
-        self.group = group
+        """`group` makes the group, asked for its signature unless it is given and
+        otherwise only when a kernel is built."""
+        self._make_group = group
         self.known = known
-        self.signature = group_signature(group) if signature is None else signature
+        self.signature = group_signature(self.group) if signature is None else signature
         self.engine = engine
         self.policy = policy
         self.compile_after = policy.compile_after
@@ -432,7 +517,7 @@ class FusedGroup:
         self._kernels: dict[KernelLayout, Callable[..., Any]] = {}
         self._lock = threading.Lock()
         self._key = _plan_key(sorted({t.input for t in self.signature.tensors}))
-        self._single = len(group.outs) == 1
+        self._single = len(self.signature.outputs) == 1
         self._fixed: Callable[..., Any] | None = None
         self.plan_once = False
         """Set when a guard before the group checks the shapes, strides and dtypes of its
@@ -445,6 +530,10 @@ class FusedGroup:
         self.runs = 0
         self.calls = 0
         self.fallbacks = 0
+
+    @cached_property
+    def group(self) -> FusionGroupOp:
+        return self._make_group()
 
     def __call__(self, *args: Any) -> Any:
         return self.invoke(*args)
@@ -806,4 +895,5 @@ __all__ = [
     "default_engine",
     "export_llvm",
     "outline_fusion_groups",
+    "regroup",
 ]

@@ -7,14 +7,17 @@ pipeline, fusing, building kernels or printing IR.
 The persistent kernel cache alone skips LLVM, but the first call of a process still
 specialized the graph (the executor's pipeline, fusion), built each kernel's IR and
 printed it to find its key: 140 ms for the LSTM cell. A program entry holds the
-specialized graph in the compact form of `tsjit.formats.compact_ir`, keyed by the
-input graph (in that form), the entry point, the ArgumentSpec, the executor's class,
-pipeline and policy, the target, and the versions and sources of tsjit and xDSL; its
-kernels are stored beside it under keys derived from the program's key and their
-place in it (`KernelCache.known_key`). Entries share the kernel cache's safety: written
-atomically, checked by checksum (a corrupt one is discarded with a warning under
-`TSJIT_LOG_LEVEL=kernel_cache` and rebuilt), and a directory that cannot be written
-means no cache.
+specialized graph as it runs, its fusion groups outlined into functions, in the compact
+form of `tsjit.formats.compact_ir`, keyed by the input graph (in that form), the entry
+point, the ArgumentSpec, the executor's class, pipeline and policy, the target, and the
+versions and sources of tsjit and xDSL; with it, the signature of each group's kernel.
+Its kernels are stored beside it under keys derived from the program's key and their
+place in it (`KernelCache.known_key`). The bodies of the groups that run as kernels are
+stored apart and read only when the interpreter or a kernel build needs them
+(`LoadedProgram`): the LSTM cell's first call then reads 10 ops, not 40. Entries share
+the kernel cache's safety: written atomically, checked by checksum (a corrupt one is
+discarded with a warning under `TSJIT_LOG_LEVEL=kernel_cache` and rebuilt), and a
+directory that cannot be written means no cache.
 
 Only executors whose specialization is determined by those parts take part: the llvm
 backend's own classes, with passes of tsjit or xDSL (a plugin pass's code is not in
@@ -25,8 +28,9 @@ from __future__ import annotations
 
 import os
 import pickle
-from collections.abc import Sequence
-from functools import cache, cached_property
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass
+from functools import cache, cached_property, partial
 from typing import Any
 
 import xdsl
@@ -65,44 +69,85 @@ class ProgramCache:
         graph = self.graph
         return None if graph is None else self.cache.program_key(graph, self.entry, spec, *self.describe)
 
-    def load(self, key: str) -> tuple[ModuleOp, dict[str, Any]] | None:
-        """The specialized module stored under `key` and what its program worked out
-        about it (`store`), or None."""
+    def load(self, key: str) -> LoadedProgram | None:
+        """The specialized module stored under `key`, or None."""
         data = self.cache.load_program(key)
         if data is None:
             return None
         try:
             stored = pickle.loads(data)  # noqa: S301 -- our own cache, beside the code it runs
             module = load_module(_context(), stored["module"])
-            facts = stored["facts"]
+            facts, bodies = stored["facts"], stored["bodies"]
         except Exception as e:  # noqa: BLE001 -- whatever a damaged entry raises: it is rebuilt
             self.cache.discard(self.cache.program_path(key), f"unreadable program ({type(e).__name__}: {e})")
             return None
-        if not isinstance(module, ModuleOp) or not isinstance(facts, dict) or not any(
-            isinstance(op, FuncOp) and op.sym_name.data == self.entry for op in module.ops
-        ):
+        if not isinstance(module, ModuleOp) or not isinstance(facts, dict) or not isinstance(bodies, dict):
+            self.cache.discard(self.cache.program_path(key), "not a program")
+            return None
+        functions = {op.sym_name.data for op in module.ops if isinstance(op, FuncOp)}
+        if self.entry not in functions:
             self.cache.discard(self.cache.program_path(key), f"no function '{self.entry}' in the program")
             return None
-        return module, facts
+        if any(name not in functions or not isinstance(body, bytes) for name, body in bodies.items()):
+            self.cache.discard(self.cache.program_path(key), "a stored body of no function in the program")
+            return None
+        loaders = {name: partial(_load_function, body) for name, body in bodies.items()}
+        return LoadedProgram(module, facts, loaders)
 
-    def dump(self, key: str, module: ModuleOp) -> bytes | None:
-        """The module's compact form, or None when it has none (logged)."""
+    def dump(self, key: str, module: ModuleOp, lazy: Collection[str] = ()) -> StoredProgram | None:
+        """The module's compact form, with the functions `lazy` names apart (see
+        `LoadedProgram.bodies`); None when it has none (logged)."""
+        ctx = _context()
         try:
-            return dump_module(module, _context())
+            bodies = {
+                op.sym_name.data: dump_module(op, ctx)
+                for op in module.ops
+                if isinstance(op, FuncOp) and op.sym_name.data in lazy
+            }
+            return StoredProgram(dump_module(module, ctx, declare=bodies), bodies)
         except Exception as e:  # noqa: BLE001 -- NotCompact, or any failure: the cache is never the caller's failure
             log_detail(f"program {key[:16]} not stored: {type(e).__name__}: {e}")
             return None
 
-    def store(self, key: str, module: bytes, facts: dict[str, Any]) -> None:
+    def store(self, key: str, program: StoredProgram, facts: dict[str, Any]) -> None:
         """Stores a specialized module (`dump`) with `facts`, what its program worked
         out about it that costs more to work out again than to read (the signatures of
-        its fusion groups)."""
+        its fusion groups' kernels)."""
         try:
-            data = pickle.dumps({"module": module, "facts": facts})
+            data = pickle.dumps({"module": program.module, "bodies": program.bodies, "facts": facts})
         except Exception as e:  # noqa: BLE001 -- whatever cannot be pickled is not stored
             log_detail(f"program {key[:16]} not stored: {type(e).__name__}: {e}")
             return
         self.cache.store_program(key, data)
+
+
+@dataclass(frozen=True)
+class StoredProgram:
+    """A module in compact form, and apart from it the bodies of the functions it
+    declares only (`dump_module(..., declare=...)`)."""
+
+    module: bytes
+    bodies: dict[str, bytes]
+
+
+@dataclass(frozen=True)
+class LoadedProgram:
+    """A program read back: the module, the facts stored with it, and by name a loader
+    of each function the module only declares. A program's fused groups run as native
+    kernels: the bodies of their functions, which the interpreter runs only when a
+    kernel cannot take its arguments, are loaded then, not with the program (a quarter
+    of loading the LSTM cell's, with the op classes their ops need)."""
+
+    module: ModuleOp
+    facts: dict[str, Any]
+    bodies: dict[str, Callable[[], FuncOp]]
+
+
+def _load_function(data: bytes) -> FuncOp:
+    function = load_module(_context(), data)
+    if not isinstance(function, FuncOp):
+        raise ValueError("a stored function body is not a function")
+    return function
 
 
 def program_cache(

@@ -30,6 +30,7 @@ from xdsl.ir import Attribute, Block, Operation
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import IsolatedFromAbove
 
+from tsjit.dialects.ir_surgery import replace_all_uses
 from tsjit.dialects.prim import ConstantOp
 from tsjit.dialects.types import EnumType
 from tsjit.transforms.analysis.alias_analysis import AliasDb, is_mutable_type
@@ -75,23 +76,28 @@ def pool_constants(graph: func.FuncOp) -> int:
 
 
 def _scopes(graph: func.FuncOp) -> list[tuple[Operation, list[ConstantOp]]]:
-    """The graph and each subgraph isolated from above, with their own constants."""
+    """The graph and each subgraph isolated from above, with their own constants, in
+    the order the graph's text shows them."""
     scopes: list[tuple[Operation, list[ConstantOp]]] = []
 
     def visit(scope: Operation) -> None:
         constants: list[ConstantOp] = []
         scopes.append((scope, constants))
-        pending = [op for region in scope.regions for block in region.blocks for op in block.ops]
-        pending.reverse()
-        while pending:
-            op = pending.pop()
-            if isinstance(op, ConstantOp):
-                constants.append(op)
-            elif op.has_trait(IsolatedFromAbove):
-                visit(op)
-            else:
-                nested = [inner for region in op.regions for block in region.blocks for inner in block.ops]
-                pending.extend(reversed(nested))
+        collect(scope, constants)
+
+    def collect(parent: Operation, constants: list[ConstantOp]) -> None:
+        for region in parent.regions:
+            for block in region.blocks:
+                op = block.first_op
+                while op is not None:
+                    if type(op) is ConstantOp:
+                        constants.append(op)
+                    elif op.regions:
+                        if op.has_trait(IsolatedFromAbove):
+                            visit(op)
+                        else:
+                            collect(op, constants)
+                    op = op.next_op
 
     visit(graph)
     return scopes
@@ -129,8 +135,7 @@ def _pool(entry: Block, constants: list[ConstantOp], analysis: Callable[[], Alia
 def _merge(constant: ConstantOp, into: ConstantOp) -> None:
     """`Rewriter.replace_op` without its generality: a constant has no operands, so once
     its uses are gone, detaching it is all erasing would do (and a third of the cost)."""
-    result, replacement = constant.results[0], into.results[0]
-    result.replace_all_uses_with(replacement)
+    replace_all_uses(constant.results[0], into.results[0])
     block = constant.parent
     assert block is not None
     block.detach_op(constant)

@@ -28,44 +28,60 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Block, Operation, SSAValue
-from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.rewriter import Rewriter
 
+from tsjit.dialects.ir_surgery import drop_unused_results
 from tsjit.dialects.prim import IfOp, LoopOp
+from tsjit.dialects.traversal import nested_ops
 from tsjit.transforms.analysis.alias_analysis import AliasDb, is_quiet
 from tsjit.transforms.pass_logging import TsjitPass, allow_rewrite, log_update
 
 
 class _Liveness:
-    """The marking phase: live values, the memory they reach, and live ops."""
+    """The marking phase: live values, the memory they reach, and live ops.
+
+    Values and ops are kept by `id`: xDSL hashes and compares IR objects in Python
+    methods, which made set lookups most of the marking's cost; everything marked
+    stays alive (in the graph) while the pass runs, so the ids stay unique."""
 
     def __init__(self, db: AliasDb | _ValuesOnly, graph: FuncOp):
         self.db = db
-        self.live_values: set[SSAValue] = set()
+        self.tracks_memory = not isinstance(db, _ValuesOnly)
+        """False for a graph of quiet ops: then no op writes memory and none is effectful."""
+        self.live_values: set[int] = set()
         self.live_memory: set[int] = set()
-        self.marked: set[Operation] = set()
+        self.marked: set[int] = set()
         self.effectful = (
-            set()
-            if isinstance(db, _ValuesOnly)
-            else {op for op in graph.body.walk() if db.has_side_effects(op) or db.writes_to_wildcard(op)}
+            {id(op) for op in graph.body.walk() if db.has_side_effects(op) or db.writes_to_wildcard(op)}
+            if self.tracks_memory
+            else set()
         )
         """Ops live whatever the values: side effects, or writes the caller can see."""
 
+    def is_live(self, value: SSAValue) -> bool:
+        return id(value) in self.live_values
+
+    def is_marked(self, op: Operation) -> bool:
+        return id(op) in self.marked
+
     def mark_block(self, block: Block) -> None:
         """Marks what is live in `block`, walking it backwards from its terminator."""
-        for op in block.ops:
-            if op in self.effectful:
-                self.mark(op)
+        if self.effectful:
+            for op in block.ops:
+                if id(op) in self.effectful:
+                    self.mark(op)
         terminator = block.last_op
         if terminator is not None:
             self.mark_terminator(terminator)
         op = terminator
         while op is not None:
-            if isinstance(op, LoopOp):
-                self.mark_loop(op)
-            else:
-                for region in op.regions:
-                    for inner in region.blocks:
-                        self.mark_block(inner)
+            if op.regions:
+                if isinstance(op, LoopOp):
+                    self.mark_loop(op)
+                else:
+                    for region in op.regions:
+                        for inner in region.blocks:
+                            self.mark_block(inner)
             self.mark_if_live(op)
             op = op.prev_op
 
@@ -82,14 +98,14 @@ class _Liveness:
         arguments = body.args[1:]
         written = self.db.writes(loop)
         while True:
-            was_marked = loop in self.marked
+            was_marked = id(loop) in self.marked
             memory = len(self.live_memory)
             self.mark_block(body)
             again = False
-            if not was_marked and loop in self.marked:
+            if not was_marked and id(loop) in self.marked:
                 again |= not self.settle(loop, terminator.operands[0])
             for i, (argument, value) in enumerate(zip(arguments, terminator.operands[1:])):
-                if argument in self.live_values and value not in self.live_values:
+                if id(argument) in self.live_values and id(value) not in self.live_values:
                     self.make_live(loop.carried[i])
                     again |= not self.settle(loop, value)
             if len(self.live_memory) != memory and not written.isdisjoint(self.live_memory):
@@ -100,7 +116,7 @@ class _Liveness:
     def settle(self, loop: LoopOp, value: SSAValue) -> bool:
         """Makes live a value the body yields; False when marking what computes it needs
         another pass over the body (it is computed there from values of the body)."""
-        if value in self.live_values:
+        if id(value) in self.live_values:
             return True
         self.make_live(value)
         owner = value.owner
@@ -118,14 +134,14 @@ class _Liveness:
     def mark_terminator(self, terminator: Operation) -> None:
         """A block's yield uses only the values its parent's live results need."""
         parent = terminator.parent_op()
-        self.marked.add(terminator)
+        self.marked.add(id(terminator))
         if isinstance(parent, LoopOp):
             condition, *yielded = terminator.operands
-            if parent in self.marked or parent.is_ancestor(_definer(condition)):
+            if id(parent) in self.marked or parent.is_ancestor(_definer(condition)):
                 self.make_live(condition)  # a while loop stays: it may not terminate
             arguments = parent.body.block.args[1:]
-            for i, (value, argument, result) in enumerate(zip(yielded, arguments, parent.outs)):
-                if result in self.live_values or argument in self.live_values:
+            for i, (value, argument, result) in enumerate(zip(yielded, arguments, parent.results)):
+                if id(result) in self.live_values or id(argument) in self.live_values:
                     self.make_live(value)
                     self.make_live(parent.carried[i])
         elif parent is None or isinstance(parent, FuncOp) or len(parent.results) != len(terminator.operands):
@@ -133,35 +149,42 @@ class _Liveness:
                 self.make_live(value)
         else:
             for value, result in zip(terminator.operands, parent.results):
-                if result in self.live_values:
+                if id(result) in self.live_values:
                     self.make_live(value)
 
     def mark_if_live(self, op: Operation) -> None:
-        if any(result in self.live_values for result in op.results):
-            self.mark(op)
-            return
-        written = self.db.writes(op)
-        if written and not written.isdisjoint(self.live_memory):
-            self.mark(op)
+        live = self.live_values
+        for result in op.results:
+            if id(result) in live:
+                self.mark(op)
+                return
+        if self.tracks_memory:
+            written = self.db.writes(op)
+            if written and not written.isdisjoint(self.live_memory):
+                self.mark(op)
 
     def mark(self, op: Operation) -> None:
         """Marks `op` and the ops enclosing it, and makes what they use live."""
-        if op in self.marked:
+        key = id(op)
+        if key in self.marked:
             return
-        self.marked.add(op)
+        self.marked.add(key)
         parent = op.parent_op()
-        if parent is not None and not isinstance(parent, FuncOp):
+        if parent is not None and id(parent) not in self.marked and not isinstance(parent, FuncOp):
             self.mark(parent)
         operands: Sequence[SSAValue] = op.operands
-        if isinstance(op, LoopOp):  # carried values become live with their results
+        if op.regions and isinstance(op, LoopOp):  # carried values become live with their results
             operands = (op.max_trip_count, op.initial_condition, op.body.block.last_op.operands[0])  # pyright: ignore[reportOptionalMemberAccess]
+        live = self.live_values
         for value in operands:
-            self.make_live(value)
+            if id(value) not in live:
+                self.make_live(value)
 
     def make_live(self, value: SSAValue) -> None:
-        if value not in self.live_values:
-            self.live_values.add(value)
-            if contents := self.db.contents_of(value):
+        key = id(value)
+        if key not in self.live_values:
+            self.live_values.add(key)
+            if self.tracks_memory and (contents := self.db.contents_of(value)):
                 self.live_memory |= contents
 
 
@@ -180,7 +203,7 @@ class _ValuesOnly:
 
 def eliminate_dead_code(graph: FuncOp) -> bool:
     """Removes the dead code of one graph; True when anything was removed."""
-    quiet = all(is_quiet(op) for op in graph.body.walk())
+    quiet = all(is_quiet(op) for op in nested_ops(graph))
     liveness = _Liveness(_ValuesOnly() if quiet else AliasDb(graph), graph)
     liveness.mark_block(graph.body.block)
     return _Sweeper(liveness).sweep(graph.body.block)
@@ -196,39 +219,35 @@ class _Sweeper:
         op = block.last_op
         while op is not None:
             previous = op.prev_op
-            if op not in marked and not any(result.uses for result in op.results):
+            if id(op) not in marked and not any(result.uses for result in op.results):
                 if allow_rewrite():
                     log_update("removed", op)
                     Rewriter.erase_op(op)
                     self.changed = True
+            elif not op.regions:
+                pass
             elif isinstance(op, LoopOp):
                 self.sweep_loop(op)
             else:
                 if isinstance(op, IfOp):
-                    op = self.drop_dead_if_outputs(op)
+                    self.drop_dead_if_outputs(op)
                 for region in op.regions:
                     for inner in region.blocks:
                         self.sweep(inner)
             op = previous
         return self.changed
 
-    def drop_dead_if_outputs(self, op: IfOp) -> IfOp:
-        dead = [i for i, result in enumerate(op.outs) if not result.uses]
+    def drop_dead_if_outputs(self, op: IfOp) -> None:
+        dead = [i for i, result in enumerate(op.results) if not result.uses]
         if not dead or not allow_rewrite():
-            return op
+            return
         log_update(f"removed unused outputs {dead}", op)
         for region in op.regions:
             _drop_operands(region.block.last_op, dead)  # pyright: ignore[reportArgumentType]
-        kept = [i for i in range(len(op.outs)) if i not in dead]
-        new = IfOp(
-            op.cond,
-            [op.outs[i].type for i in kept],
-            Rewriter.move_region_contents_to_new_regions(op.then_region),
-            Rewriter.move_region_contents_to_new_regions(op.else_region),
-        )
-        return self.replace(op, new, kept)
+        drop_unused_results(op, dead)
+        self.changed = True
 
-    def sweep_loop(self, op: LoopOp) -> Operation:
+    def sweep_loop(self, op: LoopOp) -> None:
         """Sweeps the body and drops the carried values that are dead: result unused
         and no live op in the body using them. Their yields pass the argument through
         first, so that what computed the next value dies with the sweep."""
@@ -239,8 +258,8 @@ class _Sweeper:
         live = self.liveness.live_values
         dead = [
             i
-            for i, (result, argument) in enumerate(zip(op.outs, arguments))
-            if not result.uses and argument not in live
+            for i, (result, argument) in enumerate(zip(op.results, arguments))
+            if not result.uses and id(argument) not in live
         ]
         if dead and allow_rewrite():
             yielded = list(terminator.operands)
@@ -252,35 +271,14 @@ class _Sweeper:
         self.sweep(body)
         dead = [i for i in dead if all(use.operation is terminator for use in arguments[i].uses)]
         if not dead:
-            return op
+            return
         log_update(f"removed dead loop-carried values {dead}", op)
         _drop_operands(terminator, [i + 1 for i in dead])
         for i in reversed(dead):
             body.erase_arg(arguments[i])
-        kept = [i for i in range(len(op.outs)) if i not in dead]
-        new = LoopOp(
-            op.max_trip_count,
-            op.initial_condition,
-            [op.carried[i] for i in kept],
-            [op.outs[i].type for i in kept],
-            Rewriter.move_region_contents_to_new_regions(op.body),
-        )
-        return self.replace(op, new, kept)
-
-    def replace(self, old: Operation, new: Operation, kept: Sequence[int]) -> Operation:
-        """Puts `new`, which holds the results `kept` of `old`, in place of `old`."""
-        new.location = old.location
-        new.attributes.update(old.attributes)
-        Rewriter.insert_op(new, InsertPoint.before(old))
-        for i, result in zip(kept, new.results):
-            result.name_hint = old.results[i].name_hint
-            old.results[i].replace_all_uses_with(result)
-        if old in self.liveness.marked:
-            self.liveness.marked.add(new)
-        old.detach()  # its regions moved and its results unused: nothing else to erase
-        old.drop_all_references()
+        _drop_operands(op, [i + 2 for i in dead])  # after the trip count and the condition
+        drop_unused_results(op, dead)
         self.changed = True
-        return new
 
 
 def _drop_operands(op: Operation, indices: Sequence[int]) -> None:

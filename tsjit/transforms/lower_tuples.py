@@ -36,6 +36,7 @@ from tsjit.dialects.prim import (
     TupleUnpackOp,
     YieldOp,
 )
+from tsjit.dialects.traversal import nested_ops
 from tsjit.dialects.types import TupleType
 from tsjit.transforms.pass_logging import TsjitPass
 from tsjit.transforms.shape_propagation import can_stand_in
@@ -223,14 +224,16 @@ class LowerTuplesPass(TsjitPass):
 
 
 def _has_tuples(module: ModuleOp) -> bool:
-    """Whether any value of `module` (an op's result or a block's argument) is a tuple."""
-    for op in module.walk():
+    """Whether any value of `module` (an op's result or a block's argument) is a tuple.
+    Compares exact types: `isinstance` against xDSL's ABC classes costs several times more,
+    and no type subclasses `TupleType`."""
+    for op in nested_ops(module):
         for result in op.results:
-            if isinstance(result.type, TupleType):
+            if type(result.type) is TupleType:
                 return True
         for region in op.regions:
             for block in region.blocks:
                 for argument in block.args:
-                    if isinstance(argument.type, TupleType):
+                    if type(argument.type) is TupleType:
                         return True
     return False

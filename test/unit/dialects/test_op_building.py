@@ -19,7 +19,6 @@ from tsjit.dialects.op_building import (
     erase_built_op,
     insert_built_op,
     move_ops_before,
-    replace_all_uses,
     ssa_values,
 )
 from tsjit.dialects.types import BoolType, IntType, TensorType, TupleType
@@ -158,26 +157,6 @@ def test_append_operands_links_only_the_new_uses():
     assert [u.index for u in ours._operand_uses] == [0, 1, 2]  # pyright: ignore[reportPrivateUsage]
     assert {(u.operation, u.index) for u in b.uses} == {(ours, 1), (theirs, 1)}
     ours.verify()
-
-
-def test_replace_all_uses_matches_xdsl():
-    outcomes = []
-    for replace in (replace_all_uses, lambda value, by: value.replace_all_uses_with(by)):
-        _, (a, b, _) = _values()
-        users = [create_op("aten.add", [a, a], [IntType()]), create_op("aten.mul", [a, b], [IntType()])]
-        a.name_hint = "a"
-        replace(a, b)
-        outcomes.append((
-            [["a" if v is a else "b" for v in op.operands] for op in users],
-            [(users.index(use.operation), use.index) for use in b.uses],  # in use-list order
-            a.first_use, b.name_hint,
-        ))  # fmt: skip
-    assert outcomes[0] == outcomes[1]
-    assert outcomes[0][0] == [["b", "b"], ["b", "b"]] and outcomes[0][3] == "a"
-    _, (a, _, _) = _values()
-    user = create_op("aten.add", [a, a], [IntType()])
-    replace_all_uses(a, a)  # by itself: nothing changes
-    assert list(user.operands) == [a, a] and len(list(a.uses)) == 2
 
 
 def test_move_ops_before_relinks_a_run_into_another_block():

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import pytest
 
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.func import FuncOp
+
 from tsjit.context import make_context
 from tsjit.diagnostics import SourceLocation
 from tsjit.formats.compact_ir import dump_module, load_module
@@ -76,8 +79,37 @@ def test_inlined_call_sites_are_kept() -> None:
     assert [SourceLocation.stack_of_op(op) for op in again.walk()] == stacks
 
 
+def test_declared_functions_are_written_without_their_bodies() -> None:
+    """What the program cache loads lazily: a module with @inner declared only, and
+    @inner on its own, which read back as the module was."""
+    ctx = make_context()
+    module = script_source(ctx, SCRIPT, "script.py", "f")
+    (inner,) = [op for op in module.ops if isinstance(op, FuncOp) and op.sym_name.data == "inner"]
+    outer = load_module(ctx, dump_module(module, ctx, declare={"inner"}))
+    assert isinstance(outer, ModuleOp)
+    declared = {op.sym_name.data: op.is_declaration for op in outer.ops if isinstance(op, FuncOp)}
+    assert declared == {"inner": True, "f": False}
+    body = load_module(ctx, dump_module(inner, ctx))
+    assert str(body) == str(inner)
+
+
+def test_enum_data_is_written_as_data() -> None:
+    """An IntegerType's signedness is an enum: no MLIR text to parse when read back."""
+    ctx = make_context()
+    module = parse_mlir(ctx, "func.func @f(%x : si32, %y : ui8, %z : i1) {\n  func.return\n}\n", "enum.mlir")
+    data = dump_module(module, ctx)
+    assert '"t"' not in data.decode()
+    assert str(load_module(ctx, data)) == str(module)
+
+
+BAD_CLASS = b'{"format": "tsjit-compact-ir 1", "attributes": [["p", "no_such_module:X", []]], "root": []}'
+BAD_ENUM = (b'{"format": "tsjit-compact-ir 1", "root": [], "attributes": '
+            b'[["e", "xdsl.dialects.builtin:SignednessAttr", "os:path", 0]]}')  # fmt: skip
+
+
 @pytest.mark.parametrize("data", [b"", b"{}", b'{"format": "tsjit-compact-ir 1"}', b'{"format": "other"}',
-                                  b'{"format": "tsjit-compact-ir 1", "attributes": [["p", "os:path", []]], "root": []}'])  # fmt: skip
+                                  b'{"format": "tsjit-compact-ir 1", "attributes": [["p", "os:path", []]], "root": []}',
+                                  BAD_CLASS, BAD_ENUM])  # fmt: skip
 def test_data_it_did_not_write_is_refused(data: bytes) -> None:
     with pytest.raises(ValueError):
         load_module(make_context(), data)

@@ -104,8 +104,24 @@ def test_one_keyword_is_dispatched_like_positional_arguments():
         assert x.sum(dim=-1, keepdim=True).shape == (2, 3, 1)
         assert torch.sum(x, dim=0).shape == (3, 4) and torch.sum(input=x).shape == ()
         assert x.sum(dtype=torch.float64).dtype is torch.float64  # one keyword, another name
-        with pytest.raises((IndexError, RuntimeError), match="Dimension out of range"):  # the kernel's error
+        with pytest.raises(IndexError, match="Dimension out of range"):  # the kernel's error
             x.sum(dim=3)
+
+
+def test_inlined_calls_take_their_positional_arguments_as_parameters():
+    """The inlined plans' positional arguments are positional-only parameters of the
+    operator's function: calls with fewer or more of them, or with keywords of the same
+    names, still reach their own plans."""
+    x = tensor(2, 3, 4)
+    for _ in range(2):
+        assert x.view(6, 4).shape == (6, 4) and x.view(-1).shape == (24,) and x.view(2, 3, 2, 2).shape == (2, 3, 2, 2)
+        assert x.sum(1).shape == (2, 4) and x.sum().shape == () and x.sum(1, True).shape == (2, 1, 4)
+        assert x.sum(dim=1).shape == (2, 4) and x.sum(1, keepdim=True).shape == (2, 1, 4)
+        assert x.sum(dim=[0, 1]).shape == (4,)  # the keyword plan's types do not match: the lookup
+        assert torch.add(x, x, alpha=2).shape == x.shape and torch.add(input=x, other=x).shape == x.shape
+    assert "def call(a0=_absent, " in torch.Tensor.sum.source  # pyright: ignore[reportAttributeAccessIssue]
+    with pytest.raises(TypeError, match="sum"):
+        x.sum(1, True, None, 4)
 
 
 def test_kinds_describe_containers_by_their_elements():
@@ -151,8 +167,33 @@ def test_arguments_no_overload_accepts_are_a_type_error_naming_the_call():
 def test_kernel_errors_carry_pytorchs_messages():
     with pytest.raises(RuntimeError, match="mat1 and mat2 shapes cannot be multiplied"):
         torch.mm(tensor(2, 3), tensor(2, 3))
-    with pytest.raises(RuntimeError, match="Dimension out of range"):
+    with pytest.raises(IndexError, match="Dimension out of range"):  # a dim or index check: IndexError
         tensor(2).sum(3)
+    with pytest.raises(IndexError, match=r"select\(\): index 7 out of range for tensor of size \[2\] at dimension 0"):
+        tensor(2).select(0, 7)
+    with pytest.raises(IndexError, match="index out of range in self"):
+        F.embedding(torch.tensor([7]), tensor(3, 2))
+
+
+@pytest.mark.parametrize(
+    ("shape", "index", "message"),
+    [  # PyTorch 2.13's eager errors, word for word
+        ((2, 5), 7, "index 7 is out of bounds for dimension 0 with size 2"),
+        ((2, 5), -3, "index -3 is out of bounds for dimension 0 with size 2"),
+        ((2, 5), (slice(None), 7), "index 7 is out of bounds for dimension 1 with size 5"),
+        ((2, 5), (0, 9), "index 9 is out of bounds for dimension 1 with size 5"),
+        ((2, 5), (None, 1, 9), "index 9 is out of bounds for dimension 2 with size 5"),
+        ((2, 3, 4), (Ellipsis, 9), "index 9 is out of bounds for dimension 1 with size 4"),
+        ((2, 5), (0, 0, 0), "too many indices for tensor of dimension 2"),
+        ((), 0, "invalid index of a 0-dim tensor. Use `tensor.item()` in Python"),
+    ],
+)
+def test_indexing_out_of_range_is_pytorchs_index_error(shape: tuple[int, ...], index: object, message: str):
+    x = torch.ones(shape)
+    for _ in range(2):  # the first `x[i]` installs the int fast path, the second takes it
+        with pytest.raises(IndexError) as caught:
+            x[index]  # pyright: ignore[reportIndexIssue]
+        assert str(caught.value).startswith(message)
 
 
 # --------------------------------------------------------------------------------------

@@ -167,14 +167,3 @@ def test_files_see_the_shim_as_torch():
 def test_unknown_torch_submodules_fail_to_import():
     with pytest.raises(TsjitError, match="tsjit's torch shim has no module 'torch.distributed'"):
         script_file_text("import torch.distributed\n", "d.py")
-
-
-def test_the_library_source_is_parsed_once_for_every_unit():
-    text = "import torch\nimport torch.nn.functional as F\n\n\ndef forward(x):\n    return F.softmax(x, dim=0)\n"
-    first, second = script_file_text(text, "a.py"), script_file_text(text, "b.py")
-    shared = [path for path in first.unit.sources if path in second.unit.sources and path.endswith("functional.py")]
-    assert shared, list(first.unit.sources)
-    assert all(first.unit.sources[path] is second.unit.sources[path] for path in shared)
-    assert "a.py" not in second.unit.sources  # a user's file stays its unit's own
-    x = np.array([1.0, 2.0], dtype=np.float32)
-    np.testing.assert_allclose(np.asarray(second(x)), np.exp(x) / np.exp(x).sum(), rtol=1e-6)

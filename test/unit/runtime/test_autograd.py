@@ -166,11 +166,48 @@ def test_eager_writes_through_views_of_a_tensor_that_requires_no_grad():
         np.testing.assert_allclose(a.grad.array, want, rtol=1e-6)
 
 
+@pytest.mark.parametrize("take", [lambda x: x.view(2, 3), lambda x: x[1], lambda x: x.t()], ids=["view", "select", "t"])
+def test_a_view_taken_before_its_base_required_grad_joins_its_history(take: object):
+    """`v = x.view(...)`, then `x[0] = a`: `v` is part of the graph from then on, as in
+    PyTorch (its grad_fn made through its base on its next use)."""
+    x = torch.zeros(2, 3)
+    v = take(x)  # pyright: ignore[reportCallIssue]
+    a = torch.tensor(_array(3), requires_grad=True)
+    x[0] = a * 2.0
+    weights = _array(*v.shape)
+    y = (v * torch.tensor(weights)).sum()
+    assert y.requires_grad
+    y.backward()
+    seen = np.zeros((2, 3), np.float32)
+    take(torch.from_numpy(seen)).array[...] = weights  # pyright: ignore[reportCallIssue]
+    np.testing.assert_allclose(a.grad.array, 2.0 * seen[0], rtol=1e-6)
+
+
 def test_eager_write_to_a_saved_tensor_that_requires_no_grad_raises():
     x = torch.tensor(_array(3))
     w = torch.tensor(_array(3), requires_grad=True)
     y = (x * w).sum()
     x.add_(1.0)
+    with pytest.raises((RuntimeError, TorchScriptError), match="modified by an inplace operation"):
+        y.backward()
+
+
+@pytest.mark.parametrize("take", [
+    lambda x: x.view(6), lambda x: x[1], lambda x: x.t(), lambda x: x.view(6)[2:], lambda x: x.reshape(3, 2),
+], ids=["view", "select", "t", "view-of-view", "reshape"])  # fmt: skip
+@pytest.mark.parametrize("written", ["view", "base"])
+def test_a_view_of_a_tensor_without_a_version_count_shares_its_base_count(take: object, written: str):
+    """A view of a tensor never written nor saved records only its base (the count is
+    made on first use): a write through the view still moves the count of its base
+    saved for backward, and a write to the base the count of the view saved."""
+    x = torch.tensor(_array(2, 3))
+    view = take(x)  # pyright: ignore[reportCallIssue]
+    if written == "view":
+        y = (x * torch.tensor(_array(2, 3), requires_grad=True)).sum()
+        view.add_(1.0)
+    else:
+        y = (view * torch.tensor(_array(*view.shape), requires_grad=True)).sum()
+        x.add_(1.0)
     with pytest.raises((RuntimeError, TorchScriptError), match="modified by an inplace operation"):
         y.backward()
 

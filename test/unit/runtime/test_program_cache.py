@@ -14,7 +14,8 @@ import pytest
 
 from tsjit.context import make_context
 from tsjit.frontend import script_source
-from tsjit.runtime import executor, llvm_jit, native
+from tsjit.runtime import executor, kernel_cache, llvm_jit, native
+from tsjit.runtime.errors import TorchScriptError
 from tsjit.runtime.kernel_cache import KernelCache
 from tsjit.runtime.llvm_jit import LLVMEngine
 from tsjit.runtime.native import LLVMExecutor
@@ -68,6 +69,49 @@ def test_a_second_executor_loads_the_program_instead_of_specializing(
     second, cache = call(tmp_path)
     np.testing.assert_array_equal(second, first)
     assert (cache.hits, cache.misses, cache.stores) == (2, 0, 0)
+
+
+def test_a_loaded_program_reads_its_fused_groups_bodies_only_when_it_needs_them(tmp_path: Path) -> None:
+    """The kernel runs without the group's body; a call the kernel cannot take runs the
+    body in the interpreter and raises what an uncached executor raises; `graph_for`
+    shows the whole graph, as the executor that stored it does."""
+    module = script_source(make_context(), SOURCE, "program.py", "f")
+    first = LLVMExecutor(module, "f", engine=LLVMEngine(disk_cache=KernelCache(tmp_path)))
+    first(X, Y)
+    loaded = LLVMExecutor(module, "f", engine=LLVMEngine(disk_cache=KernelCache(tmp_path)))
+    np.testing.assert_allclose(loaded(X, Y), expected(), rtol=1e-6)
+    (program,) = loaded.programs
+    assert program.is_declaration("f.fusion0") is False
+    assert program._functions["f.fusion0"].is_declaration  # pyright: ignore[reportPrivateUsage]
+    with pytest.raises(TorchScriptError) as raised:
+        loaded(X, np.ones((5, 4), np.float32))  # shapes that do not broadcast: the interpreter's error
+    with pytest.raises(TorchScriptError) as uncached:
+        LLVMExecutor(module, "f", engine=LLVMEngine(disk_cache=None))(X, np.ones((5, 4), np.float32))
+    assert str(raised.value) == str(uncached.value)
+    assert str(loaded.graph_for(X, Y)) == str(first.graph_for(X, Y))
+
+
+@pytest.mark.parametrize("change", ["cpu", "llvmlite", "tsjit", "sources"])
+def test_a_changed_target_compiler_or_tsjit_misses(
+    tmp_path: Path, change: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What a later process on another CPU, with other versions or an edited tsjit
+    sees: every entry misses, except kernels by their IR for an edited tsjit (a
+    kernel's IR and the lowering's own digest determine its code)."""
+    call(tmp_path)
+    if change == "sources":
+        monkeypatch.setattr(kernel_cache, "sources_digest", lambda: "an edited tsjit")
+    else:
+        identity = list(kernel_cache.target_identity())  # triple, CPU, its features, llvmlite, LLVM, tsjit
+        position = {"cpu": 1, "llvmlite": 3, "tsjit": 5}[change]
+        identity[position] += " (changed)"
+        monkeypatch.setattr(kernel_cache, "target_identity", lambda: tuple(identity))
+        compiler = (*identity, kernel_cache.lowering_digest())
+        monkeypatch.setattr(kernel_cache, "compiler_identity", lambda: compiler)
+    result, cache = call(tmp_path)
+    np.testing.assert_allclose(result, expected(), rtol=1e-6)
+    assert len(programs(tmp_path)) == 2
+    assert cache.hits == (1 if change == "sources" else 0)
 
 
 def test_other_graphs_specs_and_pipelines_miss(tmp_path: Path) -> None:

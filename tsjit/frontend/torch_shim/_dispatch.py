@@ -9,16 +9,18 @@ match is planned once per operator and argument kinds: the plan — which kernel
 each of its inputs is built from the call's arguments — is compiled into a small Python
 function, and later calls with the same kinds run it straight away (`Dispatcher.fast`:
 one dict lookup keyed by the arguments' types). The first kinds an operator's function
-is called with (and its first keyword form) are compiled into the function itself, so
-that the common call (`x.sum(1)`, `x + y`) runs the kernel with no lookup and no second
-Python frame: what the shim adds to the kernel is then a few type checks and the
-Tensor wrapper.
+is called with (and its first keyword form) are compiled into the function itself, their
+positional arguments parameters of its own, so that the common call (`x.sum(1)`,
+`x + y`) runs the kernel with no lookup, no packing of arguments and no second Python
+frame: what the shim adds to the kernel is then a few type checks and the Tensor
+wrapper. `bound_call` compiles a plan into another function so (`x[i]`).
 
 A call on a tensor that requires grad (in grad mode) is recorded by the runtime's
 autograd (`autograd.recording`). Whether or not anything requires grad, a write counts
 the version of the tensor written and a view op's result remembers its base, as
 PyTorch's do: a backward checks the first, a later write through the view needs the
-second.
+second. Both are inline on the common path (a view of a tensor that is no view), and
+a version counter is made only when a tensor is first written or saved.
 
 While a trace is recorded (`_state.ACTIVE.tracer`), every call takes the planned path
 and the tracer records the plan's inputs as graph values (`Entry.inputs`), so the
@@ -499,19 +501,35 @@ def compile_entry(entry: Entry, kernel: Callable[..., Any], arity: int,
     tensors = _tensor_accesses(entry.inputs)
     view = bool(tensors) and _single_view(entry) and body.startswith("    t = _new(_Tensor)\n")
     if view:  # a view remembers its base even when nothing requires grad: a later write through it reaches the base
-        replay = f"lambda array: {callee}(array, {', '.join(source.of(r) for r in entry.inputs[1:])})"
+        # the arguments bound as defaults: a closure would make them cells on every call
+        bound = "".join(f", a{i}=a{i}" for i in range(1, arity))
+        replay = f"lambda array{bound}: {callee}(array, {', '.join(source.of(r) for r in entry.inputs[1:])})"
         mark = source.name(_view_marker(), "mark")
-        body = f"    r = {call}\n    t = _new(_Tensor)\n    t.array = r\n    {mark}(t, a0, {replay})\n    return t\n"
+        # a view of a tensor that is no view, whose array the result's numpy base is, is
+        # marked in place (`mark_view` of a root base, without the frame); the rest
+        # (views of views, results that may be copies) by `mark_view_if_shared`
+        body = (
+            f"    r = {call}\n    t = _new(_Tensor)\n    t.array = r\n"
+            f"    if a0._base is None and ((b := r.base) is (s := a0.array) or b is not None and b is s.base):\n"
+            f"        t._base = a0\n        t._view_fn = {replay}\n"
+            f"        if a0._version is not None:\n            t._view_version = a0._version[0]\n"
+            f"    else:\n        {mark}(t, a0, {replay})\n    return t\n"
+        )
     written = _written_arguments(entry)
     if tensors and written:  # an in-place write counts a version whether or not anything requires grad yet
-        bump = source.name(_version_bump(), "bump")
-        body = "".join(f"    {bump}(a{root})\n" for root in written) + body
+        counter = source.name(_version_counter(), "counter")  # `views.bump_version` of a tensor, inline
+        body = "".join(
+            f"    v = a{root}._version\n    if v is None:\n        v = {counter}(a{root})\n    v[0] += 1\n"
+            for root in written
+        ) + body
     if tensors and not view and not written and _tracked(entry.schema):
         # a view of several results remembers its base, a write of what is not a plain
         # argument counts its version, whether or not anything requires grad yet
         body = f"    return {source.name(_recorder(entry, kernel, arity), 'record')}({params})\n"
     elif tensors:  # PyTorch's autograd: a call on a tensor that requires grad records it
-        check = " or ".join(f"{t}.requires_grad" for t in tensors)
+        # as `autograd.requires_grad`: a view counts when its base has come to require grad
+        # (written in place through another view by a value that requires grad)
+        check = " or ".join(f"{t}.requires_grad or {t}._base is not None and {t}._base.requires_grad" for t in tensors)
         recorder = source.name(_recorder(entry, kernel, arity), "record")
         enabled = source.name(_grad_enabled(), "enabled")
         body = f"    if ({check}) and {enabled}():\n        return {recorder}({params})\n{body}"
@@ -555,10 +573,10 @@ def _written_arguments(entry: Entry) -> tuple[int, ...]:
     return tuple(roots)
 
 
-def _version_bump() -> Callable[[Any], None]:
-    from tsjit.runtime.autograd.views import bump_version
+def _version_counter() -> Callable[[Any], list[int]]:
+    from tsjit.runtime.autograd.variable import version_counter
 
-    return bump_version
+    return version_counter
 
 
 def _view_marker() -> Callable[..., None]:
@@ -796,15 +814,15 @@ _ABSENT = object()
 
 def eager_error(error: TorchScriptError) -> Exception:
     """A kernel's TorchScript error as the Python exception PyTorch raises eagerly."""
-    cls = getattr(builtins, error.kind, None)
+    cls = getattr(builtins, error.eager_kind or error.kind, None)
     if not (isinstance(cls, type) and issubclass(cls, Exception)):
         cls = RuntimeError
     return cls(error.message)
 
 
 _CALL_TEMPLATE = """
-def call({receiver}*args, **kwargs):
-{inlined}    if active.tracer is None:
+def call({receiver}{parameters}*args, **kwargs):
+{inlined}{packed}    if active.tracer is None:
         if kwargs:
             if len(kwargs) == 1:  # `x.sum(dim=1)`, `x.sum(1, keepdim=True)`: the key by hand again
                 [(name, value)] = kwargs.items()
@@ -878,7 +896,7 @@ def operator_function(operator: str, python_name: str, method: bool = False,
     call.__qualname__ = python_name
     call.dispatcher = dispatcher  # pyright: ignore[reportFunctionMemberAccess]
 
-    inlined: dict[bool, str] = {}
+    inlined: dict[bool, tuple[int, int, str]] = {}
 
     def inline(kinds: tuple[type, ...], names: tuple[str, ...], run: Callable[..., Any]) -> bool:
         """The operator's function (and its runner) recompiled with `run`, the plan for
@@ -892,37 +910,77 @@ def operator_function(operator: str, python_name: str, method: bool = False,
         offset = len(inlined) * 100  # _K0.. are the first plan's kinds, _K100.. the second's
         variables = [f"a{i}" for i in range(len(kinds))]
         namespace.update({f"_K{offset + i}": kind[0] if type(kind) is tuple else kind for i, kind in enumerate(kinds)})
-        unpack = f"        {''.join(f'{v}, ' for v in variables[:positional])}= args\n" if positional else ""
-        unpack += "".join(f"        {v} = kwargs.get({n!r}, _absent)\n" for v, n in zip(variables[positional:], names))
+        unpack = "".join(f"        {v} = kwargs.get({n!r}, _absent)\n" for v, n in zip(variables[positional:], names))
         checks = " and ".join(f"type({v}) is _K{offset + i}" for i, v in enumerate(variables)) or "True"
-        inlined[bool(names)] = (
-            f"    if len(args) == {positional} and len(kwargs) == {len(names)} and active.tracer is None:\n{unpack}"
-            f"        if {checks}:\n{_inline(run, namespace, '            ')}"
-        )
-        code = "".join(inlined.values())
-        compiled = _call_function(namespace, "", code)
-        call.__code__, call.source = compiled.__code__, compiled.source  # pyright: ignore[reportFunctionMemberAccess]
-        call.runner.__code__ = _call_function(namespace, "_receiver, ", code).__code__  # pyright: ignore[reportFunctionMemberAccess]
+        # keyword values not taken here leave the parameters they were bound to as they were
+        reset = "".join(f"        {v} = _absent\n" for v in variables[positional:])
+        inlined[bool(names)] = (positional, len(names), f"{unpack}        if {checks}:\n{_inline(run, namespace, '            ')}{reset}")
+        for function, receiver in ((call, ""), (call.runner, "_receiver, ")):  # pyright: ignore[reportFunctionMemberAccess]
+            compiled = _call_function(namespace, receiver, list(inlined.values()))
+            function.__code__, function.__defaults__ = compiled.__code__, compiled.__defaults__
+            function.source = compiled.source
         return len(inlined) == 2
 
     dispatcher.inline = inline
     return call
 
 
-def _inline(run: Callable[..., Any], namespace: dict[str, Any], indent: str) -> str:
+def bound_call(function: Callable[..., Any], kinds: tuple[type, ...], parameters: Sequence[str],
+               arguments: Sequence[str], fallback: Callable[..., Any]) -> Callable[..., Any]:  # fmt: skip
+    """A function of `parameters` running the plan of the operator `function` for
+    `kinds` in place, its arguments the expressions `arguments` (parameters, or
+    constants of their kind), when the parameters among them have their kinds and no
+    trace runs; else `fallback` of the same parameters. `x[i]` is `x.select(0, i)` so.
+    When the plan fails, `fallback` runs instead, to fail with its own words."""
+    run = function.dispatcher.entry_of_kinds(kinds, ()).run  # pyright: ignore[reportAttributeAccessIssue]
+    namespace: dict[str, Any] = {"active": ACTIVE, "TorchScriptError": TorchScriptError, "eager_error": eager_error,
+                                 "fallback": fallback}  # fmt: skip
+    checks = []
+    for i, (argument, kind) in enumerate(zip(arguments, kinds, strict=True)):
+        if argument in parameters:
+            namespace[f"_K{i}"] = kind
+            checks.append(f"type({argument}) is _K{i}")
+    params = ", ".join(parameters)
+    text = (
+        f"def call({params}):\n    if {' and '.join(checks)} and active.tracer is None:\n"
+        f"        {''.join(f'a{i}, ' for i in range(len(arguments)))}= {', '.join(arguments)}\n"
+        f"{_inline(run, namespace, '        ', f'return fallback({params})')}    return fallback({params})\n"
+    )
+    exec(compile(text, "<eager call>", "exec"), namespace)  # noqa: S102 - a fixed template and a plan's body
+    call = namespace.pop("call")
+    call.source = text
+    return call
+
+
+def _inline(run: Callable[..., Any], namespace: dict[str, Any], indent: str,
+            on_error: str = "raise eager_error(error) from None") -> str:  # fmt: skip
     """Source running a compiled plan (`compile_entry`) in place, its arguments bound to
-    `a0`, `a1`, ...; the names it uses (numbered across plans) are added to `namespace`."""
+    `a0`, `a1`, ...; the names it uses (numbered across plans) are added to `namespace`.
+    A kernel's error runs the statement `on_error`."""
     namespace.update(run.names)  # pyright: ignore[reportFunctionMemberAccess]
     body = "".join(f"{indent}{line}\n" for line in run.body.splitlines())  # pyright: ignore[reportFunctionMemberAccess]
-    return (
-        f"{indent}try:\n{body}"
-        f"{indent}except TorchScriptError as error:\n"
-        f"{indent}    raise eager_error(error) from None\n"
-    )
+    return f"{indent}try:\n{body}{indent}except TorchScriptError as error:\n{indent}    {on_error}\n"
 
 
-def _call_function(namespace: dict[str, Any], receiver: str, inlined: str = "") -> Any:
-    text = _CALL_TEMPLATE.format(receiver=receiver, inlined=inlined)
+def _call_function(namespace: dict[str, Any], receiver: str, plans: Sequence[tuple[int, int, str]] = ()) -> Any:
+    """The operator's function with the inlined `plans` (positional and keyword
+    arguments taken, the source after the test for them). The positional arguments the
+    plans take are parameters of their own (`a0`, `a1`, positional-only, `_absent` when
+    not given), which spares packing them into `args` on the inlined path; the lookup
+    after it repacks them."""
+    count = max((positional for positional, _, _ in plans), default=0)
+    parameters = "".join(f"a{i}=_absent, " for i in range(count)) + ("/, " if count else "")
+    code = ""
+    for positional, keywords, body in plans:
+        given = f"len(kwargs) == {keywords}" if keywords else "not kwargs"
+        fewer = f" and a{positional} is _absent" if positional < count else ""  # a0..a{positional-1}: typed below
+        code += f"    if {given} and not args{fewer} and active.tracer is None:\n{body}"
+    packed = ""
+    if count:
+        packed = f"    if a{count - 1} is not _absent:\n        args = ({''.join(f'a{i}, ' for i in range(count))}*args)\n"
+        for given in range(count - 1, 0, -1):
+            packed += f"    elif a{given - 1} is not _absent:\n        args = ({''.join(f'a{i}, ' for i in range(given))})\n"
+    text = _CALL_TEMPLATE.format(receiver=receiver, parameters=parameters, inlined=code, packed=packed)
     exec(compile(text, "<eager call>", "exec"), namespace)  # noqa: S102 - a fixed template and a plan's body
     function = namespace.pop("call")
     function.source = text

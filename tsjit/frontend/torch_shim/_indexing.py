@@ -12,8 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from tsjit.frontend.torch_shim._dispatch import function
-from tsjit.frontend.torch_shim._state import ACTIVE
+from tsjit.frontend.torch_shim._dispatch import bound_call, function
 from tsjit.frontend.torch_shim._tensor import Tensor, as_array, device, wrap
 
 INT64_MAX = 2**63 - 1
@@ -31,8 +30,17 @@ _CPU = device("cpu")
 
 
 def getitem(self: Tensor, index: Any) -> Tensor:
-    if type(index) is int and ACTIVE.tracer is None:  # `x[i]`, the common case
-        return _select(self, 0, index)
+    """`Tensor.__getitem__` until a Tensor is indexed by an int: from then on, a function
+    running `aten::select`'s plan in place for that, and `indexed` for the rest."""
+    if type(index) is int and type(self) is Tensor:
+        Tensor.__getitem__ = bound_call(_select, (Tensor, int, int), ("self", "index"), ("self", "0", "index"), indexed)  # pyright: ignore[reportAttributeAccessIssue]
+    return indexed(self, index)
+
+
+def indexed(self: Tensor, index: Any) -> Tensor:
+    """`self[index]`, as PyTorch's `applySlicing` indexes."""
+    if type(index) is int:  # `x[i]`, the common case (traced as `_apply_slicing` would record it)
+        return _select_item(self, 0, index, 0)
     result, indices = _apply_slicing(self, index)
     if indices is not None:
         return _index(result, indices)
@@ -54,16 +62,21 @@ def _apply_slicing(self: Tensor, index: Any) -> tuple[Tensor, list[Tensor | None
     dimension, None where a dimension is not indexed) if there are any."""
     items = index if type(index) is tuple else (index,)
     specified = sum(_dims_consumed(item) for item in items)
+    rank = self.dim()
+    if specified > rank:
+        if not rank and type(index) is not tuple and isinstance(index, (int, np.integer)):
+            _select_item(self, 0, int(index), 0)  # PyTorch's own words for a 0-dim tensor
+        raise IndexError(f"too many indices for tensor of dimension {rank}")
     result = self
     dim = 0
     advanced: list[Tensor | None] = []
     has_advanced = False
-    for item in items:
+    for position, item in enumerate(items):
         if item is None:
             result = _unsqueeze(result, dim)
             dim += 1
         elif item is Ellipsis:
-            dim += self.dim() - specified
+            dim += rank - specified
         elif isinstance(item, bool):
             result = _unsqueeze(result, dim)
             if not item:
@@ -71,7 +84,7 @@ def _apply_slicing(self: Tensor, index: Any) -> tuple[Tensor, list[Tensor | None
                 has_advanced = True
             dim += 1
         elif isinstance(item, (int, np.integer)):
-            result = _select(result, dim, int(item))
+            result = _select_item(result, dim, int(item), position)
         elif isinstance(item, slice):
             result = _slice(
                 result,
@@ -87,6 +100,20 @@ def _apply_slicing(self: Tensor, index: Any) -> tuple[Tensor, list[Tensor | None
             has_advanced = True
             dim += tensor.dim() if tensor.array.dtype.kind == "b" else 1
     return result, (advanced if has_advanced else None)
+
+
+def _select_item(tensor: Tensor, dim: int, index: int, position: int) -> Tensor:
+    """`aten::select` of dimension `dim` for the int item at `position` of the index;
+    its errors worded as PyTorch's indexing words them (`applySelect`, which names the
+    item's position as the dimension), not as `select()` does."""
+    shape = tensor.array.shape
+    if not shape:
+        raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in C++ "
+                         "to convert a 0-dim tensor to a number")  # fmt: skip
+    size = shape[dim]
+    if not -size <= index < size:
+        raise IndexError(f"index {index} is out of bounds for dimension {position} with size {size}")
+    return _select(tensor, dim, index)
 
 
 def _dims_consumed(item: Any) -> int:

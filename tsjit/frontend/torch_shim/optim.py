@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from tsjit.frontend.torch_shim._tensor import Tensor
+from tsjit.runtime.autograd.variable import version_counter
 
 
 class Optimizer:
@@ -41,7 +42,7 @@ class Optimizer:
                 self.update(p.array, np.asarray(p.grad.array, p.array.dtype), self.state.setdefault(id(p), {}), group)
         # the parameters changed in place: tensors saved from them are stale
         for p in self.params:
-            counter = p._version
+            counter = p._version if p._base is None else version_counter(p)  # a view counts in its base's
             if counter is not None:
                 counter[0] += 1
 

@@ -1,8 +1,9 @@
 """Views and in-place writes in the autograd graph (PyTorch's view tracking).
 
-A view (`x[0]`, `x.t()`, `x.view(2, 3)`) shares its base's memory and version counter,
-and remembers `view_fn`: how to take the same view of another array of the base's shape
-(the view operators replayed). Two things follow:
+A view (`x[0]`, `x.t()`, `x.view(2, 3)`) shares its base's memory and version counter
+(made when the memory is first written or saved: a view of a tensor without one records
+only its base), and remembers `view_fn`: how to take the same view of another array of
+the base's shape (the view operators replayed). Two things follow:
 
 - An in-place write through a view changes the base. The base's history is rebased on a
   `CopySlices` node: the gradient of the base after the write is that of the write's
@@ -37,9 +38,9 @@ def mark_view(view: Variable, source: Variable, view_fn: ViewFn | None) -> None:
         view_fn = None
     view._base = base
     view._view_fn = view_fn
-    counter = version_counter(base)
-    view._version = counter
-    view._view_version = counter[0]
+    counter = base._version  # made on first use, by the base (a view's is its base's)
+    if counter is not None:
+        view._view_version = counter[0]
 
 
 def mark_view_if_shared(view: Variable, source: Variable, view_fn: ViewFn) -> None:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from tsjit.runtime.errors import TorchScriptError
+from tsjit.runtime.errors import IndexCheckError, TorchScriptError
 from tsjit.runtime.values import Device, dtype_name
 
 ndarray = np.ndarray
@@ -30,9 +30,7 @@ def wrap_dim(dim: int, ndim: int) -> int:
     bound = ndim if ndim else 1
     if -bound <= dim < bound:
         return dim + bound if dim < 0 else dim
-    raise TorchScriptError(
-        f"Dimension out of range (expected to be in range of [{-bound}, {bound - 1}], but got {dim})"
-    )
+    raise IndexCheckError(f"Dimension out of range (expected to be in range of [{-bound}, {bound - 1}], but got {dim})")
 
 
 def wrap_dims(dims: Sequence[int], ndim: int) -> tuple[int, ...]:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from tsjit.runtime.errors import TorchScriptError
+from tsjit.runtime.errors import IndexCheckError, TorchScriptError
 from tsjit.runtime.kernels import Kernel, kernel
 from tsjit.runtime.kernels.common import as_tensor, broadcast_error, shape_str, wrap_dim
 from tsjit.runtime.values import dtype_name
@@ -24,15 +24,20 @@ ndarray = np.ndarray
 @kernel("aten::select.int")
 def select(self: ndarray, dim: int, index: int) -> ndarray:
     ndim = self.ndim
+    if dim == 0 and ndim > 1:  # `x[i]`: numpy's own index of the first dimension is a view
+        try:
+            return self[index]
+        except IndexError:
+            pass  # PyTorch's message below
     if 0 <= dim < ndim:  # inline: `x[i]` is selected often and is cheap in numpy
         d = dim
     elif ndim == 0:
-        raise TorchScriptError("select() cannot be applied to a 0-dim tensor.")
+        raise IndexCheckError("select() cannot be applied to a 0-dim tensor.")
     else:
         d = wrap_dim(dim, ndim)
     size = self.shape[d]
     if not -size <= index < size:
-        raise TorchScriptError(
+        raise IndexCheckError(
             f"select(): index {index} out of range for tensor of size {shape_str(self.shape)} at "
             f"dimension {d}"
         )
@@ -96,7 +101,7 @@ def _index_error(exc: IndexError, self: ndarray, index: tuple) -> TorchScriptErr
         if type(i) is ndarray and i.dtype.kind in "iu" and i.size:
             bad = i[(i >= size) | (i < -size)]
             if bad.size:
-                return TorchScriptError(
+                return IndexCheckError(
                     f"index {int(bad.flat[0])} is out of bounds for dimension {axis} with size {size}"
                 )
     try:
@@ -221,7 +226,7 @@ def index_select(self: ndarray, dim: int, index: ndarray) -> ndarray:
 
 def _check_index_bounds(index: ndarray, size: int, message: str) -> None:
     if index.size and (index.max() >= size or index.min() < -size):
-        raise TorchScriptError(message)
+        raise IndexCheckError(message)
 
 
 # --------------------------------------------------------------------------------------

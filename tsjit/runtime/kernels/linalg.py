@@ -87,14 +87,14 @@ def _inconsistent(a: ndarray, b: ndarray) -> TorchScriptError:
 
 @kernel("aten::matmul")
 def matmul(self: ndarray, other: ndarray) -> ndarray:
+    if self.ndim == 2 == other.ndim:  # the common case first
+        if self.dtype is other.dtype and self.shape[1] == other.shape[0]:  # what mm checks, inline
+            return np.matmul(self, other)
+        return mm(self, other)
     if self.ndim == 0 or other.ndim == 0:
         raise TorchScriptError(
             f"both arguments to matmul need to be at least 1D, but they are {self.ndim}D and {other.ndim}D"
         )
-    if self.ndim == 2 and other.ndim == 2:
-        if self.dtype is other.dtype and self.shape[1] == other.shape[0]:  # what mm checks, inline
-            return np.matmul(self, other)
-        return mm(self, other)
     if self.ndim == 1 and other.ndim == 1:
         return dot(self, other)
     _same_dtype(self, other)

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from tsjit.runtime.errors import TorchScriptError
+from tsjit.runtime.errors import IndexCheckError, TorchScriptError
 from tsjit.runtime.kernels import Kernel, kernel, register_kernel
 from tsjit.runtime.kernels.common import as_tensor, assign, broadcast_error, floating, shape_str, wrap_dim
 from tsjit.runtime.kernels.linalg import linear
@@ -43,15 +43,16 @@ def _shifted(x: ndarray, dim: int, dtype: int | None, op: str) -> tuple[ndarray,
         axis = wrap_dim(dim, ndim) if ndim else None
     if x.size == 0:
         return x.copy(), axis
-    return np.subtract(x, np.maximum.reduce(x, axis=axis, keepdims=True), out=...), axis
+    # ufuncs' arguments by position: numpy parses them faster than keywords
+    return np.subtract(x, np.maximum.reduce(x, axis, None, None, True), out=...), axis
 
 
 @kernel("aten::softmax.int")
 def softmax(self: ndarray, dim: int, dtype: int | None = None) -> ndarray:
     shifted, axis = _shifted(self, dim, dtype, "softmax_lastdim_kernel_impl")
     if shifted.size:
-        np.exp(shifted, out=shifted)
-        np.divide(shifted, np.add.reduce(shifted, axis=axis, keepdims=True), out=shifted)
+        np.exp(shifted, shifted)
+        np.divide(shifted, np.add.reduce(shifted, axis, None, None, True), shifted)
     return shifted
 
 
@@ -464,7 +465,7 @@ def embedding(
             f"but got torch.{indices.dtype.name} instead (while checking arguments for embedding)"
         )
     if indices.size and (indices.min() < 0 or indices.max() >= weight.shape[0]):
-        raise TorchScriptError("index out of range in self")
+        raise IndexCheckError("index out of range in self")
     return weight[indices]
 
 

@@ -104,7 +104,11 @@ def accumulating_overloads(ufunc: np.ufunc) -> tuple[Kernel, Kernel]:
 
     def over_dims(self: ndarray, dim: Dims, keepdim: bool = False, dtype: int | None = None) -> ndarray:
         x = self if dtype is None and self.dtype.kind in "fc" else _accumulation_dtype(self, dtype)
-        result = ufunc.reduce(x, axis=axes(dim, x.ndim), keepdims=keepdim)
+        if type(dim) is list and len(dim) == 1 and 0 <= dim[0] < x.ndim:  # `x.sum(1)`: `axes`, inline
+            axis: int | tuple[int, ...] | None = dim[0]
+        else:
+            axis = axes(dim, x.ndim)
+        result = ufunc.reduce(x, axis, None, None, keepdim)  # positional: numpy parses them faster
         return result if type(result) is ndarray else np.asarray(result)  # as_tensor, inline
 
     return over_all, over_dims

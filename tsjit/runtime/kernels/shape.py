@@ -55,7 +55,15 @@ def infer_size(shape: Sequence[int], numel: int) -> tuple[int, ...]:
 
 @kernel("aten::view")
 def view(self: ndarray, size: Sequence[int]) -> ndarray:
-    result = self.reshape(infer_size(size, self.size))
+    # numpy resolves a -1 and checks the element count as PyTorch does (but takes any
+    # negative size for -1): `infer_size` is for the rest, and for PyTorch's messages
+    if size and min(size) < -1:
+        result = self.reshape(infer_size(size, self.size))
+    else:
+        try:
+            result = self.reshape(size)
+        except ValueError:
+            result = self.reshape(infer_size(size, self.size))
     # reshape copies when no view exists; a view's base is self or self's own base.
     base = result.base
     if base is self or (base is not None and base is self.base) or not result.size:
@@ -403,7 +411,7 @@ def cat(tensors: Sequence[ndarray], dim: int = 0) -> ndarray:
                 break
         else:
             try:
-                return np.concatenate(tensors, axis=dim)
+                return np.concatenate(tensors, dim)  # the axis by position: numpy parses it faster
             except (ValueError, IndexError):
                 pass  # PyTorch's rules and messages below
     return _checked_cat(tensors, dim)

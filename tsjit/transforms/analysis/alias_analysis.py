@@ -239,14 +239,25 @@ def is_quiet(op: Operation) -> bool:
     has no side effects, decided from its name and operand count alone: no overload
     resolution, no alias DAG. A graph of quiet ops needs no alias analysis for dead code
     elimination, which then only follows values."""
+    kind = (type(op), op.name, len(op.operands))
+    quiet = _QUIET_KINDS.get(kind)
+    if quiet is not None:
+        return quiet
     rule = ALIAS_RULES.get(op.name)
     if rule is not None:
-        return rule in QUIET_RULES and op.name not in SIDE_EFFECTING_OPS
-    if isinstance(op, OperatorOp):
+        quiet = rule in QUIET_RULES and op.name not in SIDE_EFFECTING_OPS
+    elif isinstance(op, OperatorOp):
         operator = getattr(type(op), "OPERATOR", None)
-        return operator is not None and _quiet_operator(operator, len(op.operands))
-    effects = get_effects(op)
-    return effects is not None and not any(e.kind is MemoryEffectKind.WRITE for e in effects)
+        quiet = operator is not None and _quiet_operator(operator, len(op.operands))
+    else:  # effects from traits may depend on the op itself: not cached
+        effects = get_effects(op)
+        return effects is not None and not any(e.kind is MemoryEffectKind.WRITE for e in effects)
+    _QUIET_KINDS[kind] = quiet
+    return quiet
+
+
+_QUIET_KINDS: dict[tuple[type[Operation], str, int], bool] = {}
+"""`is_quiet` of the ops decided by name and operand count, per (class, name, count)."""
 
 
 @functools.cache

@@ -1,0 +1,55 @@
+"""`nested_ops` lists the same ops as xDSL's walk, in the same order."""
+
+from __future__ import annotations
+
+from tsjit.context import make_context
+from tsjit.dialects.ir_surgery import replace_all_uses
+from tsjit.dialects.traversal import nested_ops
+from tsjit.formats.mlir import parse_mlir
+
+T = "!ts.tensor"
+
+
+def test_nested_ops_is_the_walk_without_its_root():
+    text = f"""func.func @f(%x : {T}, %c : !ts.bool, %n : !ts.int) -> {T} {{
+  %true = prim.Constant true : !ts.bool
+  %a = prim.If %c -> ({T}) {{
+    %r = prim.Loop %n, %true iter(%i) carried(%u = %x : {T}) -> ({T}) {{
+      %u2 = aten.neg %u : ({T}) -> {T}
+      prim.Yield %true, %u2 : !ts.bool, {T}
+    }}
+    prim.Yield %r : {T}
+  }} else {{
+    %y = aten.relu %x : ({T}) -> {T}
+    prim.Yield %y : {T}
+  }}
+  func.return %a : {T}
+}}
+func.func @g(%x : {T}) -> {T} {{
+  func.return %x : {T}
+}}"""
+    module = parse_mlir(make_context(), text, "walk.mlir")
+    walked = list(module.walk())[1:]
+    assert len(walked) == 12
+    assert [id(op) for op in nested_ops(module)] == [id(op) for op in walked]
+    loop = next(op for op in walked if op.name == "prim.Loop")
+    assert [op.name for op in nested_ops(loop)] == ["aten.neg", "prim.Yield"]
+
+
+def test_replace_all_uses_moves_every_use_and_keeps_the_use_lists_whole():
+    text = f"""func.func @f(%x : {T}, %y : {T}) -> {T} {{
+  %a = aten.mul %x, %x : ({T}, {T}) -> {T}
+  %b = aten.mul %a, %x : ({T}, {T}) -> {T}
+  func.return %b : {T}
+}}"""
+    module = parse_mlir(make_context(), text, "uses.mlir")
+    graph = module.body.block.first_op
+    x, y = graph.body.block.args  # pyright: ignore[reportAttributeAccessIssue]
+    mul = graph.body.block.first_op  # pyright: ignore[reportAttributeAccessIssue]
+    second = mul.next_op
+    replace_all_uses(x, y)
+    assert list(mul.operands) == [y, y] and list(second.operands) == [mul.results[0], y]
+    assert not x.uses
+    assert sorted((id(use.operation) == id(mul), use.index) for use in y.uses) == [(False, 1), (True, 0), (True, 1)]
+    assert y.uses.get_length() == 3
+    module.verify()
