@@ -21,7 +21,6 @@ change. xDSL's own passes run by a tsjit pipeline get the dump through `run_pass
 from __future__ import annotations
 
 import enum
-import gc
 import inspect
 import os
 import sys
@@ -47,6 +46,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.printer import Printer
 
+from tsjit.collector import collector_paused
 from tsjit.diagnostics import SourceLocation, TsjitError
 
 LOG_LEVEL_VARIABLES = ("TSJIT_LOG_LEVEL", "PYTORCH_JIT_LOG_LEVEL")
@@ -171,13 +171,10 @@ def pass_scope(pass_: ModulePass) -> Iterator[PassLog]:
     limit = None if allowed is None else ((limits_text, keys[0]), allowed)
     log = PassLog(stem, keys, level, limit)
     token = _ACTIVE.set(log)
-    collecting = gc.isenabled()
-    gc.disable()  # passes allocate much and free little: collections would rescan the IR
     try:
-        yield log
+        with collector_paused():  # passes allocate much and free little: collections would rescan the IR
+            yield log
     finally:
-        if collecting:
-            gc.enable()
         _ACTIVE.reset(token)
 
 
