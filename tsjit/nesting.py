@@ -97,44 +97,76 @@ def check_source_nesting(
 ) -> int:
     """The depth of a Python syntax tree; a located error at the first node deeper than
     `NESTING_LIMIT`. `def_depths`, when given, receives the depth of every function
-    definition in the tree (what this check of the def alone would return)."""
+    definition in the tree (what this check of the def alone would return).
+
+    The tree is measured level by level (this check runs on every source read, and
+    most source is shallow); only a tree too deep is walked again, depth first, to
+    find the node to report."""
+    found: dict[ast.AST, int] | None = {} if def_depths is not None else None
+    deepest = _height(tree, found)
+    if deepest > NESTING_LIMIT:
+        return _first_too_deep(tree, filename, line_offset)
+    if def_depths is not None and found is not None:
+        def_depths.update(found)
+    return deepest
+
+
+def _height(root: ast.AST, def_heights: dict[ast.AST, int] | None) -> int:
+    """The levels below `root`, or a number past `NESTING_LIMIT` once that is certain;
+    with `def_heights`, the height of every def in the tree is recorded there (each
+    def is measured on its own; defs nest only as deep as Python's indentation)."""
+    node_type, def_type = ast.AST, ast.FunctionDef
+    level: list[ast.AST] = [root]
+    height = -1
     deepest = 0
-    pending: list[tuple[ast.AST, int, tuple[int, ...]]] = [(tree, 0, ())]
-    pop, push, node_type, def_type = pending.pop, pending.append, ast.AST, ast.FunctionDef
-    keep = def_depths is not None
-    defs: list[ast.AST] = []
-    bases: list[int] = []  # the depth of each def
-    deepest_in: list[int] = []  # the depth of each def's deepest node
-    while pending:  # `ast.iter_child_nodes`, inlined: this walk runs on every source read
-        node, depth, enclosing = pop()
-        if depth > deepest:
-            deepest = depth
-            if deepest > NESTING_LIMIT:
-                line = getattr(node, "lineno", 0)
-                col = getattr(node, "col_offset", -1) + 1
-                raise nesting_error(SourceLocation(filename, line + line_offset if line else 0, col))
-        if keep:
-            for index in enclosing:
-                if depth > deepest_in[index]:
-                    deepest_in[index] = depth
-            if type(node) is def_type:
-                enclosing = (*enclosing, len(defs))
-                defs.append(node)
-                bases.append(depth)
-                deepest_in.append(depth)
+    while level:
+        height += 1
+        if height > NESTING_LIMIT:
+            return height
+        below: list[ast.AST] = []
+        push = below.append
+        for node in level:
+            if def_heights is not None and node is not root and type(node) is def_type:
+                inner = _height(node, def_heights)
+                if height + inner > deepest:
+                    deepest = height + inner
+                continue
+            for name in node._fields:
+                child = getattr(node, name, None)
+                if isinstance(child, node_type):
+                    push(child)
+                elif isinstance(child, list):
+                    for item in child:
+                        if isinstance(item, node_type):
+                            push(item)
+        level = below
+    deepest = max(deepest, height)
+    if def_heights is not None and type(root) is def_type:
+        def_heights[root] = deepest
+    return deepest
+
+
+def _first_too_deep(tree: ast.AST, filename: str, line_offset: int) -> int:
+    """Raises the nesting error at the first node deeper than `NESTING_LIMIT`, in the
+    order of a depth-first walk."""
+    pending: list[tuple[ast.AST, int]] = [(tree, 0)]
+    pop, push, node_type = pending.pop, pending.append, ast.AST
+    while pending:
+        node, depth = pop()
+        if depth > NESTING_LIMIT:
+            line = getattr(node, "lineno", 0)
+            col = getattr(node, "col_offset", -1) + 1
+            raise nesting_error(SourceLocation(filename, line + line_offset if line else 0, col))
         depth += 1
         for name in node._fields:
             child = getattr(node, name, None)
             if isinstance(child, node_type):
-                push((child, depth, enclosing))
+                push((child, depth))
             elif isinstance(child, list):
                 for item in child:
                     if isinstance(item, node_type):
-                        push((item, depth, enclosing))
-    if def_depths is not None:
-        for node, base, deepest_node in zip(defs, bases, deepest_in):
-            def_depths[node] = deepest_node - base
-    return deepest
+                        push((item, depth))
+    raise AssertionError("a tree deeper than the limit has a node past it")
 
 
 # --------------------------------------------------------------------------------------

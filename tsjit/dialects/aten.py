@@ -171,13 +171,18 @@ def create_op(
     importers and the frontend. A hand-written prim op wins over the table's operator of
     the same name, as in the context; ops that also need properties or regions
     (`prim.Constant`, `prim.If`) are built with their own constructors instead."""
-    cls = _hand_written_ops().get(name) or op_class_for(name)
-    if cls is None:
-        raise ValueError(f"unknown operator '{name}'")
-    op = build_op(cls, ssa_values(operands), result_types)
+    op = build_op(operator_class(name), ssa_values(operands), result_types)
     if location is not None:
         op.location = location
     return op
+
+
+def operator_class(name: str) -> type[Operation]:
+    """The op class `create_op` builds for `name`; a ValueError for an unknown one."""
+    cls = _hand_written_ops().get(name) or op_class_for(name)
+    if cls is None:
+        raise ValueError(f"unknown operator '{name}'")
+    return cls
 
 
 @functools.cache

@@ -285,6 +285,31 @@ def _scalar_attr(kind: ScalarKind, value: object) -> Attribute:
 _SCALAR_ATTRS: dict[tuple[object, ...], Attribute] = {}
 
 
+def scalar_constant(value: object) -> tuple[Attribute | None, Attribute] | None:
+    """`(constant_attr(value, t), t)` with `t = infer_constant_type(value)` for a plain
+    int, bool, str or float, made once per distinct value (a program's literals are
+    the same few, emitted by the thousand); None for other values."""
+    cls = value.__class__
+    if cls is float:
+        if value != value:  # NaN: not a dictionary key
+            return None
+        key: tuple[object, ...] = (float, value, math.copysign(1.0, value))  # pyright: ignore[reportArgumentType]
+    elif cls is int or cls is bool or cls is str:
+        key = (cls, value)
+    else:
+        return None
+    known = _SCALAR_CONSTANTS.get(key)
+    if known is None:
+        result_type = infer_constant_type(value)
+        if len(_SCALAR_CONSTANTS) >= 4096:
+            _SCALAR_CONSTANTS.clear()
+        known = _SCALAR_CONSTANTS[key] = (constant_attr(value, result_type), result_type)
+    return known
+
+
+_SCALAR_CONSTANTS: dict[tuple[object, ...], tuple[Attribute | None, Attribute]] = {}
+
+
 def _element_attr(value: object, type: Attribute, container: object) -> Attribute:
     attr = constant_attr(value, type)
     if attr is None:

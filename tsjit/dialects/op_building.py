@@ -11,6 +11,13 @@ knows fit the definition; the verifier still checks them. It sets the fields xDS
 `Operation.create`.
 
     op = build_op(prim.LoadOp, (), (IntType(),), {"name": StringAttr("x")})
+
+The same goes for what the frontend's finishing passes do to ops by the thousand:
+linking a new op into a block (`insert_built_op`), appending operands, moving a run
+of ops to another block and erasing an unused op (`ir_surgery` replaces uses). Each keeps
+xDSL's invariants (use lists, parents, block links) without the checks that walk from a
+block up to the root, or the operand tuple rebuilt per use, of xDSL's own methods; the
+unit tests compare them with those.
 """
 
 from __future__ import annotations
@@ -20,8 +27,9 @@ from collections.abc import Sequence
 from typing import TypeVar
 
 from xdsl.dialects.builtin import UNKNOWN_LOC
-from xdsl.ir import Attribute, BlockArgument, OpResult, Operation, Region, SSAValue, SSAValues, Use
+from xdsl.ir import Attribute, Block, BlockArgument, OpResult, Operation, Region, SSAValue, SSAValues, Use
 from xdsl.irdl import IRDLOperation, OptionalDef
+from xdsl.rewriter import InsertPoint
 
 OpT = TypeVar("OpT", bound=Operation)
 
@@ -125,3 +133,112 @@ def add_results(op: Operation, result_types: Sequence[Attribute]) -> None:
     first = len(op.results)
     new = [OpResult(type, op, first + index) for index, type in enumerate(result_types)]
     op.results = SSAValues([*op.results, *new])
+
+
+def insert_built_op(op: Operation, block: Block, before: Operation | None = None) -> None:
+    """Links a new op into `block` (at its end, or before `before`, an op of `block`):
+    `Block.add_op`/`insert_op_before` without their checks, which walk up from the
+    block to the root to prove that `op` holds no ancestor of it, a walk as deep as the
+    nesting. An op with regions, or already attached, takes xDSL's checked path."""
+    if op.regions or op.parent is not None:
+        if before is None:
+            block.add_op(op)
+        else:
+            block.insert_op_before(op, before)
+        return
+    op.parent = block
+    _link(block, op, op, before)
+
+
+def insert_at(op: Operation, point: InsertPoint) -> None:
+    """`Rewriter.insert_op(op, point)` for a new op (`insert_built_op`)."""
+    insert_built_op(op, point.block, point.insert_before)
+
+
+def append_operands(op: Operation, values: Sequence[SSAValue]) -> None:
+    """`op.operands = [*op.operands, *values]`, linking uses for the new operands only:
+    the setter relinks every operand, and yields that gain outputs one at a time
+    would pay for all of them each time."""
+    first = len(op._operands)  # pyright: ignore[reportPrivateUsage]
+    uses = tuple([Use(op, first + index) for index in range(len(values))])
+    for value, use in zip(values, uses):
+        value.add_use(use)
+    op._operands = SSAValues((*op._operands, *values))  # pyright: ignore[reportPrivateUsage]
+    op._operand_uses = (*op._operand_uses, *uses)  # pyright: ignore[reportPrivateUsage]
+
+
+def move_ops_before(first: Operation, last: Operation, before: Operation) -> None:
+    """Moves the ops from `first` to `last` (a run of one block, in order) before
+    `before`, in another block: relinked as a whole, without the per-op checks that
+    walk up from the target block to the root."""
+    source = first.parent
+    target = before.parent
+    assert source is not None and target is not None and source is not target
+    _unlink(source, first, last)
+    op: Operation | None = first
+    while op is not None:
+        op.parent = target
+        op = None if op is last else op._next_op  # pyright: ignore[reportPrivateUsage]
+    _link(target, first, last, before)
+
+
+def erase_built_op(op: Operation) -> None:
+    """`block.erase_op(op)` for an op of a block whose results are unused: unlinked
+    without xDSL's erasure, which makes an `ErasedSSAValue` for every result even when
+    nothing uses it. An op with regions, or with a used result (which xDSL reports),
+    takes xDSL's path."""
+    block = op.parent
+    assert block is not None
+    for result in op.results:
+        if result.first_use is not None:
+            block.erase_op(op)
+            return
+    if op.regions:
+        block.erase_op(op)
+        return
+    _unlink(block, op, op)
+    op._prev_op = op._next_op = op.parent = None  # pyright: ignore[reportPrivateUsage]
+    for operand, use in zip(op._operands, op._operand_uses):  # pyright: ignore[reportPrivateUsage]
+        operand.remove_use(use)
+    op._operand_uses = ()  # pyright: ignore[reportPrivateUsage]
+
+
+def set_operand(op: Operation, index: int, value: SSAValue) -> None:
+    """`op.operands[index] = value` without making an operand view."""
+    operands = list(op._operands)  # pyright: ignore[reportPrivateUsage]
+    use = op._operand_uses[index]  # pyright: ignore[reportPrivateUsage]
+    operands[index].remove_use(use)
+    value.add_use(use)
+    operands[index] = value
+    op._operands = SSAValues(operands)  # pyright: ignore[reportPrivateUsage]
+
+
+def _link(block: Block, first: Operation, last: Operation, before: Operation | None) -> None:
+    """Puts the run of ops `first`..`last` (linked among themselves) into `block`'s op
+    list, before `before` or at the end."""
+    if before is None:
+        previous = block._last_op  # pyright: ignore[reportPrivateUsage]
+        block._last_op = last  # pyright: ignore[reportPrivateUsage]
+    else:
+        previous = before._prev_op  # pyright: ignore[reportPrivateUsage]
+        before._prev_op = last  # pyright: ignore[reportPrivateUsage]
+    first._prev_op = previous  # pyright: ignore[reportPrivateUsage]
+    last._next_op = before  # pyright: ignore[reportPrivateUsage]
+    if previous is None:
+        block._first_op = first  # pyright: ignore[reportPrivateUsage]
+    else:
+        previous._next_op = first  # pyright: ignore[reportPrivateUsage]
+
+
+def _unlink(block: Block, first: Operation, last: Operation) -> None:
+    """Takes the run of ops `first`..`last` out of `block`'s op list (the run keeps its
+    own links)."""
+    previous, following = first._prev_op, last._next_op  # pyright: ignore[reportPrivateUsage]
+    if previous is None:
+        block._first_op = following  # pyright: ignore[reportPrivateUsage]
+    else:
+        previous._next_op = following  # pyright: ignore[reportPrivateUsage]
+    if following is None:
+        block._last_op = previous  # pyright: ignore[reportPrivateUsage]
+    else:
+        following._prev_op = previous  # pyright: ignore[reportPrivateUsage]

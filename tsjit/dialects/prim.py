@@ -25,6 +25,7 @@ reads and writes, prints and raises are effects, and calls have unknown effects.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, ClassVar, NoReturn, Self, TypeAlias
 
@@ -82,6 +83,7 @@ from tsjit.dialects.constant_values import (  # the constant encoding, re-export
     is_constant_value,
     parse_constant_literal,
     print_constant_literal,
+    scalar_constant,
 )
 from tsjit.dialects.op_building import build_into, ssa_values
 from tsjit.dialects.types import (
@@ -241,6 +243,8 @@ class ConstantOp(IRDLOperation, HasFolderInterface):
     def from_value(cls, value: object, type: Attribute | None = None) -> ConstantOp:
         """A constant holding a Python value (int, float, bool, str, None, list, tuple,
         numpy array); the type is inferred unless given."""
+        if type is None and (known := scalar_constant(value)) is not None:
+            return cls(*known)
         result_type = infer_constant_type(value) if type is None else type
         return cls(constant_attr(value, result_type), result_type)
 
@@ -1149,6 +1153,13 @@ class PrintOp(IRDLOperation):
 # --------------------------------------------------------------------------------------
 
 
+@functools.lru_cache(maxsize=4096)
+def variable_name(name: str) -> StringAttr:
+    """The name attribute of Stores and Loads, made once per variable: a variable is
+    stored and loaded many times."""
+    return StringAttr(name)
+
+
 @irdl_op_definition
 class StoreOp(IRDLOperation):
     """`prim::Store`: assigns a variable of the environment.
@@ -1166,7 +1177,7 @@ class StoreOp(IRDLOperation):
     assembly_format = "`[` `name` `=` $name `]` $input attr-dict `:` type($input)"
 
     def __init__(self, var_name: str, input: Operand):
-        build_into(self, ssa_values((input,)), (), {"name": StringAttr(var_name)})
+        build_into(self, ssa_values((input,)), (), {"name": variable_name(var_name)})
 
 
 @irdl_op_definition
@@ -1186,7 +1197,7 @@ class LoadOp(IRDLOperation):
     assembly_format = "`[` `name` `=` $name `]` attr-dict `:` type($result)"
 
     def __init__(self, var_name: str, result_type: Attribute):
-        build_into(self, (), (result_type,), {"name": StringAttr(var_name)})
+        build_into(self, (), (result_type,), {"name": variable_name(var_name)})
 
 
 @irdl_op_definition

@@ -9,9 +9,12 @@ from a program goes through `name_hint`.
 
 from __future__ import annotations
 
+import functools
+
 from xdsl.ir import SSAValue
 
 
+@functools.lru_cache(maxsize=4096)
 def name_hint(name: str | None) -> str | None:
     """`name` when xDSL keeps it as a non-empty name hint, else None (no hint)."""
     if not name:

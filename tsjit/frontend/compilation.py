@@ -28,6 +28,7 @@ from tsjit.collector import collector_paused
 from tsjit.diagnostics import SourceLocation, TsjitError
 from tsjit.dialects.types import TensorType, TupleType
 from tsjit.frontend.annotations import Annotation, TypeParser, type_str
+from tsjit.frontend.direct_calls import DirectCall, Shape
 from tsjit.frontend.modules import ModuleInfo, ModuleRegistry
 from tsjit.frontend.resolver import Resolver, Scope
 from tsjit.frontend.schema_matching import NO_DEFAULT, Choice, Param, Signature, operator_signatures
@@ -104,6 +105,7 @@ class CompilationUnit:
         self.functions: dict[str, object] = {}  # qualified name -> function of serialized code
         self.implementations: set[tuple[str, str]] = set()  # (interface, class) pairs checked
         self.overload_choices: dict[tuple[object, ...], Choice] = {}  # see match_signatures
+        self.direct_calls: dict[Shape, DirectCall] = {}  # see direct_calls
         self.deepest = 0
         """The deepest nesting of the functions compiled (`tsjit.nesting`)."""
 
@@ -729,16 +731,21 @@ def _emitted(emitter: FunctionEmitter) -> func.FuncOp:
 
 def finish(function: func.FuncOp) -> None:
     """The passes PyTorch runs on every freshly emitted graph: SSA conversion, the exit
-    transform, loop canonicalization, and removal of the frontend's dead scaffolding."""
+    transform, loop canonicalization, and removal of the frontend's dead scaffolding.
+    Each runs only when the graph holds the ops it rewrites (one walk finds them)."""
+    from tsjit.dialects import prim
     from tsjit.frontend.exit_transform import transform_exits
     from tsjit.frontend.forks import lift_fork_captures
     from tsjit.frontend.loops import canonicalize_modified_loops
-    from tsjit.frontend.ssa import convert_to_ssa, erase_dead_scaffolding
+    from tsjit.frontend.ssa import convert_to_ssa, erase_dead_scaffolding, op_kinds
 
-    convert_to_ssa(function)
-    lift_fork_captures(function)
-    transform_exits(function)
-    canonicalize_modified_loops(function)
+    kinds = op_kinds(function.body.block)
+    convert_to_ssa(function, kinds)
+    if prim.ForkOp in kinds:
+        lift_fork_captures(function)
+    transform_exits(function, kinds)
+    if prim.LoopOp in kinds:
+        canonicalize_modified_loops(function)
     erase_dead_scaffolding(function)
     returned = function.body.block.last_op
     assert isinstance(returned, func.ReturnOp)

@@ -27,7 +27,8 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from tsjit.diagnostics import TsjitError
 from tsjit.dialects import prim
-from tsjit.dialects.aten import create_op
+from tsjit.dialects.aten import operator_class
+from tsjit.dialects.op_building import build_op, insert_built_op, ssa_values
 from tsjit.dialects.types import (
     AnyType,
     BoolType,
@@ -50,6 +51,7 @@ from tsjit.dialects.types import (
 from tsjit.dialects.value_names import name_hint
 from tsjit.frontend import builtins
 from tsjit.frontend.annotations import type_str
+from tsjit.frontend.direct_calls import call_shape, direct_call, emit_direct_call
 from tsjit.frontend.environment import Frame, meaningful_name
 from tsjit.frontend.schema_matching import (
     CallArg,
@@ -155,6 +157,7 @@ class FunctionEmitter:
         self.merged_return: Attribute | None = None
         self.empty_list_literals: set[SSAValue] = set()
         self.temp_count = 0
+        self.has_renames = False  # whether a frame renames a variable (`Frame.storage_name`)
         self.none_type = NoneType()
 
     # ==================================================================================
@@ -222,10 +225,7 @@ class FunctionEmitter:
                 op.location = location
         point = self.point
         assert point is not None
-        if point.insert_before is None:  # `Rewriter.insert_op`, without its generic checks
-            point.block.add_op(op)
-        else:
-            point.block.insert_op_before(op, point.insert_before)
+        insert_built_op(op, point.block, point.insert_before)
         return op
 
     def value_name(self, name: str) -> str | None:
@@ -236,7 +236,8 @@ class FunctionEmitter:
     def constant(self, value: object, type: Attribute | None = None, node: ast.AST | None = None) -> SSAValue:
         if isinstance(value, tuple) and isinstance(type, ListType):
             value = list(value)
-        return self.insert(prim.ConstantOp.from_value(value, type), node).results[0]
+        (result,) = self.insert(prim.ConstantOp.from_value(value, type), node).results
+        return result
 
     def constant_value(self, value: SSAValue) -> object:
         """The Python value of a `prim.Constant` result, else `_NOT_CONSTANT`."""
@@ -307,6 +308,9 @@ class FunctionEmitter:
         """TorchScript's `emitBuiltinCall`: the overload the arguments select among the
         operator's schemas and its TorchScript-source builtins (inlined); `overload`
         names the only schema to match (`torch.ops.aten.add.Tensor`)."""
+        shape = call_shape(operator, overload, args, kwargs, self_arg, self.empty_list_literals)
+        if shape is not None and (direct := self.unit.direct_calls.get(shape)) is not None:
+            return emit_direct_call(self, direct, node, args, kwargs, self_arg)
         operators, sources, signatures = self.unit.builtin_overloads(operator, overload)
         if not signatures:
             raise self.error(node, f"unknown builtin op: {operator}")
@@ -315,7 +319,10 @@ class FunctionEmitter:
         if index >= len(operators):
             return self.unit.inline(self, sources[index - len(operators)], inputs)
         name = builtins.NORMALIZED_OPERATORS.get(operator, operator)
-        op = self.insert(create_op(name.replace("::", ".", 1), inputs, matched.return_types), node)
+        op_class = operator_class(name.replace("::", ".", 1))
+        op = self.insert(build_op(op_class, ssa_values(inputs), matched.return_types), node)
+        if shape is not None and (direct := direct_call(op_class, matched, args, kwargs, self_arg)) is not None:
+            self.unit.direct_calls[shape] = direct
         return self.pack_outputs(list(op.results), matched.signature.return_names)
 
     def pack_outputs(self, values: list[SSAValue], names: tuple[str, ...] | None) -> SSAValue:
@@ -364,7 +371,7 @@ class FunctionEmitter:
     def emit_statements(self, statements: Sequence[ast.stmt]) -> None:
         for statement in statements:
             self.emit_statement(statement)
-            if self.block in self.exit_blocks:
+            if self.exit_blocks and self.block in self.exit_blocks:
                 return
 
     def emit_statement(self, node: ast.stmt) -> None:
@@ -933,14 +940,25 @@ class FunctionEmitter:
     # ==================================================================================
 
     def emit_expr(self, node: ast.expr, type_hint: Attribute | None = None) -> SSAValue:
-        value = self.emit_sugared(node, 1, type_hint).as_value(self, node)
-        if isinstance(type_hint, AnyType) and not isinstance(value.type, AnyType):
+        node_type = type(node)
+        if node_type is ast.Name:  # a variable with a known value: no sugared value made
+            value = self.frame.current.get(node.id)  # pyright: ignore[reportOptionalMemberAccess, reportAttributeAccessIssue]
+            if value is None:
+                value = self.get_sugared_var(node.id, node).as_value(self, node)  # pyright: ignore[reportAttributeAccessIssue]
+        elif node_type in _EXPRESSIONS:
+            value = _EXPRESSIONS[node_type](self, node, type_hint)
+        else:
+            value = self.emit_sugared(node, 1, type_hint).as_value(self, node)
+        if type_hint is not None and isinstance(type_hint, AnyType) and not isinstance(value.type, AnyType):
             value = self.unchecked_cast(value, type_hint, node)
         return value
 
     def emit_sugared(
         self, node: ast.expr, n_binders: int, type_hint: Attribute | None = None
     ) -> SugaredValue:
+        handler = _EXPRESSIONS.get(type(node))
+        if handler is not None:  # always a first-class value
+            return SimpleValue(handler(self, node, type_hint))
         if isinstance(node, ast.Name):
             return self.get_sugared_var(node.id, node)
         if isinstance(node, ast.Attribute):
@@ -1369,6 +1387,9 @@ class FunctionEmitter:
         return self.magic_call(node, operator, magic, [CallArg(lhs, node.left), CallArg(rhs, node.right)])
 
     def magic_call(self, node: ast.AST, operator: str, magic: str, args: list[CallArg]) -> SSAValue:
+        first = args[0].value
+        if first is not None and not isinstance(first.type, ClassType):  # no class to override it
+            return self.builtin_call(operator, node, args)
         return (
             MagicMethod(magic, BuiltinFunction(operator)).call(self, node, args, [], 1).as_value(self, node)
         )
@@ -1541,6 +1562,7 @@ class FunctionEmitter:
         scope = self.push_frame(self.block)
         for name in _target_names(target):
             scope.renames[name] = f"{name}${self.new_temp('')[1:]}"
+            self.has_renames = True
 
         def emit_body() -> None:
             nonlocal typed

@@ -16,7 +16,7 @@ import ast
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from xdsl.ir import Attribute, Block, SSAValue
+from xdsl.ir import Attribute, Block, OpResult, SSAValue
 
 from tsjit.dialects.types import ListType, is_subtype_of, unshaped
 from tsjit.frontend.annotations import type_str
@@ -56,6 +56,8 @@ class Frame:
     def storage_name(self, name: str) -> str:
         """The name a variable is stored under (a comprehension's own targets are
         renamed so that they never meet the enclosing scope's variables)."""
+        if not self.emitter.has_renames:
+            return name
         frame: Frame | None = self
         while frame is not None:
             if name in frame.renames:
@@ -164,7 +166,7 @@ class Frame:
             declared = annotated_type if annotated_type is not None else simple.type
             self.types[name] = declared
             self.values.pop(name, None)
-            if declared == simple.type and not em.is_empty_list_literal(simple):
+            if (declared is simple.type or declared == simple.type) and not em.is_empty_list_literal(simple):
                 self.current[name] = simple
             else:  # a read has the declared type, or must not pass for the literal `[]`
                 # (which takes the type its parameter expects): it needs its Load
@@ -205,6 +207,8 @@ class Frame:
 
 
 def _defined_in(value: SSAValue, block: Block) -> bool:
+    if value.__class__ is OpResult:  # not isinstance: xDSL's IR classes are ABCs, slow to check
+        return value.op.parent is block  # pyright: ignore[reportAttributeAccessIssue]
     owner = value.owner
     if isinstance(owner, Block):
         return owner is block

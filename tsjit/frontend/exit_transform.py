@@ -39,14 +39,16 @@ The JIT overview's example, `while i < 5: if i == 3: i += 1; continue; i += 2`:
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 from dataclasses import dataclass
 
 from xdsl.dialects import func
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
-from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.ir import Attribute, Block, OpResult, Operation, Region, SSAValue
+from xdsl.rewriter import InsertPoint
 
 from tsjit.dialects import prim
+from tsjit.dialects.ir_surgery import replace_all_uses
+from tsjit.dialects.op_building import append_operands, insert_at, move_ops_before, set_operand
 from tsjit.dialects.types import BoolType, UnionType, unify
 from tsjit.frontend.rebuild import extend_if, extend_loop, extend_with, with_results
 
@@ -66,11 +68,17 @@ class ExitPair:
     values: list[SSAValue]
 
 
-def transform_exits(function: func.FuncOp) -> None:
-    has_with = _enter_exit_to_with(function)
-    _ExitTransformer(function, prim.LoopContinuationOp).run()
-    _ExitTransformer(function, prim.ReturnStmtOp).run()
-    _inline_consecutive_ifs(function.body.block)
+def transform_exits(function: func.FuncOp, kinds: Set[type[Operation]] | None = None) -> None:
+    """`kinds`, when given, holds the type of every op of the function (`ssa.op_kinds`):
+    the steps for exits, `with`s and Ifs it does not hold are skipped (Ifs are made
+    only for exits nested in control flow)."""
+    has_with = (kinds is None or prim.EnterOp in kinds) and _enter_exit_to_with(function)
+    if kinds is None or prim.LoopContinuationOp in kinds:
+        _ExitTransformer(function, prim.LoopContinuationOp).run()
+    if kinds is None or prim.ReturnStmtOp in kinds:
+        _ExitTransformer(function, prim.ReturnStmtOp).run()
+    if kinds is None or not kinds.isdisjoint((prim.IfOp, prim.LoopOp, prim.EnterOp)):
+        _inline_consecutive_ifs(function.body.block)
     if has_with:
         _with_to_enter_exit(function)
 
@@ -84,7 +92,6 @@ class _ExitTransformer:
     def __init__(self, function: func.FuncOp, exit_kind: type[prim.LoopContinuationOp | prim.ReturnStmtOp]):
         self.graph = function.body.block
         self.exit_kind = exit_kind
-        self.rewriter = Rewriter()
         self.unit_values: dict[Attribute, SSAValue] = {}
         start = InsertPoint.at_start(self.graph)
         self.true_value = self._insert(prim.ConstantOp.from_value(True), start)
@@ -95,7 +102,7 @@ class _ExitTransformer:
         self.target: Block | None = None
 
     def _insert(self, op: Operation, point: InsertPoint) -> SSAValue:
-        self.rewriter.insert_op(op, point)
+        insert_at(op, point)
         return op.results[0]
 
     def run(self) -> None:
@@ -179,7 +186,7 @@ class _ExitTransformer:
 
     def new_if(self, cond: SSAValue, point: InsertPoint) -> prim.IfOp:
         op = prim.IfOp(cond, [], Region(Block([prim.YieldOp()])), Region(Block([prim.YieldOp()])))
-        self.rewriter.insert_op(op, point)
+        insert_at(op, point)
         return op
 
     def add_if_outputs(
@@ -187,8 +194,8 @@ class _ExitTransformer:
     ) -> prim.IfOp:
         then_yield, else_yield = op.then_region.block.last_op, op.else_region.block.last_op
         assert then_yield is not None and else_yield is not None
-        then_yield.operands = [*then_yield.operands, *then_values]
-        else_yield.operands = [*else_yield.operands, *else_values]
+        append_operands(then_yield, then_values)
+        append_operands(else_yield, else_values)
         types = [unify_or_union(a.type, b.type) for a, b in zip(then_values, else_values)]
         return extend_if(op, types)
 
@@ -203,7 +210,7 @@ class _ExitTransformer:
         for op in reversed(doomed):
             for result in op.results:
                 if result.uses:
-                    result.replace_all_uses_with(self.unit(result.type))
+                    replace_all_uses(result, self.unit(result.type))
             block.erase_op(op)
 
     # -- control flow ---------------------------------------------------------------------------
@@ -253,7 +260,7 @@ class _ExitTransformer:
             body.insert_arg(v.type, len(body.args))
         terminator = body.last_op
         assert terminator is not None
-        terminator.operands = [*terminator.operands, pair.has_exited, *values]
+        append_operands(terminator, [pair.has_exited, *values])
         results = list(new.results[first:])
         return ExitPair(results[0], results[1:])
 
@@ -266,7 +273,7 @@ class _ExitTransformer:
         outputs = pair.values if status is Status.WILL else [pair.has_exited, *pair.values]
         body_yield = op.body.block.last_op
         assert body_yield is not None
-        body_yield.operands = [*body_yield.operands, *outputs]
+        append_operands(body_yield, outputs)
         first = len(op.results)
         new = extend_with(op, [v.type for v in outputs])
         results = list(new.results[first:])
@@ -281,7 +288,7 @@ class _ExitTransformer:
         guard_yield = prim.YieldOp()
         guard_block.add_op(guard_yield)
         guard = prim.IfOp(pair.has_exited, [], Region(Block([prim.YieldOp()])), Region(guard_block))
-        self.rewriter.insert_op(guard, InsertPoint.before(terminator))
+        insert_at(guard, InsertPoint.before(terminator))
         exit_block = guard.then_region.block
         outputs = list(terminator.operands)
         exit_yield = exit_block.last_op
@@ -360,27 +367,44 @@ def _merge_with_next(first: Operation) -> prim.IfOp | None:
         chosen = (second.then_region if value else second.else_region).block
         first_yield, chosen_yield = first_block.last_op, chosen.last_op
         assert first_yield is not None and chosen_yield is not None
-        mapping: dict[SSAValue, SSAValue] = {r: first_yield.operands[i] for i, r in enumerate(first.results)}
-        op = chosen.first_op
-        while op is not chosen_yield:
-            assert op is not None
-            following = op.next_op
-            chosen.detach_op(op)
-            first_block.insert_op_before(op, first_yield)
-            op = following
-        for result, value_there in mapping.items():  # what `first` yields, in its branch
-            for use in tuple(result.uses):
-                if _inside(use.operation, first_block):
-                    use.operation.operands[use.index] = value_there
-        first_yield.operands = [*first_yield.operands, *(mapping.get(v, v) for v in chosen_yield.operands)]
+        yielded = tuple(first_yield.operands)  # what `first` yields, in this branch
+        moved = chosen.first_op
+        if moved is not chosen_yield:
+            move_ops_before(moved, chosen_yield.prev_op, first_yield)  # pyright: ignore[reportArgumentType]
+            _use_yielded(moved, first_yield, first, yielded)  # pyright: ignore[reportArgumentType]
+        append_operands(first_yield, [_yielded_for(v, first, yielded) for v in chosen_yield.operands])
     count = len(first.results)
     merged = extend_if(first, list(second.outs.types))
     for old, new in zip(second.results, merged.results[count:]):
-        old.replace_all_uses_with(new)
+        replace_all_uses(old, new)
     parent = second.parent_block()
     assert parent is not None
     parent.erase_op(second)
     return merged
+
+
+def _yielded_for(value: SSAValue, first: Operation, yielded: Sequence[SSAValue]) -> SSAValue:
+    """`value`, or what a branch of `first` yields for it when it is a result of `first`."""
+    if value.__class__ is OpResult and value.op is first:  # pyright: ignore[reportAttributeAccessIssue]
+        return yielded[value.index]  # pyright: ignore[reportAttributeAccessIssue]
+    return value
+
+
+def _use_yielded(start: Operation, stop: Operation | None, first: Operation, yielded: Sequence[SSAValue]) -> None:
+    """In the ops from `start` up to `stop` (and those nested in them), moved into a
+    branch of `first`: each use of a result of `first` becomes what that branch yields."""
+    op: Operation | None = start
+    while op is not stop:
+        assert op is not None
+        for index, operand in enumerate(op.operands):
+            replacement = _yielded_for(operand, first, yielded)
+            if replacement is not operand:
+                set_operand(op, index, replacement)
+        for region in op.regions:
+            for nested in region.blocks:
+                if nested.first_op is not None:
+                    _use_yielded(nested.first_op, None, first, yielded)
+        op = op.next_op
 
 
 def _bool_constant(value: SSAValue) -> bool | None:

@@ -14,10 +14,12 @@ from __future__ import annotations
 
 from xdsl.dialects import func
 from xdsl.ir import Block, SSAValue
-from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.rewriter import InsertPoint
 
 from tsjit.dialects import prim
 from tsjit.dialects.aten import create_op
+from tsjit.dialects.ir_surgery import replace_all_uses
+from tsjit.dialects.op_building import insert_at
 from tsjit.dialects.types import BoolType, IntType
 from tsjit.frontend.rebuild import extend_loop
 
@@ -57,12 +59,11 @@ def _is_modified_loop(op: prim.LoopOp) -> bool:
 
 
 def _canonicalize(op: prim.LoopOp) -> None:
-    rewriter = Rewriter()
     location = op.location
 
     def insert(new_op, point: InsertPoint) -> SSAValue:
         new_op.location = location
-        rewriter.insert_op(new_op, point)
+        insert_at(new_op, point)
         return new_op.results[0]
 
     before = InsertPoint.before(op)
@@ -79,7 +80,7 @@ def _canonicalize(op: prim.LoopOp) -> None:
     body = new.body.block
     counter = body.args[0]
     iteration = body.insert_arg(IntType(), len(body.args))
-    counter.replace_all_uses_with(iteration)
+    replace_all_uses(counter, iteration)
     counter.name_hint = None
     terminator = body.last_op
     assert terminator is not None

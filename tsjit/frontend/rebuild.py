@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from xdsl.ir import Attribute, SSAValue
 
 from tsjit.dialects import prim
-from tsjit.dialects.op_building import add_results
+from tsjit.dialects.op_building import add_results, append_operands
 
 
 def with_results(op: prim.IfOp, result_types: Sequence[Attribute]) -> prim.IfOp:
@@ -38,6 +38,6 @@ def extend_loop(
 ) -> prim.LoopOp:
     """`op` with more carried values: initial operands and result types (the body's
     arguments and yielded values are the caller's to add)."""
-    op.operands = [*op.operands, *extra_initial]
+    append_operands(op, extra_initial)
     add_results(op, extra_types)
     return op

@@ -744,14 +744,8 @@ class Choice:
     @staticmethod
     def of(index: int, allow_conversions: bool, matched: Matched, args: Sequence[CallArg],
            kwargs: Sequence[CallArg], self_arg: CallArg | None) -> Choice:  # fmt: skip
-        sources: list[tuple[str, object, Attribute]] | None = []
-        for plan in matched.plans:
-            source = _source_of(plan, args, kwargs, self_arg)
-            if source is None:
-                sources = None
-                break
-            sources.append((*source, plan.type))
-        return Choice(index, allow_conversions, None if sources is None else tuple(sources), tuple(matched.return_types))
+        sources = input_sources(matched, args, kwargs, self_arg)
+        return Choice(index, allow_conversions, sources, tuple(matched.return_types))
 
     def replay(self, matcher: Matcher, signature: Signature, args: Sequence[CallArg], kwargs: Sequence[CallArg],
                self_arg: CallArg | None) -> Matched:  # fmt: skip
@@ -767,6 +761,19 @@ class Choice:
                 arg = args[where] if kind == "arg" else kwargs[where] if kind == "kwarg" else self_arg  # pyright: ignore[reportArgumentType, reportCallIssue]
                 plans.append(UseArg(t, 0, arg))  # pyright: ignore[reportArgumentType]
         return Matched(signature, plans, list(self.return_types), 0)
+
+
+def input_sources(matched: Matched, args: Sequence[CallArg], kwargs: Sequence[CallArg],
+                  self_arg: CallArg | None) -> tuple[tuple[str, object, Attribute], ...] | None:  # fmt: skip
+    """Where each input of a match comes from, with its type (see `Choice`); None when
+    an input is a conversion."""
+    sources: list[tuple[str, object, Attribute]] = []
+    for plan in matched.plans:
+        source = _source_of(plan, args, kwargs, self_arg)
+        if source is None:
+            return None
+        sources.append((*source, plan.type))
+    return tuple(sources)
 
 
 def _source_of(plan: Plan, args: Sequence[CallArg], kwargs: Sequence[CallArg],

@@ -60,10 +60,16 @@ class SourceFile:
         decorator: how a Python function's code object (`co_firstlineno`) finds its def
         without walking the whole tree for each function."""
         found: dict[tuple[str, int], ast.FunctionDef | ast.AsyncFunctionDef] = {}
-        for node in ast.walk(self.tree):
+        pending: list[ast.AST] = [self.tree]
+        while pending:  # defs are statements: only statement lists are walked, not expressions
+            node = pending.pop()
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 for line in (node.lineno, *(d.lineno for d in node.decorator_list)):
                     found.setdefault((node.name, line), node)
+            for field in _STATEMENT_LISTS:
+                children = getattr(node, field, None)
+                if children:
+                    pending.extend(children)
         return found
 
     def nesting_depth(self, definition: ast.AST) -> int:
@@ -112,14 +118,16 @@ class SourceFile:
         return TsjitError(message, self.source_location(node), self.line_text(node), notes)
 
 
+_STATEMENT_LISTS = ("body", "orelse", "finalbody", "handlers", "cases")
+"""The fields that hold statements (or the handlers and match cases that do)."""
+
+
 def _file_line_col(filename: StringAttr, line: int, column: int) -> FileLineColLoc:
     """`FileLineColLoc(filename, IntAttr(line), IntAttr(column))` without the generic
     parameter verification, which cost more than the rest of an op: every node of the
     source gets one, and its parameters are well-typed by construction."""
     loc = FileLineColLoc.__new__(FileLineColLoc)
-    object.__setattr__(loc, "filename", filename)
-    object.__setattr__(loc, "line", _int_attr(line))
-    object.__setattr__(loc, "column", _int_attr(column))
+    loc.__dict__.update(filename=filename, line=_int_attr(line), column=_int_attr(column))  # it is frozen
     return loc
 
 

@@ -20,11 +20,17 @@ As TorchScript's `ConvertToSSA`, in three steps:
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Set
+
 from xdsl.dialects import func
 from xdsl.ir import Attribute, Block, Operation, SSAValue
-from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.irdl import IRDLOperation
+from xdsl.rewriter import InsertPoint
 
 from tsjit.dialects import prim
+from tsjit.dialects.ir_surgery import replace_all_uses
+from tsjit.dialects.op_building import append_operands, erase_built_op, insert_at
 from tsjit.dialects.types import unify
 from tsjit.dialects.value_names import name_hint
 from tsjit.frontend.environment import display_name, meaningful_name
@@ -47,11 +53,34 @@ class _Frame:
         return None
 
 
-def convert_to_ssa(function: func.FuncOp) -> None:
+def convert_to_ssa(function: func.FuncOp, kinds: Set[type[Operation]] | None = None) -> None:
+    """`kinds`, when given, holds the type of every op of the function (`op_kinds`):
+    the steps that rewrite only control flow or loop continuations are skipped
+    when there are none."""
     block = function.body.block
-    _ControlFlowLoadStores().block(block, None)
-    _assign_loop_continuations(block, None)
+    if kinds is None or any(_has_regions(kind) for kind in kinds):
+        _ControlFlowLoadStores().block(block, None)
+    if kinds is None or prim.LoopContinuationOp in kinds:
+        _assign_loop_continuations(block, None)
     _erase_load_stores(block, None)
+
+
+def op_kinds(block: Block, kinds: set[type[Operation]] | None = None) -> set[type[Operation]]:
+    """The types of the ops in `block` and in the blocks nested in it."""
+    kinds = set() if kinds is None else kinds
+    op = block.first_op
+    while op is not None:
+        kinds.add(type(op))
+        for region in op.regions:
+            for nested in region.blocks:
+                op_kinds(nested, kinds)
+        op = op.next_op
+    return kinds
+
+
+@functools.cache
+def _has_regions(kind: type[Operation]) -> bool:
+    return not issubclass(kind, IRDLOperation) or bool(kind.get_irdl_definition().regions)
 
 
 def _hint(value: SSAValue, name: str) -> None:
@@ -61,9 +90,6 @@ def _hint(value: SSAValue, name: str) -> None:
 
 class _ControlFlowLoadStores:
     """Step 1: outputs of If and Loop for the variables they assign."""
-
-    def __init__(self) -> None:
-        self.rewriter = Rewriter()
 
     def block(self, block: Block, parent: _Frame | None) -> _Frame:
         frame = _Frame(parent)
@@ -85,21 +111,21 @@ class _ControlFlowLoadStores:
 
     def load_before(self, anchor: Operation, name: str, type: Attribute) -> SSAValue:
         load = prim.LoadOp(name, type)
-        self.rewriter.insert_op(load, InsertPoint.before(anchor))
+        insert_at(load, InsertPoint.before(anchor))
         return load.result
 
     def add_yield_value(self, block: Block, name: str, type: Attribute) -> None:
         terminator = block.last_op
         assert terminator is not None
         value = self.load_before(terminator, name, type)
-        terminator.operands = [*terminator.operands, value]
+        append_operands(terminator, [value])
 
     def store_results(self, op: Operation, names: list[str], first: int) -> None:
         anchor = op
         for name, result in zip(names, op.results[first:]):
             _hint(result, name)
             store = prim.StoreOp(name, result)
-            self.rewriter.insert_op(store, InsertPoint.after(anchor))
+            insert_at(store, InsertPoint.after(anchor))
             anchor = store
 
     def if_op(self, op: prim.IfOp, frame: _Frame) -> Operation:
@@ -153,7 +179,7 @@ class _ControlFlowLoadStores:
             _hint(argument, name)
             store = prim.StoreOp(name, argument)
             point = InsertPoint.at_start(body) if anchor is None else InsertPoint.after(anchor)
-            self.rewriter.insert_op(store, point)
+            insert_at(store, point)
             anchor = store
             self.add_yield_value(body, name, block_type)
         self.store_results(new, [name for name, *_ in carried], first)
@@ -180,7 +206,7 @@ def _assign_loop_continuations(block: Block, loop: prim.LoopOp | None) -> None:
                 load = carried.owner
                 assert isinstance(load, prim.LoadOp)
                 clone = prim.LoadOp(load.var_name.data, load.result.type)
-                Rewriter.insert_op(clone, InsertPoint.before(op))
+                insert_at(clone, InsertPoint.before(op))
                 loads.append(clone.result)
             op.operands = [op.condition, *loads]  # pyright: ignore[reportAttributeAccessIssue]
         op = following
@@ -195,15 +221,15 @@ def _erase_load_stores(block: Block, parent: _Frame | None) -> None:
         kind = type(op)
         if kind is prim.StoreOp:
             frame.entries[_variable(op)] = op.operands[0]
-            block.erase_op(op)
+            erase_built_op(op)
         elif kind is prim.LoadOp:
             value = frame.find(_variable(op))
             assert value is not None, f"variable '{_variable(op)}' is loaded before it is stored"
             result = op.results[0]
             if value.name_hint is None and result.name_hint is not None:  # pyright: ignore[reportAttributeAccessIssue]
                 value.name_hint = result.name_hint  # pyright: ignore[reportAttributeAccessIssue]
-            result.replace_all_uses_with(value)  # pyright: ignore[reportArgumentType]
-            block.erase_op(op)
+            replace_all_uses(result, value)  # pyright: ignore[reportArgumentType]
+            erase_built_op(op)
         else:
             for region in op.regions:
                 for nested in region.blocks:
@@ -237,8 +263,12 @@ def erase_dead_scaffolding(function: func.FuncOp) -> None:
             preceding = op.prev_op  # `op` may be erased
             kind = type(op)
             dead_list = kind is prim.ListConstructOp and not op.operands
-            if (kind in _SCAFFOLDING or dead_list) and all(r.first_use is None for r in op.results):
-                block.erase_op(op)
+            if kind in _SCAFFOLDING or dead_list:
+                for result in op.results:
+                    if result.first_use is not None:
+                        break
+                else:
+                    erase_built_op(op)
             op = preceding
 
 

@@ -13,7 +13,14 @@ from xdsl.utils.exceptions import VerifyException
 from tsjit.collector import collector_paused
 from tsjit.dialects import prim
 from tsjit.dialects.aten import create_op
-from tsjit.dialects.op_building import build_op, ssa_values
+from tsjit.dialects.op_building import (
+    append_operands,
+    build_op,
+    erase_built_op,
+    insert_built_op,
+    move_ops_before,
+    ssa_values,
+)
 from tsjit.dialects.types import BoolType, IntType, TensorType, TupleType
 
 
@@ -103,3 +110,80 @@ def test_collector_paused_nests_and_restores():
         assert not gc.isenabled()  # someone else's pause stays
     finally:
         gc.enable()
+
+
+def _ops(block: Block) -> list[Operation]:
+    return list(block.ops)
+
+
+def _block_of_adds(count: int) -> tuple[Block, list[Operation]]:
+    block, (a, b, _) = _values()
+    ops = [create_op("aten.add", [a, b], [IntType()]) for _ in range(count)]
+    for op in ops:
+        block.add_op(op)
+    return block, ops
+
+
+def test_insert_built_op_links_as_add_op_and_insert_op_before():
+    block, (first, second) = _block_of_adds(2)
+    at_end, in_between = prim.ConstantOp.from_value(1), prim.ConstantOp.from_value(2)
+    insert_built_op(at_end, block)
+    insert_built_op(in_between, block, second)
+    assert _ops(block) == [first, in_between, second, at_end]
+    assert [op.parent for op in block.ops] == [block] * 4
+    assert [op.prev_op for op in block.ops] == [None, first, in_between, second]
+    head = prim.ConstantOp.from_value(3)
+    insert_built_op(head, block, first)
+    assert block.first_op is head and head.prev_op is None and head.next_op is first
+    empty = Block()
+    insert_built_op(prim.ConstantOp.from_value(4), empty)
+    assert empty.first_op is empty.last_op and empty.first_op is not None
+
+
+def test_insert_built_op_checks_ops_with_regions_as_xdsl_does():
+    _, (_, _, cond) = _values()
+    body = Block([prim.YieldOp()])
+    if_op = prim.IfOp(cond, [], Region(body), Region(Block([prim.YieldOp()])))
+    with pytest.raises(ValueError, match="contained in the operation"):
+        insert_built_op(if_op, body)  # into its own region
+
+
+def test_append_operands_links_only_the_new_uses():
+    block, (a, b, cond) = _values()
+    ours, theirs = prim.YieldOp(a), prim.YieldOp(a)
+    append_operands(ours, [b, cond])
+    theirs.operands = [*theirs.operands, b, cond]
+    assert list(ours.operands) == list(theirs.operands) == [a, b, cond]
+    assert [u.index for u in ours._operand_uses] == [0, 1, 2]  # pyright: ignore[reportPrivateUsage]
+    assert {(u.operation, u.index) for u in b.uses} == {(ours, 1), (theirs, 1)}
+    ours.verify()
+
+
+def test_move_ops_before_relinks_a_run_into_another_block():
+    source, ops = _block_of_adds(4)
+    target, (kept,) = _block_of_adds(1)
+    move_ops_before(ops[1], ops[2], kept)
+    assert _ops(source) == [ops[0], ops[3]] and _ops(target) == [ops[1], ops[2], kept]
+    assert ops[1].parent is target and ops[2].parent is target
+    move_ops_before(ops[0], ops[3], ops[1])  # the whole block, to the front
+    assert source.is_empty and source.first_op is None and source.last_op is None
+    assert _ops(target) == [ops[0], ops[3], ops[1], ops[2], kept]
+    assert [op.prev_op for op in target.ops] == [None, ops[0], ops[3], ops[1], ops[2]]
+
+
+def test_erase_built_op_unlinks_and_drops_uses():
+    block, (a, b, _) = _values()
+    first, middle, last = (create_op("aten.add", [a, b], [IntType()]) for _ in range(3))
+    for op in (first, middle, last):
+        block.add_op(op)
+    erase_built_op(middle)
+    assert _ops(block) == [first, last] and middle.parent is None
+    assert all(use.operation is not middle for use in a.uses)
+    erase_built_op(first)
+    erase_built_op(last)
+    assert block.is_empty and block.last_op is None
+    used = create_op("aten.add", [a, b], [IntType()])
+    block.add_op(used)
+    block.add_op(create_op("aten.neg", [used.results[0]], [IntType()]))
+    with pytest.raises(ValueError, match="still has uses"):
+        erase_built_op(used)  # reported as xDSL reports it
