@@ -115,13 +115,15 @@ def tsjit_script(text: str, filename: str, entry: str | None) -> tuple[float, fl
     source.tree  # parsing is part of scripting (the tree is kept for emitting)
     parsing = time.process_time() - start
     namespace = run_user_file(source)  # the import, outside the window
+    instance = None
+    if entry is None:  # the module object is made outside the window, as for torch.jit.script
+        cls = next(v for v in namespace.values() if isinstance(v, type) and v.__module__ == namespace["__name__"])
+        instance = cls()
     start = time.process_time() - parsing
-    if entry is not None:
+    if instance is None:
         unit.compile_function(namespace[entry], entry, None)
     else:
-        cls = next(v for v in namespace.values() if isinstance(v, type) and v.__module__ == namespace["__name__"])
-        info = unit.registry.info(cls())
-        unit.compile_method(info, "forward", None, entry=True)
+        unit.compile_method(unit.registry.info(instance), "forward", None, entry=True)
     scripted = time.process_time()
     nodes = sum(1 for _ in unit.module.walk()) - 1
     cleanup(unit.module)
