@@ -224,16 +224,15 @@ class _Sweeper:
                     log_update("removed", op)
                     Rewriter.erase_op(op)
                     self.changed = True
-            elif not op.regions:
-                pass
-            elif isinstance(op, LoopOp):
-                self.sweep_loop(op)
-            else:
-                if isinstance(op, IfOp):
-                    self.drop_dead_if_outputs(op)
-                for region in op.regions:
-                    for inner in region.blocks:
-                        self.sweep(inner)
+            elif op.regions:  # most ops have none: one test before the type tests
+                if isinstance(op, LoopOp):
+                    self.sweep_loop(op)
+                else:
+                    if isinstance(op, IfOp):
+                        self.drop_dead_if_outputs(op)
+                    for region in op.regions:
+                        for inner in region.blocks:
+                            self.sweep(inner)
             op = previous
         return self.changed
 
