@@ -1,6 +1,6 @@
 """The library's `torch.nn.functional` refuses what PyTorch's refuses, with PyTorch's
-exception and words (its `raise NotImplementedError(...)` lines are behaviour, not stubs):
-`F.interpolate` with a mode for another rank."""
+exception class and words: `F.interpolate` with a mode meant for another rank, which
+PyTorch reports as not implemented for that rank."""
 
 from __future__ import annotations
 
