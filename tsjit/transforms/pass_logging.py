@@ -13,9 +13,10 @@ passes' debug messages (GRAPH_DEBUG). Every line carries a prefix such as
 `[UPDATE dead_code_elimination] `. A limit `pass=N` lets that pass rewrite N times in
 the whole process (as PyTorch counts), which bisects a miscompiling rewrite.
 
-Rewrites are counted where they happen: patterns run through `limited` (what
-`TsjitPass.rewrite` does), analysis-driven passes ask `allow_rewrite` before each
-change. xDSL's own passes run by a tsjit pipeline get the dump through `run_pass`.
+Rewrites are counted where they happen: `TsjitPass.rewrite`'s driver counts the
+rewrites of patterns (as `limited` does for patterns run by xDSL's drivers),
+analysis-driven passes ask `allow_rewrite` before each change. xDSL's own passes run
+by a tsjit pipeline get the dump through `run_pass`.
 """
 
 from __future__ import annotations
@@ -41,7 +42,6 @@ from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
 )
 from xdsl.printer import Printer
@@ -189,7 +189,8 @@ def module_text(module: Operation) -> str:
     return out.getvalue()
 
 
-def _describe(op: Operation) -> str:
+def describe_op(op: Operation) -> str:
+    """An op as update lines name it: its name and source location."""
     location = SourceLocation.of_op(op)
     return f"{op.name} at {location}" if location is not None else op.name
 
@@ -213,7 +214,12 @@ def log_debug(message: str, op: Operation | None = None) -> None:
 def _log(level: LogLevel, message: str, op: Operation | None) -> None:
     log = _ACTIVE.get()
     if log is not None and log.enabled(level):
-        log.write(level, f"{_describe(op)}: {message}" if op is not None else message)
+        log.write(level, f"{describe_op(op)}: {message}" if op is not None else message)
+
+
+def active_log() -> PassLog | None:
+    """The logging and limit state of the running pass; None outside a pass."""
+    return _ACTIVE.get()
 
 
 def allow_rewrite() -> bool:
@@ -242,7 +248,7 @@ class LimitedPattern(RewritePattern):
         if log.limit_reached():
             return
         acted_before = rewriter.has_done_action
-        what = _describe(op) if log.enabled(LogLevel.UPDATE) else ""
+        what = describe_op(op) if log.enabled(LogLevel.UPDATE) else ""
         self.pattern.match_and_rewrite(op, rewriter)
         if rewriter.has_done_action and not acted_before:
             log.allow_rewrite()
@@ -335,18 +341,17 @@ class TsjitPass(ModulePass):
         walk_regions_first: bool = False,
     ) -> bool:
         """Applies `patterns` (the first that matches an op wins, each offered only the
-        ops it can match: `DispatchingApplier`) with xDSL's worklist driver, every
-        rewrite counted and logged; True when the IR changed."""
-        applier = DispatchingApplier([limited(p) for p in patterns])
-        walker = PatternRewriteWalker(
-            applier,
+        ops it can match) with the worklist driver of `pattern_driver`, every rewrite
+        counted and logged; True when the IR changed."""
+        from tsjit.transforms.pattern_driver import PatternDriver
+
+        driver = PatternDriver(
+            patterns,
             apply_recursively=apply_recursively,
             walk_reverse=walk_reverse,
             walk_regions_first=walk_regions_first,
         )
-        if isinstance(root, ModuleOp):
-            return walker.rewrite_module(root)
-        return walker.rewrite_region(root.body)
+        return driver.rewrite_region(root.body)
 
     @staticmethod
     def graphs(module: ModuleOp) -> Iterator[FuncOp]:
