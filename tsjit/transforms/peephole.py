@@ -502,7 +502,7 @@ class PeepholePass(TsjitPass):
 
     def run(self, ctx: Context, op: ModuleOp) -> None:
         for graph in self.graphs(op):
-            aliases = AliasDb(graph)
+            aliases = AliasDb(graph, lazy=True)
             self.rewrite(
                 graph,
                 [
