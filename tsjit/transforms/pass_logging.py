@@ -266,8 +266,8 @@ class DispatchingApplier(RewritePattern):
     that acts on an op wins), offering each op only the patterns that can match it:
     a table from op name to patterns, as MLIR keeps for patterns with a root op. A
     pattern's roots are the op names in its `roots` attribute, or the op types its
-    `op_type_rewrite_pattern` method takes; a pattern with neither is offered every op.
-    Most patterns match one or two kinds of op, so the driver no longer pays a call
+    `op_type_rewrite_pattern` method takes; a pattern with neither is offered every op
+    its `matches_kind` accepts (`can_match`). Most patterns match one or two kinds of op, so the driver no longer pays a call
     per pattern for every op it visits."""
 
     def __init__(self, patterns: Sequence[RewritePattern]):
@@ -286,11 +286,7 @@ class DispatchingApplier(RewritePattern):
                 return
 
     def _candidates(self, op: Operation) -> tuple[RewritePattern, ...]:
-        return tuple(
-            pattern
-            for pattern, roots in zip(self.patterns, self.roots)
-            if roots is None or op.name in roots[0] or isinstance(op, roots[1])
-        )
+        return tuple(pattern for pattern, roots in zip(self.patterns, self.roots) if can_match(pattern, roots, op))
 
 
 def pattern_roots(pattern: RewritePattern) -> tuple[frozenset[str], tuple[type[Operation], ...]] | None:
@@ -311,6 +307,19 @@ def pattern_roots(pattern: RewritePattern) -> tuple[frozenset[str], tuple[type[O
     if not all(isinstance(t, type) and issubclass(t, Operation) for t in types):
         return None
     return frozenset(), tuple(types)
+
+
+def can_match(
+    pattern: RewritePattern, roots: tuple[frozenset[str], tuple[type[Operation], ...]] | None, op: Operation
+) -> bool:
+    """Whether `pattern` (with its `pattern_roots`) can match ops of `op`'s kind: asked
+    once per op name. Beyond its roots, a pattern may define `matches_kind(op)` for what
+    a set of names cannot say (constant folding: operators that have a kernel)."""
+    if roots is not None and not (op.name in roots[0] or isinstance(op, roots[1])):
+        return False
+    inner = pattern.pattern if isinstance(pattern, LimitedPattern) else pattern
+    matches_kind: Callable[[Operation], bool] | None = getattr(inner, "matches_kind", None)
+    return matches_kind is None or matches_kind(op)
 
 
 def operator_roots(overloads: Iterable[str]) -> frozenset[str]:

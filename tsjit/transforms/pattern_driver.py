@@ -11,8 +11,8 @@ users of a replaced op's results, the single-use producers of an erased op's ope
 sweeps repeated until one changes nothing, the first pattern that acts on an op wins,
 and a pattern's exception reported against the op. What it changes is the cost:
 
-- patterns are offered only the ops they can match (their roots, `pattern_roots`): a
-  table from op name to candidate patterns, and an op no pattern can match never enters
+- patterns are offered only the ops they can match (their roots and kind filter,
+  `can_match`): a table from op name to candidate patterns, and an op no pattern can match never enters
   the worklist, so it costs one dict lookup per sweep;
 - the worklist is keyed by `id` (an xDSL op hashes in a Python method); it holds each
   op it indexes, so an id cannot be reused while it is listed;
@@ -29,7 +29,15 @@ from xdsl.ir import Operation, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriterListener, RewritePattern
 from xdsl.rewriter import InsertPoint
 
-from tsjit.transforms.pass_logging import LimitedPattern, LogLevel, PassLog, active_log, describe_op, pattern_roots
+from tsjit.transforms.pass_logging import (
+    LimitedPattern,
+    LogLevel,
+    PassLog,
+    active_log,
+    can_match,
+    describe_op,
+    pattern_roots,
+)
 
 Candidates = tuple[RewritePattern, ...]
 
@@ -82,9 +90,7 @@ class PatternDriver:
         found = self.table.get(name)
         if found is None:
             found = self.table[name] = tuple(
-                pattern
-                for pattern, roots in zip(self.patterns, self.roots)
-                if roots is None or name in roots[0] or isinstance(op, roots[1])
+                pattern for pattern, roots in zip(self.patterns, self.roots) if can_match(pattern, roots, op)
             )
         return found
 
