@@ -26,7 +26,6 @@ pass keeps one scoped table and write clocks instead, so it stays linear.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Hashable
 from dataclasses import dataclass
 
@@ -129,7 +128,7 @@ class _Eliminator:
         return (
             bool(op.results)
             and not _enum_constant(op)
-            and not op.has_trait(IsTerminator)
+            and not _is_terminator(type(op), op)
             and not db.has_side_effects(op)
             and not db.is_nondeterministic(op)
             and not db.writes(op)
@@ -149,13 +148,28 @@ def _enum_constant(op: Operation) -> bool:
     return isinstance(op, ConstantOp) and isinstance(op.results[0].type, EnumType)
 
 
+def _is_terminator(kind: type[Operation], op: Operation) -> bool:
+    """`IsTerminator`, asked once per op class (traits belong to the class)."""
+    known = _TERMINATORS.get(kind)
+    if known is None:
+        known = _TERMINATORS[kind] = op.has_trait(IsTerminator)
+    return known
+
+
+_TERMINATORS: dict[type[Operation], bool] = {}
+
+
 def _key(op: Operation) -> Hashable:
+    """What equal ops share. Operands are compared by identity (SSA values are equal
+    only to themselves), so their ids stand for them: the op in the table keeps them
+    alive and in place, as ops are only ever replaced by earlier ones."""
+    properties, attributes = op.properties, op.attributes
     return (
         op.name,
-        tuple(op.operands),
-        tuple(op.result_types),
-        tuple(sorted(op.properties.items())),
-        tuple(sorted(op.attributes.items())),
+        tuple(map(id, op.operands)),
+        tuple(r.type for r in op.results),
+        tuple(sorted(properties.items())) if properties else (),
+        tuple(sorted(attributes.items())) if attributes else (),
     )
 
 
@@ -167,11 +181,11 @@ def _where(op: Operation) -> str:
 def makes_new_object(op: Operation) -> bool:
     """Ops whose result is a new mutable object each time they run: two of them are
     two objects even when nobody writes either (`l1 is l2` is False)."""
+    if isinstance(op, OperatorOp):  # effects from the schema: reads and writes, no allocation
+        schema = schema_of(op)
+        return schema is not None and is_tensor_factory(schema)
     effects = get_effects(op)
-    if effects is not None and any(e.kind is MemoryEffectKind.ALLOC for e in effects):
-        return True
-    schema = schema_of(op) if isinstance(op, OperatorOp) else None
-    return schema is not None and is_tensor_factory(schema)
+    return effects is not None and any(e.kind is MemoryEffectKind.ALLOC for e in effects)
 
 
 def identity_observable(op: Operation) -> bool:
@@ -181,17 +195,24 @@ def identity_observable(op: Operation) -> bool:
     return readers is None or any(use.operation.name not in readers for r in op.results for use in r.uses)
 
 
-@functools.cache
 def is_tensor_factory(schema: FunctionSchema) -> bool:
     """PyTorch's factory signature: `dtype` and `device` arguments and a fresh tensor
     result (`zeros`, `full`, `tensor`, `rand_like`, ...)."""
-    names = {argument.name for argument in schema.arguments}
-    return (
-        {"dtype", "device"} <= names
-        and len(schema.returns) == 1
-        and schema.returns[0].alias_info is None
-        and isinstance(schema.returns[0].type, TensorType)
-    )
+    known = _FACTORIES.get(id(schema))
+    if known is None or known[0] is not schema:
+        names = {argument.name for argument in schema.arguments}
+        factory = (
+            {"dtype", "device"} <= names
+            and len(schema.returns) == 1
+            and schema.returns[0].alias_info is None
+            and isinstance(schema.returns[0].type, TensorType)
+        )
+        known = _FACTORIES[id(schema)] = (schema, factory)
+    return known[1]
+
+
+_FACTORIES: dict[int, tuple[FunctionSchema, bool]] = {}
+"""`is_tensor_factory` by schema identity (a schema hashes all its arguments)."""
 
 
 @dataclass(frozen=True)
