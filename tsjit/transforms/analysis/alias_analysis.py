@@ -208,6 +208,9 @@ class _SchemaTraits:
     side_effecting: bool
     nondeterministic: bool
     running_stats_flag: str | None
+    unannotated: bool
+    """No argument or return carries an alias annotation: outputs are fresh memory and
+    nothing is written (beyond running stats)."""
 
 
 _TRAITS: dict[int, tuple[FunctionSchema, _SchemaTraits]] = {}
@@ -222,6 +225,8 @@ def _traits_of(schema: FunctionSchema) -> _SchemaTraits:
             side_effecting=schema_effect(schema) is None,
             nondeterministic=is_nondeterministic(schema),
             running_stats_flag=RUNNING_STATS_WRITERS.get(schema.name),
+            unannotated=all(a.alias_info is None for a in schema.arguments)
+            and all(r.alias_info is None for r in schema.returns),
         )
         known = _TRAITS[id(schema)] = (schema, traits)
     return known[1]
@@ -582,6 +587,13 @@ class AliasDb:
 
     def _analyze_schema(self, op: Operation, schema: FunctionSchema) -> None:
         """PyTorch's `analyzeImpl` for FROM_SCHEMA operators."""
+        traits = _traits_of(schema)
+        if traits.unannotated:  # most operators: fresh outputs, nothing bound or written
+            if traits.running_stats_flag is not None:
+                self._record_running_stats_writes(op, schema, traits.running_stats_flag)
+            for result in op.results:
+                self._give_fresh(result)
+            return
         bound: dict[str, SSAValue] = {}
         for argument, value in zip(schema.arguments, op.operands):
             info = argument.alias_info
@@ -597,7 +609,6 @@ class AliasDb:
                 self._record_write(op, value)
             if info.is_wildcard_after:
                 self._set_wildcard(value)
-        traits = _traits_of(schema)
         if traits.running_stats_flag is not None:
             self._record_running_stats_writes(op, schema, traits.running_stats_flag)
         for i, result in enumerate(op.results):
@@ -765,9 +776,13 @@ class AliasDb:
         return element
 
     def _give_fresh(self, value: SSAValue) -> Element:
-        if not is_mutable_type(value.type):
+        t = value.type
+        if isinstance(t, TensorType):  # the common case: a tensor holds nothing mutable
+            element = self._elements[value] = self._dag.fresh()
+            return element
+        if not is_mutable_type(t):
             return -1
-        element = self._elements[value] = self._fresh_element(value.type)
+        element = self._elements[value] = self._fresh_element(t)
         return element
 
     def _alias(self, value: SSAValue, sources: Sequence[SSAValue]) -> None:
