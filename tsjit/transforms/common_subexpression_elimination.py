@@ -84,8 +84,7 @@ class _Eliminator:
         self.record_writes(op)
 
     def visit(self, op: Operation) -> None:
-        self.record_writes(op)
-        if not self.is_candidate(op):
+        if self.record_writes(op) or not self.is_candidate(op):  # an op that writes is no candidate
             return
         key = _key(op)
         known = self.table.get(key)
@@ -111,12 +110,15 @@ class _Eliminator:
             else:
                 self.table[key] = previous
 
-    def record_writes(self, op: Operation) -> None:
+    def record_writes(self, op: Operation) -> bool:
+        """Advances the clock past what `op` writes; whether it writes anything."""
         written = self.db.writes(op)
-        if written:
-            self.clock += 1
-            for location in written:
-                self.last_write[location] = self.clock
+        if not written:
+            return False
+        self.clock += 1
+        for location in written:
+            self.last_write[location] = self.clock
+        return True
 
     def unchanged_since(self, op: Operation, when: int) -> bool:
         """Whether nothing `op` reads was written after clock `when`."""
@@ -124,6 +126,7 @@ class _Eliminator:
         return all(last_write.get(location, 0) <= when for location in self.db.reads(op))
 
     def is_candidate(self, op: Operation) -> bool:
+        """Whether `op`, which writes nothing, may be merged with an equal op."""
         db = self.db
         return (
             bool(op.results)
@@ -131,7 +134,6 @@ class _Eliminator:
             and not _is_terminator(type(op), op)
             and not db.has_side_effects(op)
             and not db.is_nondeterministic(op)
-            and not db.writes(op)
             and not (makes_new_object(op) and identity_observable(op))
             and not any(db.has_writers(result) for result in op.results)
         )
@@ -145,7 +147,7 @@ class _Eliminator:
 def _enum_constant(op: Operation) -> bool:
     """Enum members are never merged, as in PyTorch (whose node hashing has no enum
     values): constant pooling leaves them too."""
-    return isinstance(op, ConstantOp) and isinstance(op.results[0].type, EnumType)
+    return type(op) is ConstantOp and isinstance(op.results[0].type, EnumType)
 
 
 def _is_terminator(kind: type[Operation], op: Operation) -> bool:

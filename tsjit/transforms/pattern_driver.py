@@ -115,7 +115,7 @@ class PatternDriver:
             rewriter.has_done_action = False
             rewriter._current_operation = op  # pyright: ignore[reportPrivateUsage]
             rewriter.insertion_point = InsertPoint.before(op)
-            rewriter.name_hint = None
+            rewriter._name_hint = None  # pyright: ignore[reportPrivateUsage]
             try:
                 if log is None:
                     for pattern in patterns:
