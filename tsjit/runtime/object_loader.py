@@ -154,6 +154,7 @@ RELOCATIONS: dict[int, _Relocation | None] = {
 }
 """The relocation types the loader applies, by number; any other is UnsupportedObject.
 (The large code model emits only R_X86_64_64; the others come from the small one.)"""
+_UNKNOWN = _relocation("unknown", -1, 0, False)
 _WRAP = (1 << 64) - 1
 
 _STUB_SIZE = 16
@@ -162,7 +163,7 @@ _MAX_MAPPING = 1 << 30
 """PC-relative references inside the mapping always reach: it stays below 2 GB."""
 
 
-@dataclass
+@dataclass(slots=True)
 class _Section:
     index: int
     name: str
@@ -177,8 +178,7 @@ class _Section:
     """Offset in the mapping; -1 when not loaded."""
 
 
-@dataclass(frozen=True)
-class _Symbol:
+class _Symbol(NamedTuple):
     name: str
     bind: int
     type: int
@@ -318,17 +318,18 @@ class _Loader:
             if target.type == _SHT_NOBITS or self.sections[section.link].type != _SHT_SYMTAB:
                 raise MalformedObject(f"relocations {section.name} of {target.name}")
             data = self._bytes(section.offset, section.size - section.size % _RELA.size)
+            size, symbols = target.size, len(self.symbols)
             for offset, info, addend in _RELA.iter_unpack(data):
-                number, sym = info & 0xFFFFFFFF, info >> 32
-                if number not in RELOCATIONS:
-                    raise UnsupportedObject(f"relocation type {number} in {section.name}")
-                how = RELOCATIONS[number]
+                how = RELOCATIONS.get(info & 0xFFFFFFFF, _UNKNOWN)
                 if how is None:
                     continue
-                if offset + how.size > target.size:
+                sym = info >> 32
+                if how is _UNKNOWN:
+                    raise UnsupportedObject(f"relocation type {info & 0xFFFFFFFF} in {section.name}")
+                if offset + how.size > size:
                     raise MalformedObject(f"{how.name} at {offset:#x} past the end of {target.name}")
-                if sym >= len(self.symbols):
-                    raise MalformedObject(f"relocation against symbol {sym} of {len(self.symbols)}")
+                if sym >= symbols:
+                    raise MalformedObject(f"relocation against symbol {sym} of {symbols}")
                 found.append((target, offset, sym, how, addend))
         return found
 
@@ -386,10 +387,11 @@ class _Loader:
 
 
 def process_symbol(name: str) -> int:
-    """The address of `name` in the process's global scope, where MCJIT looks."""
+    """The address of `name` in the process's global scope, where MCJIT looks
+    (`ctypes.pythonapi` is the program's handle: `dlsym` on it searches that scope)."""
     if (address := _resolved.get(name)) is None:
         try:
-            address = ctypes.cast(_process()[name], ctypes.c_void_p).value or 0
+            address = ctypes.c_void_p.from_buffer(ctypes.pythonapi[name]).value or 0
         except AttributeError:
             address = 0
         if not address:
@@ -401,19 +403,14 @@ def process_symbol(name: str) -> int:
 _resolved: dict[str, int] = {}
 
 
-@cache
-def _process() -> ctypes.CDLL:
-    return ctypes.CDLL(None, use_errno=True)
-
-
 def _protect(address: int, length: int, protection: int) -> None:
     if _mprotect()(address, length, protection) != 0:
-        raise UnsupportedObject(f"mprotect refused: {os.strerror(ctypes.get_errno())}")
+        raise UnsupportedObject(f"mprotect refused {protection} on {length} bytes")
 
 
 @cache
-def _mprotect() -> ctypes._CFuncPtr:
-    mprotect = _process().mprotect
+def _mprotect() -> Callable[[int, int, int], int]:
+    mprotect = ctypes.pythonapi.mprotect
     mprotect.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
     mprotect.restype = ctypes.c_int
     return mprotect
