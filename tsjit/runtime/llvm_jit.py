@@ -1,5 +1,6 @@
 """Native kernels: modules of func/scf/arith/math/memref (or llvm) ops compiled by LLVM for
-the host CPU through llvmlite's MCJIT, and called on numpy arrays through ctypes.
+the host CPU through llvmlite, loaded by `object_loader` (by MCJIT what it does not
+handle), and called on numpy arrays through ctypes.
 
     engine = LLVMEngine()
     kernel = engine.compile(module)["gelu"]     # lowered, optimized at O3, cached

@@ -105,7 +105,7 @@ _SYMBOL = struct.Struct("<IBBHQQ")
 _RELA = struct.Struct("<QQq")
 
 _ET_REL, _EM_X86_64 = 1, 62
-_SHT_PROGBITS, _SHT_SYMTAB, _SHT_STRTAB, _SHT_RELA, _SHT_NOBITS, _SHT_REL = 1, 2, 3, 4, 8, 9
+_SHT_PROGBITS, _SHT_SYMTAB, _SHT_RELA, _SHT_NOTE, _SHT_NOBITS, _SHT_REL = 1, 2, 4, 7, 8, 9
 _SHT_SYMTAB_SHNDX, _SHT_X86_64_UNWIND = 18, 0x70000001
 _SHF_WRITE, _SHF_ALLOC, _SHF_EXECINSTR = 0x1, 0x2, 0x4
 _SHF_KNOWN = 0x1 | 0x2 | 0x4 | 0x10 | 0x20 | 0x40 | 0x80 | 0x200 | 0x200000 | 0x10000000
@@ -113,7 +113,7 @@ _SHF_KNOWN = 0x1 | 0x2 | 0x4 | 0x10 | 0x20 | 0x40 | 0x80 | 0x200 | 0x200000 | 0x
 X86_64_LARGE: flags that change nothing for a loader (TLS and COMPRESSED would)."""
 _SHN_UNDEF, _SHN_LORESERVE, _SHN_ABS = 0, 0xFF00, 0xFFF1
 _STB_LOCAL, _STB_GLOBAL, _STB_WEAK = 0, 1, 2
-_STT_SECTION, _STT_FILE, _STT_TLS = 3, 4, 6
+_STT_FILE, _STT_TLS, _STT_GNU_IFUNC = 4, 6, 10
 
 
 _ABSOLUTE, _RELATIVE, _CALL, _GOT = range(4)
@@ -159,6 +159,7 @@ _WRAP = (1 << 64) - 1
 
 _STUB_SIZE = 16
 """`jmp *0(%rip)` (6 bytes), the target's address (8), two `int3`s."""
+_STUB_JUMP = b"\xff\x25\0\0\0\0"
 _MAX_MAPPING = 1 << 30
 """PC-relative references inside the mapping always reach: it stays below 2 GB."""
 
@@ -196,7 +197,7 @@ class _Loader:
 
     def load(self) -> LoadedObject:
         relocations = self._relocations()
-        stubs = sorted({sym for _, _, sym, how, _ in relocations if how.kind == _CALL and self._external(sym)})
+        stubs = sorted({s for _, _, s, how, _ in relocations if how.kind == _CALL and self._external(s)})
         slots = sorted({sym for _, _, sym, how, _ in relocations if how.kind == _GOT})
         size, protections, stubs_at, slots_at = self._layout(len(stubs), len(slots))
         if size > _MAX_MAPPING:
@@ -205,8 +206,9 @@ class _Loader:
         base = ctypes.addressof(ctypes.c_char.from_buffer(memory))
         image = bytearray(size)
         for section in self.sections:
-            if section.place >= 0 and section.type == _SHT_PROGBITS:
-                image[section.place : section.place + section.size] = self._bytes(section.offset, section.size)
+            if section.place >= 0 and section.type != _SHT_NOBITS:
+                place = section.place
+                image[place : place + section.size] = self._bytes(section.offset, section.size)
         addresses: dict[int, int] = {}
 
         def address(index: int) -> int:
@@ -217,7 +219,7 @@ class _Loader:
         stub_of = {sym: base + stubs_at + i * _STUB_SIZE for i, sym in enumerate(stubs)}
         for sym, stub in stub_of.items():
             start = stub - base
-            image[start : start + _STUB_SIZE] = b"\xff\x25\0\0\0\0" + struct.pack("<Q", address(sym)) + b"\xcc\xcc"
+            image[start : start + _STUB_SIZE] = _STUB_JUMP + struct.pack("<Q", address(sym)) + b"\xcc\xcc"
         slot_of = {sym: base + slots_at + i * 8 for i, sym in enumerate(slots)}
         for sym, slot in slot_of.items():
             struct.pack_into("<Q", image, slot - base, address(sym))
@@ -258,9 +260,14 @@ class _Loader:
         code = self.code
         if len(code) < _HEADER.size or code[:4] != b"\x7fELF":
             raise MalformedObject("not an ELF object")
-        ident, kind, machine, _, _, _, shoff, _, _, _, _, shentsize, shnum, shstrndx = _HEADER.unpack_from(code)
-        if ident[4:7] != b"\2\1\1" or kind != _ET_REL or machine != _EM_X86_64 or ident[7] not in (0, 3):
-            raise UnsupportedObject(f"not a relocatable ELF64 x86-64 object (class/data/version {ident[4:8]!r}, type {kind}, machine {machine})")
+        header = _HEADER.unpack_from(code)
+        ident, elf_type, machine, shoff = header[0], header[1], header[2], header[6]
+        shentsize, shnum, shstrndx = header[11:14]
+        if ident[4:7] != b"\2\1\1" or elf_type != _ET_REL or machine != _EM_X86_64 or ident[7] not in (0, 3):
+            raise UnsupportedObject(
+                f"not a relocatable ELF64 x86-64 Linux object (class, data, version, ABI {list(ident[4:8])}, "
+                f"type {elf_type}, machine {machine})"
+            )
         if shentsize != _SECTION.size or shnum == 0 or shstrndx >= shnum:
             raise UnsupportedObject("extended section numbering or an unusual section header size")
         self._bytes(shoff, shnum * shentsize)
@@ -272,13 +279,14 @@ class _Loader:
             for i, (name, kind, flags, _, offset, size, link, info, align, _) in enumerate(headers)
         ]
         for section in sections:
-            if section.type == _SHT_REL and section.info < shnum and sections[section.info].flags & _SHF_ALLOC:
+            if section.type == _SHT_REL:  # x86-64 uses RELA; REL would need the addends read
                 raise UnsupportedObject(f"REL relocations in {section.name}")
             if section.type == _SHT_SYMTAB_SHNDX:
                 raise UnsupportedObject("extended symbol section indices")
-            if not section.flags & _SHF_ALLOC or section.name == ".eh_frame" or section.type == _SHT_X86_64_UNWIND:
+            unwinding = section.name == ".eh_frame" or section.type == _SHT_X86_64_UNWIND
+            if not section.flags & _SHF_ALLOC or unwinding:
                 continue
-            if section.type not in (_SHT_PROGBITS, _SHT_NOBITS):
+            if section.type not in (_SHT_PROGBITS, _SHT_NOBITS, _SHT_NOTE):
                 raise UnsupportedObject(f"section {section.name} of type {section.type:#x}")
             if section.flags & ~_SHF_KNOWN:
                 raise UnsupportedObject(f"section {section.name} has flags {section.flags:#x}")
@@ -287,7 +295,7 @@ class _Loader:
             section.align = max(section.align, 1)
             if section.align & (section.align - 1) or section.align > mmap.PAGESIZE:
                 raise UnsupportedObject(f"section {section.name} aligned to {section.align}")
-            if section.type == _SHT_PROGBITS:
+            if section.type != _SHT_NOBITS:
                 self._bytes(section.offset, section.size)
             section.place = 0  # placed by _layout
         return sections
@@ -339,10 +347,13 @@ class _Loader:
         """Places the loaded sections: the mapping's size, (start, length, protection)
         of each group, and where the stubs and GOT slots start."""
         loaded = [s for s in self.sections if s.place >= 0]
+        code = [s for s in loaded if s.flags & _SHF_EXECINSTR]
+        constant = [s for s in loaded if not s.flags & (_SHF_EXECINSTR | _SHF_WRITE)]
+        writable = [s for s in loaded if s.flags & _SHF_WRITE]
         groups = (
-            ([s for s in loaded if s.flags & _SHF_EXECINSTR], stubs * _STUB_SIZE, mmap.PROT_READ | mmap.PROT_EXEC),
-            ([s for s in loaded if not s.flags & (_SHF_EXECINSTR | _SHF_WRITE)], slots * 8, mmap.PROT_READ),
-            ([s for s in loaded if s.flags & _SHF_WRITE], 0, mmap.PROT_READ | mmap.PROT_WRITE),
+            (code, stubs * _STUB_SIZE, mmap.PROT_READ | mmap.PROT_EXEC),
+            (constant, slots * 8, mmap.PROT_READ),
+            (writable, 0, mmap.PROT_READ | mmap.PROT_WRITE),  # as mapped
         )
         offset, protections, extras = 0, [], []
         for sections, extra, protection in groups:
@@ -362,13 +373,14 @@ class _Loader:
 
     def _loaded_symbol(self, symbol: _Symbol) -> bool:
         index = symbol.section
-        return _SHN_UNDEF < index < _SHN_LORESERVE and index < len(self.sections) and self.sections[index].place >= 0
+        loaded = _SHN_UNDEF < index < min(_SHN_LORESERVE, len(self.sections))
+        return loaded and self.sections[index].place >= 0
 
     def _address(self, index: int, base: int) -> int:
         symbol = self.symbols[index]
         if index == 0:
             return 0
-        if symbol.type in (_STT_TLS, _STT_FILE):
+        if symbol.type in (_STT_TLS, _STT_FILE, _STT_GNU_IFUNC):
             raise UnsupportedObject(f"relocation against a symbol of type {symbol.type} ({symbol.name})")
         if symbol.section == _SHN_UNDEF:
             return process_symbol(symbol.name)
@@ -380,7 +392,7 @@ class _Loader:
             raise MalformedObject(f"symbol {symbol.name} in section {symbol.section} of {len(self.sections)}")
         section = self.sections[symbol.section]
         if section.place < 0:
-            raise UnsupportedObject(f"reference to {symbol.name or section.name} in unloaded section {section.name}")
+            raise UnsupportedObject(f"a reference to {symbol.name or section.name}, not loaded")
         if symbol.value > section.size:
             raise MalformedObject(f"symbol {symbol.name} past the end of {section.name}")
         return base + section.place + symbol.value

@@ -139,8 +139,9 @@ def floats(*shape: int) -> np.ndarray:
 
 
 def lstm_inputs(batch: int, hidden: int, features: int) -> list[np.ndarray]:
-    shapes = [(batch, features), (batch, hidden), (batch, hidden), (4 * hidden, features), (4 * hidden, hidden)]
-    return [floats(*s) for s in shapes] + [floats(4 * hidden), floats(4 * hidden)]
+    gates = 4 * hidden
+    shapes = [(batch, features), (batch, hidden), (batch, hidden), (gates, features), (gates, hidden)]
+    return [floats(*s) for s in shapes] + [floats(gates), floats(gates)]
 
 
 EXECUTOR_CASES: dict[str, tuple[str, list[list[Any]], bool]] = {
@@ -190,7 +191,8 @@ def test_executor_kernels_compute_the_same_bits_as_under_mcjit(case: str, cache_
         theirs = [LLVMExecutor(module, engine=engine)(*args) for args in runs]
     assert all(map(same_bits, ours, theirs)), (ours, theirs)
     statistics = loaded.statistics()
-    assert statistics["fallbacks"] == 0 and statistics["kernel_calls"] + statistics["scalar_calls"] == len(runs)
+    assert statistics["fallbacks"] == 0
+    assert statistics["kernel_calls"] + statistics["scalar_calls"] == len(runs)
     assert engine.disk_cache is not None and engine.disk_cache.hits >= 1
 
 
@@ -252,7 +254,7 @@ def test_every_relocated_pointer_points_where_mcjits_does(compiled: llvm_jit.Com
             else:
                 left = loader.sections[referenced.section].size - referenced.value - addend
                 assert 0 < left and pointer != their_pointer
-                assert ctypes.string_at(pointer, left) == ctypes.string_at(their_pointer, left), (section.name, offset)
+                assert ctypes.string_at(pointer, left) == ctypes.string_at(their_pointer, left), offset
             mine[offset : offset + 8] = other[offset : offset + 8] = bytes(8)
             checked += 1
         assert mine == other
@@ -303,10 +305,11 @@ def test_small_code_model_through_stubs_and_got_slots() -> None:
     environ = ctypes.c_void_p.in_dll(process, "environ").value
     assert address_getter(ours.get_function_address("environment"))() == environ
     pick = ctypes.CFUNCTYPE(ctypes.c_float, ctypes.c_int64, ctypes.c_float)
-    ours_pick, theirs_pick = pick(ours.get_function_address("pick")), pick(theirs.get_function_address("pick"))
-    expf = ctypes.CFUNCTYPE(ctypes.c_float, ctypes.c_float)(object_loader.process_symbol("expf"))
+    ours_pick, theirs_pick = (pick(code.get_function_address("pick")) for code in (ours, theirs))
+    expf = ctypes.CFUNCTYPE(ctypes.c_float, ctypes.c_float)(expf_address)
+    table = np.float32([1.5, -2.0, 0.25, 8.0])
     for i, x in [(0, 0.0), (1, 1.0), (2, -3.5), (3, 0.125)]:
-        assert ours_pick(i, x) == theirs_pick(i, x) == np.float32([1.5, -2.0, 0.25, 8.0][i]) * np.float32(expf(x))
+        assert ours_pick(i, x) == theirs_pick(i, x) == table[i] * np.float32(expf(x))
 
 
 def test_what_the_loader_does_not_handle_falls_back_to_mcjit(
@@ -397,7 +400,8 @@ def test_a_malformed_cache_entry_is_rebuilt_not_given_to_mcjit(
     capfd.readouterr()
     rebuilt = LLVMEngine(disk_cache=KernelCache(tmp_path)).compile(module)
     assert rebuilt["collatz_steps"](27) == 111
-    assert f"discarding kernel cache entry {path.name}: its object code could not be loaded" in capfd.readouterr().err
+    warning = f"discarding kernel cache entry {path.name}: its object code could not be loaded"
+    assert warning in capfd.readouterr().err
     assert KernelCache(tmp_path).load(key) == entry
 
 
