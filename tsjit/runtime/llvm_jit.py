@@ -56,12 +56,7 @@ from xdsl.ir import Attribute, Block, Region
 from xdsl.traits import SymbolTable
 
 from tsjit.runtime.kernel_cache import CachedKernel, KernelCache, host_cpu, log_detail
-from tsjit.runtime.object_loader import (
-    LoadedObject,
-    MalformedObject,
-    ObjectLoadError,
-    load_object,
-)
+from tsjit.runtime.object_loader import LoadedObject, MalformedObject, ObjectLoadError, load_object
 from tsjit.transforms.lowering.calling_convention import (
     POINTER,
     KernelSignature,
