@@ -169,7 +169,7 @@ def _key(op: Operation) -> Hashable:
     return (
         op.name,
         tuple(map(id, op.operands)),
-        tuple(r.type for r in op.results),
+        tuple([r.type for r in op.results]),
         tuple(sorted(properties.items())) if properties else (),
         tuple(sorted(attributes.items())) if attributes else (),
     )

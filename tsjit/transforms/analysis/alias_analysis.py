@@ -211,6 +211,8 @@ class _SchemaTraits:
     unannotated: bool
     """No argument or return carries an alias annotation: outputs are fresh memory and
     nothing is written (beyond running stats)."""
+    facts: _OpFacts
+    """The facts of its ops, shared when they do not depend on the op (not random)."""
 
 
 _TRAITS: dict[int, tuple[FunctionSchema, _SchemaTraits]] = {}
@@ -221,12 +223,14 @@ walks all its arguments."""
 def _traits_of(schema: FunctionSchema) -> _SchemaTraits:
     known = _TRAITS.get(id(schema))
     if known is None or known[0] is not schema:
+        side_effecting = schema_effect(schema) is None
         traits = _SchemaTraits(
-            side_effecting=schema_effect(schema) is None,
+            side_effecting=side_effecting,
             nondeterministic=is_nondeterministic(schema),
             running_stats_flag=RUNNING_STATS_WRITERS.get(schema.name),
             unannotated=all(a.alias_info is None for a in schema.arguments)
             and all(r.alias_info is None for r in schema.returns),
+            facts=_OpFacts(AliasRule.SCHEMA, schema, side_effecting, nondeterministic=False),
         )
         known = _TRAITS[id(schema)] = (schema, traits)
     return known[1]
@@ -315,8 +319,9 @@ def _op_facts(op: Operation) -> _OpFacts:
         if schema is None or schema.is_vararg or schema.is_varret:
             return _CONSERVATIVE_FACTS
         traits = _traits_of(schema)
-        nondeterministic = traits.nondeterministic and not _deterministic_here(op, schema)
-        return _OpFacts(AliasRule.SCHEMA, schema, traits.side_effecting, nondeterministic)
+        if not traits.nondeterministic or _deterministic_here(op, schema):
+            return traits.facts
+        return _OpFacts(AliasRule.SCHEMA, schema, traits.side_effecting, nondeterministic=True)
     effects = get_effects(op)
     if effects is None or any(e.kind is MemoryEffectKind.WRITE for e in effects):
         return _CONSERVATIVE_FACTS
@@ -480,6 +485,8 @@ class AliasDb:
     def has_side_effects(self, op: Operation) -> bool:
         """Whether `op` or an op in its regions has effects beyond memory (I/O, calls,
         exceptions, control transfer): it is never removed or reordered."""
+        if not op.regions:
+            return self._facts_of(op).side_effecting
         cached = self._effects.get(op)
         if cached is None:
             cached = self._facts_of(op).side_effecting or any(self.has_side_effects(i) for i in _nested_ops(op))
