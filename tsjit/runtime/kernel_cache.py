@@ -36,6 +36,7 @@ import json
 import os
 import sys
 import tempfile
+from array import array
 from contextlib import suppress
 from dataclasses import dataclass
 from functools import cache
@@ -119,17 +120,19 @@ class KernelCache:
 
     def load_program(self, key: str) -> bytes | None:
         """The compiled program stored under `key`, or None (a corrupt one is removed)."""
-        path = self.program_path(key)
-        data = self._read(path)
-        program = None if data is None else _unseal(_PROGRAM_MAGIC, data)
-        if data is not None and program is None:
-            self.discard(path, "corrupt or truncated")
-        self._count(key, program is not None)
-        return program
+        return self._load_sealed(self.program_path(key), _PROGRAM_MAGIC, key)
 
     def store_program(self, key: str, program: bytes) -> None:
         if self._write(self.programs, self.program_path(key), _seal(_PROGRAM_MAGIC, program)):
             log_detail(f"stored program {key[:16]} ({len(program)} bytes)")
+
+    def _load_sealed(self, path: Path, magic: bytes, key: str) -> bytes | None:
+        data = self._read(path)
+        body = None if data is None else _unseal(magic, data)
+        if data is not None and body is None:
+            self.discard(path, "corrupt or truncated")
+        self._count(key, body is not None)
+        return body
 
     @staticmethod
     def program_key(graph: bytes, *parts: object) -> str:
@@ -250,7 +253,9 @@ def compiler_identity() -> tuple[str, ...]:
 @cache
 def target_identity() -> tuple[str, ...]:
     """The target (triple, CPU name and features) and the versions of llvmlite, LLVM
-    and tsjit."""
+    and tsjit. The features as LLVM lists them: the same on every call on one host and
+    LLVM (another order would only miss), and a process whose first call finds its
+    program in the cache need not sort them (`host_cpu`)."""
     import llvmlite
     import llvmlite.binding as llvm
 
@@ -258,7 +263,8 @@ def target_identity() -> tuple[str, ...]:
 
     return (
         llvm.get_process_triple(),
-        *host_cpu(),
+        llvm.get_host_cpu_name(),
+        _host_cpu_features(),
         f"llvmlite {llvmlite.__version__}",
         "LLVM " + ".".join(map(str, llvm.llvm_version_info)),
         f"tsjit {__version__}",
@@ -267,11 +273,29 @@ def target_identity() -> tuple[str, ...]:
 
 @cache
 def host_cpu() -> tuple[str, str]:
-    """The host CPU's name and features as LLVM sees them (what native code is made
-    for), asked once per process."""
+    """The host CPU's name and features as code generation takes them (what native
+    code is made for): the features sorted by name, as llvmlite's
+    `get_host_cpu_features().flatten()` gives them, without building its dictionary."""
     import llvmlite.binding as llvm
 
-    return llvm.get_host_cpu_name(), llvm.get_host_cpu_features().flatten()
+    features = filter(None, _host_cpu_features().split(","))
+    return llvm.get_host_cpu_name(), ",".join(sorted(features, key=lambda feature: feature[1:]))
+
+
+@cache
+def _host_cpu_features() -> str:
+    """LLVM's list of the host CPU's features (`+name` or `-name`, comma-separated), as
+    it gives it: llvmlite's public `get_host_cpu_features` parses it into a dictionary
+    first, which costs more than the rest of the target's identity."""
+    import llvmlite.binding as llvm
+
+    try:
+        from llvmlite.binding import ffi
+
+        with ffi.OutputString() as out:
+            return str(out) if ffi.lib.LLVMPY_GetHostCPUFeatures(out) else ""
+    except (ImportError, AttributeError):  # another llvmlite: its public (sorted) form
+        return llvm.get_host_cpu_features().flatten()
 
 
 @cache
@@ -290,25 +314,40 @@ def lowering_digest() -> str:
 
 @cache
 def sources_digest() -> str:
-    """A digest of every source file of tsjit by path, size and modification time (a
-    stat each, no reading): a compiled program depends on every pass, so an edited
-    tsjit misses every program stored before. In the order the directories list their
-    files (no sorting: another order only misses), under a millisecond, which a
-    process's first cached call pays."""
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    start = len(root)
-    parts: list[str] = []
-    pending = [root]
+    """A digest of every source file of tsjit (see `tree_digest`): a compiled program
+    depends on every pass, so an edited tsjit misses every program stored before."""
+    return tree_digest(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def tree_digest(root: str) -> str:
+    """A digest of the `.py` files under `root` by path, size, modification and change
+    time: a stat each, no reading, which a process's first cached call pays. An edited,
+    added, removed or renamed file changes it; so does a file copied in with its old
+    modification time (the change time is the copy's). The directories are listed as
+    they come (no sorting: another order only misses), each by descriptor, so that a
+    file's stat walks one name rather than its whole path; the numbers are gathered and
+    hashed once."""
+    names: list[str] = []
+    numbers: list[int] = []
+    pending = [""]
     while pending:
-        with os.scandir(pending.pop()) as entries:
-            for entry in entries:
-                name = entry.name
-                if name.endswith(".py"):
-                    stat = entry.stat()
-                    parts.append(f"{entry.path[start:]}:{stat.st_size}:{stat.st_mtime_ns}")
-                elif name != "__pycache__" and entry.is_dir(follow_symlinks=False):
-                    pending.append(entry.path)
-    return hashlib.sha256("\0".join(parts).encode()).hexdigest()
+        relative = pending.pop()
+        directory = os.open(root + relative, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            with os.scandir(directory) as entries:
+                for entry in entries:
+                    name = entry.name
+                    if name.endswith(".py"):
+                        stat = entry.stat()  # relative to `directory`
+                        names.append(f"{relative}/{name}")
+                        numbers += (stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns)
+                    elif name != "__pycache__" and entry.is_dir(follow_symlinks=False):
+                        pending.append(f"{relative}/{name}")
+        finally:
+            os.close(directory)
+    digest = hashlib.sha256("\0".join(names).encode())
+    digest.update(array("q", numbers).tobytes())
+    return digest.hexdigest()
 
 
 # --------------------------------------------------------------------------------------
