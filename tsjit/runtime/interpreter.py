@@ -42,6 +42,7 @@ from tsjit.dialects import prim
 from tsjit.dialects.constant_values import EnumMember
 from tsjit.dialects.types import ClassType, TorchType, TupleType
 from tsjit.runtime import kernels
+from tsjit.runtime.code_cache import compile_generated
 from tsjit.runtime.errors import TorchScriptError
 from tsjit.runtime.float_errors import ignore_float_errors, restore_float_errors
 from tsjit.runtime.values import NamedTupleValue, ScriptObject
@@ -336,7 +337,7 @@ def _step_factory(params: Sequence[str], body: Sequence[str]) -> Callable[..., S
         + ["    return nxt", "  return step"]
     )
     namespace: dict[str, Any] = {}
-    exec(compile(source, "<tsjit interpreter template>", "exec"), namespace)  # noqa: S102 -- our own template
+    exec(compile_generated(source, "<tsjit interpreter template>"), namespace)  # noqa: S102 -- our own template
     return namespace["make"]
 
 

@@ -19,7 +19,9 @@ the compact form of `tsjit.formats.compact_ir`), keyed by the graph, the Argumen
 the pipeline and policy, the target and a digest of tsjit's sources; each kernel of
 such a program is also stored under a key derived from the program's (`known_key`),
 with its calling signatures, so that a later process runs the program without
-running the pipeline, building the kernels or printing any IR.
+running the pipeline, building the kernels or printing any IR. And it holds the
+compiled code of the Python source that tsjit generates (`code/<key>.code`, see
+`tsjit.runtime.code_cache`).
 
 Entries are written to a temporary file in the cache directory and renamed into place,
 so concurrent writers of one key each leave a complete entry and readers never see a
@@ -50,6 +52,8 @@ _MAGIC = b"tsjit-kernels 1\n"
 _SUFFIX = ".kernel"
 _PROGRAM_MAGIC = b"tsjit-program 1\n"
 _PROGRAM_SUFFIX = ".program"
+_CODE_MAGIC = b"tsjit-code 1\n"
+_CODE_SUFFIX = ".code"
 
 
 @dataclass(frozen=True)
@@ -81,6 +85,7 @@ class KernelCache:
     def __init__(self, directory: Path | str):
         self.directory = Path(directory) / "kernels"
         self.programs = Path(directory) / "programs"
+        self.code = Path(directory) / "code"
         self.writable = True
         self.hits = self.misses = self.stores = self.discarded = 0
 
@@ -125,6 +130,18 @@ class KernelCache:
     def store_program(self, key: str, program: bytes) -> None:
         if self._write(self.programs, self.program_path(key), _seal(_PROGRAM_MAGIC, program)):
             log_detail(f"stored program {key[:16]} ({len(program)} bytes)")
+
+    def code_path(self, key: str) -> Path:
+        return self.code / (key + _CODE_SUFFIX)
+
+    def load_code(self, key: str) -> bytes | None:
+        """The compiled generated Python stored under `key` (`tsjit.runtime.code_cache`),
+        or None (a corrupt entry is removed)."""
+        return self._load_sealed(self.code_path(key), _CODE_MAGIC, key)
+
+    def store_code(self, key: str, code: bytes) -> None:
+        if self._write(self.code, self.code_path(key), _seal(_CODE_MAGIC, code)):
+            log_detail(f"stored code {key[:16]} ({len(code)} bytes)")
 
     def _load_sealed(self, path: Path, magic: bytes, key: str) -> bytes | None:
         data = self._read(path)

@@ -47,6 +47,7 @@ from xdsl.traits import SymbolTable
 from tsjit.diagnostics import TsjitError
 from tsjit.dialects.prim import ForkOp, FusionGroupOp, LoopOp, YieldOp
 from tsjit.dialects.types import TupleType
+from tsjit.runtime.code_cache import compile_generated
 from tsjit.runtime.executor import DEFAULT_PIPELINE, GraphExecutor, Pipeline, argument_spec
 from tsjit.runtime.interpreter import Code, Program
 from tsjit.runtime.llvm_jit import SPLIT_ALIGNMENT, LLVMEngine, SplitCall, array_address
@@ -621,7 +622,9 @@ def _plan_key(positions: list[int]) -> Callable[[Sequence[Any]], tuple[Any, ...]
     """What a call plan depends on: shape, strides and dtype of each tensor input, as
     one flat tuple built by straight-line code (a third of a generic comprehension)."""
     fields = "".join(f"args[{i}].shape, args[{i}].strides, args[{i}].dtype, " for i in positions)
-    return eval(f"lambda args: ({fields})")
+    namespace: dict[str, Any] = {}
+    exec(compile_generated(f"def key(args):\n    return ({fields})\n", "<plan key>"), namespace)  # noqa: S102 -- generated from the positions
+    return namespace["key"]
 
 
 CallPlan = Callable[[Sequence[Any]], list[np.ndarray]]
@@ -696,7 +699,7 @@ def _generate_call(
         lines += [call, f"return [{', '.join(results)}]"]
         source = "def call(args):\n"
     source += "".join(f"    {line}\n" for line in lines)
-    exec(compile(source, "<fused group call>", "exec"), namespace)  # noqa: S102 -- generated from the plan
+    exec(compile_generated(source, "<fused group call>"), namespace)  # noqa: S102 -- generated from the plan
     return namespace["call"]
 
 
