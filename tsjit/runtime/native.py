@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import ModuleOp, f16, f32, f64, i1, i8, i16, i32, i64
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.rewriter import Rewriter
 from xdsl.traits import SymbolTable
@@ -474,22 +474,22 @@ class Unplannable(Exception):
 
 def numpy_dtype(kind: Kind) -> np.dtype:
     """The numpy dtype of a kernel element; Unplannable for kinds numpy lacks (bf16)."""
-    dtype = _NUMPY_DTYPES.get((str(kind.type), kind.unsigned))
+    dtype = _NUMPY_DTYPES.get((kind.type, kind.unsigned))
     if dtype is None:
         raise Unplannable
     return dtype
 
 
 _NUMPY_DTYPES = {
-    ("f16", False): np.dtype(np.float16),
-    ("f32", False): np.dtype(np.float32),
-    ("f64", False): np.dtype(np.float64),
-    ("i1", False): np.dtype(np.bool_),
-    ("i8", False): np.dtype(np.int8),
-    ("i8", True): np.dtype(np.uint8),
-    ("i16", False): np.dtype(np.int16),
-    ("i32", False): np.dtype(np.int32),
-    ("i64", False): np.dtype(np.int64),
+    (f16, False): np.dtype(np.float16),
+    (f32, False): np.dtype(np.float32),
+    (f64, False): np.dtype(np.float64),
+    (i1, False): np.dtype(np.bool_),
+    (i8, False): np.dtype(np.int8),
+    (i8, True): np.dtype(np.uint8),
+    (i16, False): np.dtype(np.int16),
+    (i32, False): np.dtype(np.int32),
+    (i64, False): np.dtype(np.int64),
 }
 
 
