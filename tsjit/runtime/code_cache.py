@@ -19,12 +19,12 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import marshal
+import os
 import sys
 from functools import cache, lru_cache
-from pathlib import Path
 from types import CodeType
 
-from tsjit.runtime.kernel_cache import KernelCache, default_directory
+from tsjit.runtime.kernel_cache import CACHE_DIR_VARIABLE, KernelCache, default_directory
 
 _PYTHON = f"{sys.implementation.name} {importlib.util.MAGIC_NUMBER.hex()}"
 """Which bytecode a marshalled code object holds."""
@@ -34,7 +34,7 @@ _PYTHON = f"{sys.implementation.name} {importlib.util.MAGIC_NUMBER.hex()}"
 def compile_generated(source: str, filename: str) -> CodeType:
     """`compile(source, filename, "exec")`, from this process's earlier compile of the
     same source or from the disk cache when there is one."""
-    disk = _disk(default_directory())
+    disk = _disk()
     if disk is None:
         return compile(source, filename, "exec")
     key = code_key(source, filename)
@@ -56,7 +56,15 @@ def code_key(source: str, filename: str) -> str:
     return hashlib.sha256(f"{_PYTHON}\0{filename}\0{source}".encode()).hexdigest()
 
 
+def _disk() -> KernelCache | None:
+    """The cache of `default_directory()`, by the variables that decide it (asking it
+    makes a Path each time)."""
+    environ = os.environ
+    return _disk_at(environ.get(CACHE_DIR_VARIABLE), environ.get("XDG_CACHE_HOME"), environ.get("HOME"))
+
+
 @cache
-def _disk(directory: Path | None) -> KernelCache | None:
+def _disk_at(*environment: str | None) -> KernelCache | None:
     """One cache per directory, so that a failed write is not tried again."""
+    directory = default_directory()
     return None if directory is None else KernelCache(directory)

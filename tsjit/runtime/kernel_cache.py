@@ -86,6 +86,9 @@ class KernelCache:
         self.directory = Path(directory) / "kernels"
         self.programs = Path(directory) / "programs"
         self.code = Path(directory) / "code"
+        self._prefixes = {folder: f"{folder}{os.sep}" for folder in (self.directory, self.programs, self.code)}
+        """Each folder as text: a first cached call reads a few entries, and joining
+        paths as strings costs a tenth of joining them as Paths."""
         self.writable = True
         self.hits = self.misses = self.stores = self.discarded = 0
 
@@ -111,7 +114,7 @@ class KernelCache:
 
     def load(self, key: str) -> CachedKernel | None:
         """The entry of `key`, or None: absent, unreadable or corrupt (then removed)."""
-        data = self._read(self.path(key))
+        data = self._read(self._prefixes[self.directory] + key + _SUFFIX)
         entry = None if data is None else _decode(data)
         if data is not None and entry is None:
             self.discard(self.path(key), "corrupt or truncated")
@@ -125,7 +128,7 @@ class KernelCache:
 
     def load_program(self, key: str) -> bytes | None:
         """The compiled program stored under `key`, or None (a corrupt one is removed)."""
-        return self._load_sealed(self.program_path(key), _PROGRAM_MAGIC, key)
+        return self._load_sealed(self.programs, _PROGRAM_SUFFIX, _PROGRAM_MAGIC, key)
 
     def store_program(self, key: str, program: bytes) -> None:
         if self._write(self.programs, self.program_path(key), _seal(_PROGRAM_MAGIC, program)):
@@ -137,17 +140,17 @@ class KernelCache:
     def load_code(self, key: str) -> bytes | None:
         """The compiled generated Python stored under `key` (`tsjit.runtime.code_cache`),
         or None (a corrupt entry is removed)."""
-        return self._load_sealed(self.code_path(key), _CODE_MAGIC, key)
+        return self._load_sealed(self.code, _CODE_SUFFIX, _CODE_MAGIC, key)
 
     def store_code(self, key: str, code: bytes) -> None:
         if self._write(self.code, self.code_path(key), _seal(_CODE_MAGIC, code)):
             log_detail(f"stored code {key[:16]} ({len(code)} bytes)")
 
-    def _load_sealed(self, path: Path, magic: bytes, key: str) -> bytes | None:
-        data = self._read(path)
+    def _load_sealed(self, folder: Path, suffix: str, magic: bytes, key: str) -> bytes | None:
+        data = self._read(self._prefixes[folder] + key + suffix)
         body = None if data is None else _unseal(magic, data)
         if data is not None and body is None:
-            self.discard(path, "corrupt or truncated")
+            self.discard(folder / (key + suffix), "corrupt or truncated")
         self._count(key, body is not None)
         return body
 
@@ -168,9 +171,10 @@ class KernelCache:
         return hashlib.sha256("\0".join((program_key, *map(repr, place))).encode()).hexdigest()
 
     @staticmethod
-    def _read(path: Path) -> bytes | None:
+    def _read(path: str) -> bytes | None:
         try:
-            return path.read_bytes()
+            with open(path, "rb") as file:
+                return file.read()
         except OSError:
             return None
 
@@ -373,9 +377,18 @@ def tree_digest(root: str) -> str:
 
 
 def _level() -> int | None:
-    from tsjit.transforms.pass_logging import LOG_LEVEL_VARIABLES, _setting, parse_log_levels
+    from tsjit.transforms.pass_logging import LOG_LEVEL_VARIABLES, _setting
 
-    level = parse_log_levels(_setting(LOG_LEVEL_VARIABLES)[1]).get(LOG_STEM)
+    return _level_in(_setting(LOG_LEVEL_VARIABLES)[1])
+
+
+@cache
+def _level_in(setting: str) -> int | None:
+    """The cache's level in a `TSJIT_LOG_LEVEL` setting, parsed once per setting: every
+    read of an entry asks."""
+    from tsjit.transforms.pass_logging import parse_log_levels
+
+    level = parse_log_levels(setting).get(LOG_STEM)
     return None if level is None else int(level)
 
 

@@ -29,7 +29,7 @@ def fresh_process(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[N
 
 def forget() -> None:
     compile_generated.cache_clear()
-    code_cache._disk.cache_clear()  # pyright: ignore[reportPrivateUsage]
+    code_cache._disk_at.cache_clear()  # pyright: ignore[reportPrivateUsage]
 
 
 def run(code: CodeType) -> int:
@@ -115,4 +115,4 @@ def test_no_cache_directory_or_an_unwritable_one_only_means_compiling(
     monkeypatch.setenv("TSJIT_CACHE_DIR", str(blocker / "cache"))
     forget()
     assert run(compile_generated(SOURCE, "<test>")) == 13
-    assert not code_cache._disk(blocker / "cache").writable  # pyright: ignore[reportPrivateUsage]
+    assert not code_cache._disk().writable  # pyright: ignore[reportPrivateUsage,reportOptionalMemberAccess]
