@@ -163,25 +163,45 @@ def _kind(attribute_class: type[Attribute]) -> tuple[str, str | None]:
     return kind, _class_path(attribute_class)
 
 
+def _form_key(form: list[Any]) -> tuple[Any, ...]:
+    """An encoded attribute as a dictionary key: its parameters' numbers as a tuple,
+    plain data with its type (`1`, `1.0` and `True` are equal keys), floats by their
+    text (`0.0` and `-0.0` too)."""
+    kind = form[0]
+    if kind == "p":
+        return (kind, form[1], tuple(form[2]))
+    if kind == "a":
+        return (kind, tuple(form[1]))
+    if kind == "t":
+        return (kind, form[1])
+    data = form[-1]
+    return (*form[:-1], type(data), repr(data) if type(data) is float else data)
+
+
 class _Writer:
     def __init__(self, declare: frozenset[str] = frozenset()) -> None:
         self.declare = declare
         self.attributes: list[Attribute] = []
         self.encoded: list[Any] = []
-        self.attribute_ids: dict[Attribute, int] = {}
+        self.form_ids: dict[tuple[Any, ...], int] = {}
+        """Attributes by their encoded form (`_form_key`), whose parameters are numbers
+        already: equal attributes have equal forms, and hashing the attribute instead
+        would hash every parameter again, in Python."""
         self.identities: dict[int, int] = {}
         """By `id` (the module keeps every attribute alive while it is written): a
-        module shares its attribute objects, and hashing one hashes every parameter."""
-        self.value_ids: dict[SSAValue, int] = {}
+        module shares its attribute objects."""
+        self.value_ids: dict[int, int] = {}
+        """By `id`, as SSA values hash (in Python); the module keeps them alive."""
 
     def attribute(self, attribute: Attribute) -> int:
         known = self.identities.get(id(attribute))
         if known is not None:
             return known
-        known = self.attribute_ids.get(attribute)
+        form = self._encode(attribute)
+        key = _form_key(form)
+        known = self.form_ids.get(key)
         if known is None:
-            form = self._encode(attribute)
-            known = self.attribute_ids[attribute] = len(self.encoded)
+            known = self.form_ids[key] = len(self.encoded)
             self.attributes.append(attribute)
             self.encoded.append(form)
         self.identities[id(attribute)] = known
@@ -207,10 +227,10 @@ class _Writer:
         return ["t", stream.getvalue()]
 
     def define(self, value: SSAValue) -> None:
-        self.value_ids[value] = len(self.value_ids)
+        self.value_ids[id(value)] = len(self.value_ids)
 
     def use(self, value: SSAValue) -> int:
-        known = self.value_ids.get(value)
+        known = self.value_ids.get(id(value))
         if known is None:
             raise NotCompact("a value is used before its definition")
         return known
