@@ -2,6 +2,7 @@
 
     data = dump_module(module)            # bytes
     module = load_module(ctx, data)       # an equal module, its ops built directly
+    module = load_module(make_ctx, data)  # a context made only if the data needs one
     dump_module(module, declare={"f"})    # @f without its body: a declaration
 
 MLIR text is what people read, but reading it back costs most of its time in parsing
@@ -10,7 +11,10 @@ Here every distinct attribute (types, properties, attributes) is written once, a
 class and parameters (the attributes it is made of, or its int, float, bool, string or
 enum data), or in MLIR syntax when it holds other data; ops refer to attributes and values
 by number and are built with `Operation.create`, without parsing or verifying them
-again. Locations are attributes like the others.
+again. Locations are attributes like the others. Op classes are found where they are
+defined, as attribute classes are (asking a context loads each dialect whole, every op
+and attribute of it); by name in a context only when made at run time (aten's ops),
+and a reader given a function for the context calls it only then.
 
 `dump_module` raises `NotCompact` for what it cannot represent exactly (successors,
 a value used before its definition, an attribute whose text does not read back
@@ -23,7 +27,7 @@ import functools
 import importlib
 import json
 import sys
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from enum import Enum
 from io import StringIO
 from typing import Any
@@ -35,7 +39,7 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import ParseError
 
-FORMAT = "tsjit-compact-ir 1"
+FORMAT = "tsjit-compact-ir 2"
 
 
 class NotCompact(Exception):
@@ -51,28 +55,44 @@ def dump_module(op: Operation, ctx: Context | None = None, declare: Collection[s
     writer = _Writer(frozenset(declare))
     root = writer.op(op)
     if ctx is not None:
-        rebuilt = _attributes(ctx, writer.encoded)
+        rebuilt = _attributes(_Context(ctx), writer.encoded)
         for attribute, again, form in zip(writer.attributes, rebuilt, writer.encoded):
             if again != attribute:
                 raise NotCompact(f"the attribute {form} does not read back equal")
-    return json.dumps({"format": FORMAT, "attributes": writer.encoded, "root": root}, separators=(",", ":")).encode()
+    document = {"format": FORMAT, "attributes": writer.encoded, "ops": writer.op_paths, "root": root}
+    return json.dumps(document, separators=(",", ":")).encode()
 
 
-def load_module(ctx: Context, data: bytes) -> Operation:
-    """The op `dump_module` wrote; ValueError for data it did not write."""
+def load_module(ctx: Context | Callable[[], Context], data: bytes) -> Operation:
+    """The op `dump_module` wrote; ValueError for data it did not write. `ctx` may be
+    a function that makes the context, called only when the data needs one."""
+    context = _Context(ctx)
     try:
         document = json.loads(data)
         if document.get("format") != FORMAT:
             raise ValueError("not a compact module of this format")
-        return _Reader(ctx, _attributes(ctx, document["attributes"])).op(document["root"])
+        reader = _Reader(context, _attributes(context, document["attributes"]), document["ops"])
+        return reader.op(document["root"])
     except (KeyError, IndexError, TypeError, AttributeError, ImportError, ParseError) as e:
         raise ValueError(f"malformed compact module: {e}") from e
+
+
+class _Context:
+    """The context, made on first use when given as a function."""
+
+    def __init__(self, ctx: Context | Callable[[], Context]):
+        self._ctx = ctx
+
+    def __call__(self) -> Context:
+        if not isinstance(self._ctx, Context):
+            self._ctx = self._ctx()
+        return self._ctx
 
 
 _PLAIN_DATA = (int, float, bool, str)
 
 
-def _attributes(ctx: Context, encoded: list[Any]) -> list[Attribute]:
+def _attributes(ctx: Callable[[], Context], encoded: list[Any]) -> list[Attribute]:
     """The attributes of their encoded forms, each made of earlier ones."""
     built: list[Attribute] = []
     for form in encoded:
@@ -86,7 +106,7 @@ def _attributes(ctx: Context, encoded: list[Any]) -> list[Attribute]:
         elif kind == "e":
             built.append(_new_data(_attribute_class(form[1]), _enum_class(form[2])(form[3])))
         else:
-            built.append(Parser(ctx, form[1]).parse_attribute())
+            built.append(Parser(ctx(), form[1]).parse_attribute())
     return built
 
 
@@ -106,7 +126,7 @@ def _new(cls: Any, parameters: list[Attribute]) -> Attribute:
 
 def _new_data(cls: Any, data: Any) -> Attribute:
     """`cls.new(data)`, unverified as `_new`."""
-    if cls.__post_init__ is not Attribute.__post_init__ or not issubclass(cls, Data):
+    if cls.__post_init__ is not Attribute.__post_init__ or Data not in cls.__mro__:
         return cls.new(data)
     attribute = cls.__new__(cls)
     object.__setattr__(attribute, "data", data)
@@ -139,6 +159,22 @@ def _class_at(path: str, base: type) -> Any:
     if not (isinstance(found, type) and base in found.__mro__):  # not issubclass: ABCs check slowly
         raise ValueError(f"{path} is not a subclass of {base.__name__}")
     return found
+
+
+@functools.cache
+def _op_class(path: str, name: str) -> type[Operation]:
+    """The op class at `path`, which must be the class of op `name`."""
+    found = _class_at(path, Operation)
+    if getattr(found, "name", None) != name:
+        raise ValueError(f"{path} is not the class of '{name}'")
+    return found
+
+
+@functools.cache
+def _op_class_path(cls: type[Operation], name: str) -> str | None:
+    """Where `_op_class` finds the class of op `name`, or None: found by name."""
+    path = _class_path(cls)
+    return path if path is not None and getattr(cls, "name", None) == name else None
 
 
 @functools.cache
@@ -191,6 +227,8 @@ class _Writer:
         """By `id` (the module keeps every attribute alive while it is written): a
         module shares its attribute objects."""
         self.value_ids: dict[int, int] = {}
+        self.op_paths: dict[str, str | None] = {}
+        """By op name, where its class is (`_op_class_path`)."""
         """By `id`, as SSA values hash (in Python); the module keeps them alive."""
 
     def attribute(self, attribute: Attribute) -> int:
@@ -238,6 +276,9 @@ class _Writer:
     def op(self, op: Operation) -> list[Any]:
         if op.successors:
             raise NotCompact(f"'{op.name}' has successors")
+        name = op.name
+        if name not in self.op_paths:
+            self.op_paths[name] = _op_class_path(type(op), name)
         operands = [self.use(v) for v in op.operands]
         symbol = op.properties.get("sym_name") if self.declare else None
         if isinstance(symbol, StringAttr) and symbol.data in self.declare:
@@ -247,7 +288,7 @@ class _Writer:
         for result in op.results:
             self.define(result)
         return [
-            op.name,
+            name,
             operands,
             [self.attribute(r.type) for r in op.results],
             [r.name_hint for r in op.results],
@@ -268,9 +309,10 @@ class _Writer:
 
 
 class _Reader:
-    def __init__(self, ctx: Context, attributes: list[Attribute]):
+    def __init__(self, ctx: Callable[[], Context], attributes: list[Attribute], paths: dict[str, str | None]):
         self.ctx = ctx
         self.attributes = attributes
+        self.paths = paths
         self.values: list[SSAValue] = []
         self.classes: dict[str, type[Operation]] = {}
 
@@ -278,7 +320,9 @@ class _Reader:
         name, operands, result_types, hints, properties, attributes, location, regions = data
         op_class = self.classes.get(name)
         if op_class is None:
-            op_class = self.classes[name] = self.ctx.get_op(name)
+            path = self.paths.get(name)
+            op_class = _op_class(path, name) if path is not None else self.ctx().get_op(name)
+            self.classes[name] = op_class
         values, table = self.values, self.attributes
         built = op_class.create(
             operands=[values[i] for i in operands],
@@ -286,8 +330,8 @@ class _Reader:
             properties={k: table[i] for k, i in properties.items()},
             attributes={k: table[i] for k, i in attributes.items()},
             regions=[Region([self.block(b) for b in blocks]) for blocks in regions],
+            location=table[location],  # pyright: ignore[reportArgumentType]
         )
-        built.location = table[location]
         for result, hint in zip(built.results, hints):
             result.name_hint = hint
             values.append(result)
