@@ -13,8 +13,8 @@ enum data), or in MLIR syntax when it holds other data; ops refer to attributes 
 by number and are built with `Operation.create`, without parsing or verifying them
 again. Locations are attributes like the others. Op classes are found where they are
 defined, as attribute classes are (asking a context loads each dialect whole, every op
-and attribute of it); by name in a context only when made at run time (aten's ops),
-and a reader given a function for the context calls it only then.
+and attribute of it); by name in a context when not found there (aten's ops, made at
+run time), and a reader given a function for the context calls it only then.
 
 `dump_module` raises `NotCompact` for what it cannot represent exactly (successors,
 a value used before its definition, an attribute whose text does not read back
@@ -37,7 +37,7 @@ from xdsl.dialects.builtin import ArrayAttr, StringAttr
 from xdsl.ir import Attribute, Block, Data, Operation, ParametrizedAttribute, Region, SSAValue
 from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.utils.exceptions import ParseError
+from xdsl.utils.exceptions import ParseError, UnregisteredConstructException
 
 FORMAT = "tsjit-compact-ir 2"
 
@@ -73,8 +73,12 @@ def load_module(ctx: Context | Callable[[], Context], data: bytes) -> Operation:
             raise ValueError("not a compact module of this format")
         reader = _Reader(context, _attributes(context, document["attributes"]), document["ops"])
         return reader.op(document["root"])
-    except (KeyError, IndexError, TypeError, AttributeError, ImportError, ParseError) as e:
+    except _MALFORMED as e:
         raise ValueError(f"malformed compact module: {e}") from e
+
+
+_MALFORMED = (KeyError, IndexError, TypeError, AttributeError, ImportError, ParseError, UnregisteredConstructException)
+"""What reading data that `dump_module` did not write raises."""
 
 
 class _Context:
@@ -162,19 +166,14 @@ def _class_at(path: str, base: type) -> Any:
 
 
 @functools.cache
-def _op_class(path: str, name: str) -> type[Operation]:
-    """The op class at `path`, which must be the class of op `name`."""
-    found = _class_at(path, Operation)
-    if getattr(found, "name", None) != name:
-        raise ValueError(f"{path} is not the class of '{name}'")
-    return found
-
-
-@functools.cache
-def _op_class_path(cls: type[Operation], name: str) -> str | None:
-    """Where `_op_class` finds the class of op `name`, or None: found by name."""
-    path = _class_path(cls)
-    return path if path is not None and getattr(cls, "name", None) == name else None
+def _op_class(path: str, name: str) -> type[Operation] | None:
+    """The class of op `name` at `path`, where its writer found it; None when it is not
+    there (a class made at run time under another name): then found by name."""
+    try:
+        found = _class_at(path, Operation)
+    except (ImportError, AttributeError, ValueError):
+        return None
+    return found if getattr(found, "name", None) == name else None
 
 
 @functools.cache
@@ -227,8 +226,8 @@ class _Writer:
         """By `id` (the module keeps every attribute alive while it is written): a
         module shares its attribute objects."""
         self.value_ids: dict[int, int] = {}
-        self.op_paths: dict[str, str | None] = {}
-        """By op name, where its class is (`_op_class_path`)."""
+        self.op_paths: dict[str, str] = {}
+        """By op name, where its class is defined (`_op_class` checks it)."""
         """By `id`, as SSA values hash (in Python); the module keeps them alive."""
 
     def attribute(self, attribute: Attribute) -> int:
@@ -278,7 +277,8 @@ class _Writer:
             raise NotCompact(f"'{op.name}' has successors")
         name = op.name
         if name not in self.op_paths:
-            self.op_paths[name] = _op_class_path(type(op), name)
+            cls = type(op)
+            self.op_paths[name] = f"{cls.__module__}:{cls.__qualname__}"
         operands = [self.use(v) for v in op.operands]
         symbol = op.properties.get("sym_name") if self.declare else None
         if isinstance(symbol, StringAttr) and symbol.data in self.declare:
@@ -309,7 +309,7 @@ class _Writer:
 
 
 class _Reader:
-    def __init__(self, ctx: Callable[[], Context], attributes: list[Attribute], paths: dict[str, str | None]):
+    def __init__(self, ctx: Callable[[], Context], attributes: list[Attribute], paths: dict[str, str]):
         self.ctx = ctx
         self.attributes = attributes
         self.paths = paths
@@ -321,8 +321,8 @@ class _Reader:
         op_class = self.classes.get(name)
         if op_class is None:
             path = self.paths.get(name)
-            op_class = _op_class(path, name) if path is not None else self.ctx().get_op(name)
-            self.classes[name] = op_class
+            op_class = _op_class(path, name) if path is not None else None
+            self.classes[name] = op_class = op_class or self.ctx().get_op(name)
         values, table = self.values, self.attributes
         built = op_class.create(
             operands=[values[i] for i in operands],

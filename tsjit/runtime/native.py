@@ -623,7 +623,8 @@ def _plan_key(positions: list[int]) -> Callable[[Sequence[Any]], tuple[Any, ...]
     one flat tuple built by straight-line code (a third of a generic comprehension)."""
     fields = "".join(f"args[{i}].shape, args[{i}].strides, args[{i}].dtype, " for i in positions)
     namespace: dict[str, Any] = {}
-    exec(compile_generated(f"def key(args):\n    return ({fields})\n", "<plan key>"), namespace)  # noqa: S102 -- generated from the positions
+    source = f"def key(args):\n    return ({fields})\n"
+    exec(compile_generated(source, "<plan key>"), namespace)  # noqa: S102 -- generated from the positions
     return namespace["key"]
 
 

@@ -109,6 +109,7 @@ def document(attributes: str = "[]", ops: str = "{}", root: str = "[]") -> bytes
 
 MODULE_OP = '["builtin.module", [], [], [], {}, {}, 0, [[]]]'
 UNKNOWN_LOC = '[["p", "xdsl.dialects.builtin:UnknownLoc", []]]'
+UNKNOWN_OP = MODULE_OP.replace("builtin.module", "prim.NoSuchOp")
 
 
 @pytest.mark.parametrize(
@@ -121,8 +122,7 @@ UNKNOWN_LOC = '[["p", "xdsl.dialects.builtin:UnknownLoc", []]]'
         document('[["p", "os:path", []]]'),
         document('[["p", "no_such_module:X", []]]'),
         document('[["e", "xdsl.dialects.builtin:SignednessAttr", "os:path", 0]]'),
-        document(UNKNOWN_LOC, '{"builtin.module": "os:path"}', MODULE_OP),  # not an op class
-        document(UNKNOWN_LOC, '{"builtin.module": "xdsl.dialects.func:FuncOp"}', MODULE_OP),  # another op's
+        document(UNKNOWN_LOC, '{"prim.NoSuchOp": "xdsl.dialects.func:FuncOp"}', UNKNOWN_OP),
     ],
 )
 def test_data_it_did_not_write_is_refused(data: bytes) -> None:
@@ -143,6 +143,8 @@ def test_a_context_is_made_only_for_ops_found_by_name() -> None:
 
     assert str(load_module(context, dump_module(module, ctx))) == str(module)
     assert len(made) == 1
+    misplaced = dump_module(module, ctx).replace(b"xdsl.dialects.func:FuncOp", b"xdsl.dialects.func:ReturnOp")
+    assert str(load_module(make_context(), misplaced)) == str(module)  # a wrong place: found by name
     without_aten = parse_mlir(ctx, "func.func @f(%x : !ts.int) -> !ts.int {\n  func.return %x : !ts.int\n}\n", "f.mlir")
     assert str(load_module(context, dump_module(without_aten, ctx))) == str(without_aten)
     assert len(made) == 1
