@@ -651,7 +651,10 @@ def _generate_call(
     kernels on small tensors. With `entry_of`, the call is that group's fixed entry
     (`FusedGroup.call`): its `arity` arguments are parameters (no tuple to build, no
     frame to unpack it), it returns the group's value, counts the call on the group
-    and runs the group's fallback when ctypes rejects a scalar."""
+    and runs the group's fallback when ctypes rejects a scalar. The sizes, strides and
+    result shapes are values of the closure that a generated `make` returns, not text:
+    the source depends on the plan's structure only, so that one compile (and one entry
+    of the code cache) serves every shape."""
     namespace: dict[str, Any] = {
         "raw": raw,
         "split": split,
@@ -663,25 +666,28 @@ def _generate_call(
         "ArgumentError": ctypes.ArgumentError,
     }
     argument = "a{}" if entry_of is not None else "args[{}]"
-    natives = [repr(v) for v in template]
+    natives = [f"c{i}" for i in range(len(template))]
     for slot, position in inputs:
         natives[slot] = f"address({argument.format(position)})"
     for slot, position in scalars:
         natives[slot] = argument.format(position)
     lines: list[str] = []
     results = ["None"] * result_count
+    shapes: dict[str, tuple[int, ...]] = {}
     for k, (slot, shape, dtype, result) in enumerate(outputs):
         namespace[f"d{k}"] = dtype
+        shapes[f"s{k}"] = shape
         if int(np.prod(shape)) * dtype.itemsize >= REUSE_BYTES:  # reuse it once only `reused` holds it
             lines += [
                 f"o{k} = reused[{k}]",
                 f"if o{k} is None or refcount(o{k}) > 3:",
-                f"    o{k} = reused[{k}] = empty({shape!r}, d{k})",
+                f"    o{k} = reused[{k}] = empty(s{k}, d{k})",
             ]
         else:
-            lines.append(f"o{k} = empty({shape!r}, d{k})")
+            lines.append(f"o{k} = empty(s{k}, d{k})")
         natives[slot] = f"address(o{k})"
         results[result] = f"o{k}"
+    values = {name: value for name, value in zip(natives, template, strict=True) if name[0] == "c"} | shapes
     call = f"raw({', '.join(natives)})" if split is None else f"split(raw, [{', '.join(natives)}])"
     if entry_of is not None:  # the group's value: its one result, or the tuple of them
         returned = results[0] if result_count == 1 else f"({', '.join(results)},)"
@@ -695,13 +701,14 @@ def _generate_call(
             "group.calls += 1",
             f"return {returned}",
         ]
-        source = f"def call({', '.join(parameters)}):\n"
+        signature = f"def call({', '.join(parameters)}):\n"
     else:
         lines += [call, f"return [{', '.join(results)}]"]
-        source = "def call(args):\n"
-    source += "".join(f"    {line}\n" for line in lines)
+        signature = "def call(args):\n"
+    source = f"def make({', '.join(values)}):\n    {signature}"
+    source += "".join(f"        {line}\n" for line in lines) + "    return call\n"
     exec(compile_generated(source, "<fused group call>"), namespace)  # noqa: S102 -- generated from the plan
-    return namespace["call"]
+    return namespace["make"](**values)
 
 
 def plan_call(
