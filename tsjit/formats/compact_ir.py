@@ -226,9 +226,9 @@ class _Writer:
         """By `id` (the module keeps every attribute alive while it is written): a
         module shares its attribute objects."""
         self.value_ids: dict[int, int] = {}
+        """By `id`, as SSA values hash (in Python); the module keeps them alive."""
         self.op_paths: dict[str, str] = {}
         """By op name, where its class is defined (`_op_class` checks it)."""
-        """By `id`, as SSA values hash (in Python); the module keeps them alive."""
 
     def attribute(self, attribute: Attribute) -> int:
         known = self.identities.get(id(attribute))

@@ -1,5 +1,5 @@
 """Python source that tsjit generates, compiled once: the runtime generates straight-line
-code (interpreter steps, call plans of fused groups, argument checks), and `compile`
+code (interpreter steps, call plans of fused groups and their keys), and `compile`
 costs 60–300 µs a function, more than running it ever does. Each source compiles once
 per process; its code object is also stored in the kernel cache's directory
 (`code/<key>.code`, marshalled), so that a later process generating the same source

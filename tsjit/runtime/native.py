@@ -687,7 +687,7 @@ def _generate_call(
             lines.append(f"o{k} = empty(s{k}, d{k})")
         natives[slot] = f"address(o{k})"
         results[result] = f"o{k}"
-    values = {name: value for name, value in zip(natives, template, strict=True) if name[0] == "c"} | shapes
+    values = {f"c{i}": value for i, value in enumerate(template) if natives[i] == f"c{i}"} | shapes
     call = f"raw({', '.join(natives)})" if split is None else f"split(raw, [{', '.join(natives)}])"
     if entry_of is not None:  # the group's value: its one result, or the tuple of them
         returned = results[0] if result_count == 1 else f"({', '.join(results)},)"
