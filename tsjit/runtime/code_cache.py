@@ -24,7 +24,7 @@ import sys
 from functools import cache, lru_cache
 from types import CodeType
 
-from tsjit.runtime.kernel_cache import CACHE_DIR_VARIABLE, KernelCache, default_directory
+from tsjit.runtime.kernel_cache import CACHE_DIR_VARIABLE, KernelCache
 
 _PYTHON = f"{sys.implementation.name} {importlib.util.MAGIC_NUMBER.hex()}"
 """Which bytecode a marshalled code object holds."""
@@ -57,14 +57,12 @@ def code_key(source: str, filename: str) -> str:
 
 
 def _disk() -> KernelCache | None:
-    """The cache of `default_directory()`, by the variables that decide it (asking it
-    makes a Path each time)."""
+    """`KernelCache.default()`, by the variables that decide its directory (asking
+    `default_directory()` makes a Path each time)."""
     environ = os.environ
     return _disk_at(environ.get(CACHE_DIR_VARIABLE), environ.get("XDG_CACHE_HOME"), environ.get("HOME"))
 
 
 @cache
 def _disk_at(*environment: str | None) -> KernelCache | None:
-    """One cache per directory, so that a failed write is not tried again."""
-    directory = default_directory()
-    return None if directory is None else KernelCache(directory)
+    return KernelCache.default()

@@ -765,8 +765,10 @@ class _Compiler:
 
     def object_list_operator(self, op: Operation) -> Callable[..., Any] | None:
         """`sort`/`sorted` of a list of objects order them by their class's `__lt__`."""
-        element = getattr(op.operands[0].type, "element_type", None) if op.operands else None
-        if not isinstance(element, ClassType) or op.name not in ("aten.sort", "aten.sorted"):
+        if op.name not in ("aten.sort", "aten.sorted") or not op.operands:
+            return None
+        element = getattr(op.operands[0].type, "element_type", None)
+        if not isinstance(element, ClassType):
             return None
         code = self.program.method(element.qualname.data, "__lt__")
         if code is None:

@@ -94,8 +94,10 @@ class KernelCache:
 
     @staticmethod
     def default() -> KernelCache | None:
+        """The cache of `default_directory()`: one per directory in a process, shared
+        by the engines and the code cache (a failed write is not tried again)."""
         directory = default_directory()
-        return None if directory is None else KernelCache(directory)
+        return None if directory is None else _shared_cache(directory)
 
     def key(self, text: str, *settings: object) -> str:
         """The key of a module's IR `text` compiled with `settings` (levels, options),
@@ -214,6 +216,11 @@ class KernelCache:
         _warn(f"discarding kernel cache entry {path.name}: {reason}; it will be rebuilt")
         with suppress(OSError):
             path.unlink()
+
+
+@cache
+def _shared_cache(directory: Path) -> KernelCache:
+    return KernelCache(directory)
 
 
 # --------------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from types import CodeType
 
 import pytest
 
-from tsjit.runtime import code_cache
+from tsjit.runtime import code_cache, kernel_cache
 from tsjit.runtime.code_cache import code_key, compile_generated
 
 SOURCE = "def f(x):\n    return x * 3 + 1\n"
@@ -31,6 +31,7 @@ def fresh_process(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[N
 def forget() -> None:
     compile_generated.cache_clear()
     code_cache._disk_at.cache_clear()  # pyright: ignore[reportPrivateUsage]
+    kernel_cache._shared_cache.cache_clear()  # pyright: ignore[reportPrivateUsage]
 
 
 def run(code: CodeType) -> int:
