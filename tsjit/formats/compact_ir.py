@@ -249,9 +249,9 @@ class _Writer:
         if kind == "a":
             elements = attribute.data  # pyright: ignore[reportAttributeAccessIssue]
             return ["a", [self.attribute(a) for a in elements]]
-        if path is not None and kind == "p":
-            parameters = attribute.parameters  # pyright: ignore[reportAttributeAccessIssue]
-            return ["p", path, [self.attribute(a) for a in parameters]]
+        if path is not None and kind == "p":  # the parameters by name (xDSL's `parameters` asks the definition)
+            names = _parameter_names(type(attribute))
+            return ["p", path, [self.attribute(getattr(attribute, name)) for name in names]]
         if path is not None and kind == "d":
             data: Any = attribute.data  # pyright: ignore[reportUnknownMemberType]
             if type(data) in _PLAIN_DATA:
