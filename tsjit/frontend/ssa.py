@@ -55,14 +55,16 @@ class _Frame:
 
 def convert_to_ssa(function: func.FuncOp, kinds: Set[type[Operation]] | None = None) -> None:
     """`kinds`, when given, holds the type of every op of the function (`op_kinds`):
-    the steps that rewrite only control flow or loop continuations are skipped
-    when there are none."""
+    the steps that rewrite only control flow, loop continuations or variables are
+    skipped when there are none."""
     block = function.body.block
-    if kinds is None or any(_has_regions(kind) for kind in kinds):
+    control_flow = kinds is None or any(_has_regions(kind) for kind in kinds)
+    if control_flow:
         _ControlFlowLoadStores().block(block, None)
     if kinds is None or prim.LoopContinuationOp in kinds:
         _assign_loop_continuations(block, None)
-    _erase_load_stores(block, None)
+    if control_flow or prim.StoreOp in kinds or prim.LoadOp in kinds:  # pyright: ignore[reportOperatorIssue]
+        _erase_load_stores(block, None)
 
 
 def op_kinds(block: Block, kinds: set[type[Operation]] | None = None) -> set[type[Operation]]:
@@ -74,7 +76,7 @@ def op_kinds(block: Block, kinds: set[type[Operation]] | None = None) -> set[typ
         for region in op.regions:
             for nested in region.blocks:
                 op_kinds(nested, kinds)
-        op = op.next_op
+        op = op._next_op  # pyright: ignore[reportPrivateUsage]
     return kinds
 
 
@@ -106,7 +108,7 @@ class _ControlFlowLoadStores:
                 for region in op.regions:
                     for nested in region.blocks:
                         self.block(nested, frame)
-            op = op.next_op
+            op = op._next_op  # pyright: ignore[reportPrivateUsage]
         return frame
 
     def load_before(self, anchor: Operation, name: str, type: Attribute) -> SSAValue:
@@ -190,7 +192,7 @@ def _assign_loop_continuations(block: Block, loop: prim.LoopOp | None) -> None:
     """Step 2: breaks and continues carry the loop's current variables."""
     op = block.first_op
     while op is not None:
-        following = op.next_op  # Loads go in before `op`
+        following = op._next_op  # pyright: ignore[reportPrivateUsage]  # Loads go in before `op`
         kind = type(op)
         if kind is prim.IfOp:
             _assign_loop_continuations(op.then_region.block, loop)  # pyright: ignore[reportAttributeAccessIssue]
@@ -217,7 +219,7 @@ def _erase_load_stores(block: Block, parent: _Frame | None) -> None:
     frame = _Frame(parent)
     op = block.first_op
     while op is not None:
-        following = op.next_op  # `op` may be erased
+        following = op._next_op  # pyright: ignore[reportPrivateUsage]  # `op` may be erased
         kind = type(op)
         if kind is prim.StoreOp:
             frame.entries[_variable(op)] = op.operands[0]
@@ -260,7 +262,7 @@ def erase_dead_scaffolding(function: func.FuncOp) -> None:
     for block in reversed(list(_blocks(function.body.block))):
         op = block.last_op
         while op is not None:
-            preceding = op.prev_op  # `op` may be erased
+            preceding = op._prev_op  # pyright: ignore[reportPrivateUsage]  # `op` may be erased
             kind = type(op)
             dead_list = kind is prim.ListConstructOp and not op.operands
             if kind in _SCAFFOLDING or dead_list:
