@@ -61,8 +61,11 @@ def drop_unused_results(op: Operation, indices: Sequence[int]) -> None:
     """Removes the results at `indices` (unused) of an op whose results are one
     variadic list (If, Loop): the others keep their identity, uses and names."""
     dropped = set(indices)
-    assert all(op.results[i].first_use is None for i in dropped), "dropping a used result"
-    kept = [result for i, result in enumerate(op.results) if i not in dropped]
-    for index, result in enumerate(kept):
-        result.index = index
+    kept = []
+    for index, result in enumerate(op.results):
+        if index in dropped:
+            assert result.first_use is None, "dropping a used result"
+        else:
+            result.index = len(kept)
+            kept.append(result)
     op.results = SSAValues(kept)

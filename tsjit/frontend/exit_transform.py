@@ -348,8 +348,10 @@ def _inline_consecutive_ifs(block: Block) -> None:
 def _merge_with_next(first: Operation) -> prim.IfOp | None:
     """`first`, merged with the If after it when that If's condition is an output of
     `first` that is a different constant bool in each branch."""
-    second = first.next_op
-    if type(first) is not prim.IfOp or type(second) is not prim.IfOp:
+    if type(first) is not prim.IfOp:
+        return None
+    second = first._next_op  # pyright: ignore[reportPrivateUsage]
+    if type(second) is not prim.IfOp:
         return None
     assert isinstance(first, prim.IfOp) and isinstance(second, prim.IfOp)
     cond = second.cond

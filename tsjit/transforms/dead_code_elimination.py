@@ -151,11 +151,12 @@ class _Liveness:
             condition, *yielded = operands
             if id(parent) in self.marked or parent.is_ancestor(_definer(condition)):
                 self.make_live(condition)  # a while loop stays: it may not terminate
-            arguments = parent.body.block.args[1:]
-            for i, (value, argument, result) in enumerate(zip(yielded, arguments, parent.results)):
+            arguments = terminator.parent.args[1:]  # pyright: ignore[reportOptionalMemberAccess]
+            carried = parent._operands[2:]  # pyright: ignore[reportPrivateUsage]  # not the accessor: this runs per loop and value
+            for value, argument, result, initial in zip(yielded, arguments, parent.results, carried):
                 if id(result) in self.live_values or id(argument) in self.live_values:
                     self.make_live(value)
-                    self.make_live(parent.carried[i])
+                    self.make_live(initial)
         elif parent is None or type(parent) is FuncOp or len(parent.results) != len(operands):
             for value in operands:
                 self.make_live(value)
@@ -223,12 +224,18 @@ class _Sweeper:
         op = block.last_op
         while op is not None:
             previous = op._prev_op  # pyright: ignore[reportPrivateUsage]
-            if id(op) not in marked and all(result.first_use is None for result in op.results):
-                if allow_rewrite():
-                    log_update("removed", op)
-                    erase_built_op(op)
-                    self.changed = True
-            elif op.regions:  # most ops have none: one test before the type tests
+            if id(op) not in marked:
+                for result in op.results:
+                    if result.first_use is not None:
+                        break
+                else:  # unmarked and unused
+                    if allow_rewrite():
+                        log_update("removed", op)
+                        erase_built_op(op)
+                        self.changed = True
+                    op = previous
+                    continue
+            if op.regions:  # most ops have none: one test before the type tests
                 if type(op) is LoopOp:
                     self.sweep_loop(op)  # pyright: ignore[reportArgumentType]
                 else:
