@@ -44,7 +44,7 @@ class _Liveness:
     methods, which made set lookups most of the marking's cost; everything marked
     stays alive (in the graph) while the pass runs, so the ids stay unique."""
 
-    def __init__(self, db: AliasDb | _ValuesOnly, graph: FuncOp):
+    def __init__(self, db: AliasDb | _ValuesOnly, ops: Sequence[Operation]):
         self.db = db
         self.tracks_memory = not isinstance(db, _ValuesOnly)
         """False for a graph of quiet ops: then no op writes memory and none is effectful."""
@@ -52,7 +52,7 @@ class _Liveness:
         self.live_memory: set[int] = set()
         self.marked: set[int] = set()
         self.effectful = (
-            {id(op) for op in graph.body.walk() if db.has_side_effects(op) or db.writes_to_wildcard(op)}
+            {id(op) for op in ops if db.has_side_effects(op) or db.writes_to_wildcard(op)}
             if self.tracks_memory
             else set()
         )
@@ -208,8 +208,9 @@ class _ValuesOnly:
 
 def eliminate_dead_code(graph: FuncOp) -> bool:
     """Removes the dead code of one graph; True when anything was removed."""
-    quiet = all(is_quiet(op) for op in nested_ops(graph))
-    liveness = _Liveness(_ValuesOnly() if quiet else AliasDb(graph), graph)
+    ops = nested_ops(graph)
+    quiet = all(is_quiet(op) for op in ops)
+    liveness = _Liveness(_ValuesOnly() if quiet else AliasDb(graph), ops)
     liveness.mark_block(graph.body.block)
     return _Sweeper(liveness).sweep(graph.body.block)
 
