@@ -30,7 +30,7 @@ from xdsl.rewriter import InsertPoint
 
 from tsjit.dialects import prim
 from tsjit.dialects.ir_surgery import replace_all_uses
-from tsjit.dialects.op_building import append_operands, erase_built_op, insert_at
+from tsjit.dialects.op_building import append_operands, erase_built_op, insert_at, insert_built_op
 from tsjit.dialects.types import unify
 from tsjit.dialects.value_names import name_hint
 from tsjit.frontend.environment import display_name, meaningful_name
@@ -113,7 +113,7 @@ class _ControlFlowLoadStores:
 
     def load_before(self, anchor: Operation, name: str, type: Attribute) -> SSAValue:
         load = prim.LoadOp(name, type)
-        insert_at(load, InsertPoint.before(anchor))
+        insert_built_op(load, anchor.parent, anchor)  # pyright: ignore[reportArgumentType]
         return load.result
 
     def add_yield_value(self, block: Block, name: str, type: Attribute) -> None:
@@ -127,7 +127,7 @@ class _ControlFlowLoadStores:
         for name, result in zip(names, op.results[first:]):
             _hint(result, name)
             store = prim.StoreOp(name, result)
-            insert_at(store, InsertPoint.after(anchor))
+            insert_built_op(store, anchor.parent, anchor._next_op)  # pyright: ignore[reportArgumentType, reportPrivateUsage]
             anchor = store
 
     def if_op(self, op: prim.IfOp, frame: _Frame) -> Operation:
@@ -208,7 +208,7 @@ def _assign_loop_continuations(block: Block, loop: prim.LoopOp | None) -> None:
                 load = carried.owner
                 assert isinstance(load, prim.LoadOp)
                 clone = prim.LoadOp(load.var_name.data, load.result.type)
-                insert_at(clone, InsertPoint.before(op))
+                insert_built_op(clone, block, op)
                 loads.append(clone.result)
             op.operands = [op.condition, *loads]  # pyright: ignore[reportAttributeAccessIssue]
         op = following
