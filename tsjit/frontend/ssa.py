@@ -259,13 +259,12 @@ _SCAFFOLDING = frozenset(
 def erase_dead_scaffolding(function: func.FuncOp) -> None:
     """Removes unused values the frontend made along the way (placeholders,
     constants, casts and tuples it no longer needs); user computations stay."""
-    for block in reversed(list(_blocks(function.body.block))):
+    for block in reversed(_blocks(function.body.block, [])):
         op = block.last_op
         while op is not None:
             preceding = op._prev_op  # pyright: ignore[reportPrivateUsage]  # `op` may be erased
             kind = type(op)
-            dead_list = kind is prim.ListConstructOp and not op.operands
-            if kind in _SCAFFOLDING or dead_list:
+            if kind in _SCAFFOLDING or (kind is prim.ListConstructOp and not op._operands):  # pyright: ignore[reportPrivateUsage]
                 for result in op.results:
                     if result.first_use is not None:
                         break
@@ -274,9 +273,13 @@ def erase_dead_scaffolding(function: func.FuncOp) -> None:
             op = preceding
 
 
-def _blocks(block: Block):
-    yield block
-    for op in block.ops:
+def _blocks(block: Block, found: list[Block]) -> list[Block]:
+    """`block` and the blocks nested in it, in pre-order (appended to `found`)."""
+    found.append(block)
+    op = block.first_op
+    while op is not None:
         for region in op.regions:
             for nested in region.blocks:
-                yield from _blocks(nested)
+                _blocks(nested, found)
+        op = op._next_op  # pyright: ignore[reportPrivateUsage]
+    return found
