@@ -1,5 +1,6 @@
 """Native kernels: modules of func/scf/arith/math/memref (or llvm) ops compiled by LLVM for
-the host CPU through llvmlite's MCJIT, and called on numpy arrays through ctypes.
+the host CPU through llvmlite, loaded by `object_loader` (by MCJIT what it does not
+handle), and called on numpy arrays through ctypes.
 
     engine = LLVMEngine()
     kernel = engine.compile(module)["gelu"]     # lowered, optimized at O3, cached
@@ -54,7 +55,8 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Region
 from xdsl.traits import SymbolTable
 
-from tsjit.runtime.kernel_cache import CachedKernel, KernelCache, host_cpu
+from tsjit.runtime.kernel_cache import CachedKernel, KernelCache, host_cpu, log_detail
+from tsjit.runtime.object_loader import LoadedObject, MalformedObject, ObjectLoadError, load_object
 from tsjit.transforms.lowering.calling_convention import (
     POINTER,
     KernelSignature,
@@ -77,6 +79,7 @@ class LLVMEngine:
         split_threshold: int = 1 << 20,
         large_module_ops: int = 10_000,
         disk_cache: KernelCache | None | bool = True,
+        object_loader: bool = True,
     ):
         self.opt_level = opt_level
         self.threads = threads
@@ -84,6 +87,9 @@ class LLVMEngine:
         self.large_module_ops = large_module_ops
         self.disk_cache = KernelCache.default() if disk_cache is True else disk_cache or None
         """Where object code persists across processes (`TSJIT_CACHE_DIR`); None: nowhere."""
+        self.object_loader = object_loader
+        """Whether object code is loaded by `object_loader` (MCJIT only for what it
+        does not handle), or always by MCJIT."""
         self.hits = self.misses = 0
         self._cache: dict[str, CompiledModule] = {}
         self._known: dict[str, CompiledModule] = {}
@@ -107,7 +113,7 @@ class LLVMEngine:
         if disk is not None and disk_key is not None and (cached := disk.load(disk_key)) is not None:
             compiled = self._load(cached, signatures)
             if compiled is None:
-                disk.discard(disk.path(disk_key), "LLVM could not load its object code")
+                disk.discard(disk.path(disk_key), "its object code could not be loaded")
         if compiled is None:
             compiled, entry = self._build(module, signatures)
             if disk is not None and disk_key is not None:
@@ -164,16 +170,42 @@ class LLVMEngine:
         machine = _target_machine(codegen_level)
         optimized = _optimize(_parse(str(convert_module(lowered)), machine), machine, self.opt_level)
         entry = CachedKernel(machine.emit_object(optimized), codegen_level, optimized.as_bitcode())
-        execution = _execution_engine(entry.object_code)
-        return CompiledModule(self, execution, signatures, codegen_level, optimized, entry=entry), entry
+        code = self._native_code(entry.object_code, from_llvm=True)
+        assert code is not None  # what MCJIT refuses of LLVM's own code raises
+        return CompiledModule(self, code, signatures, codegen_level, optimized, entry=entry), entry
 
     def _load(self, entry: CachedKernel, signatures: dict[str, KernelSignature]) -> CompiledModule | None:
-        """The compiled module of a cache entry; None when LLVM refuses its code."""
-        try:
-            execution = _execution_engine(entry.object_code)
-        except (RuntimeError, OSError):
+        """The compiled module of a cache entry; None when its code cannot be loaded
+        or lacks a function of `signatures`."""
+        code = self._native_code(entry.object_code)
+        if code is None:
             return None
-        return CompiledModule(self, execution, signatures, entry.codegen_level, bitcode=entry.bitcode, entry=entry)
+        if isinstance(code, LoadedObject) and any(
+            _entry_name(name, signature) not in code.symbols for name, signature in signatures.items()
+        ):
+            log_detail("object code not loaded: it lacks functions of its signatures")
+            return None
+        return CompiledModule(self, code, signatures, entry.codegen_level, bitcode=entry.bitcode, entry=entry)
+
+    def _native_code(self, object_code: bytes, *, from_llvm: bool = False) -> NativeCode | None:
+        """`object_code` in executable memory: loaded by `object_loader`, or by MCJIT
+        when the loader does not handle it. Code from the disk cache that the loader
+        finds malformed is not given to MCJIT, which trusts an object's structure and
+        would crash on it: None (also when MCJIT refuses code from the disk cache)."""
+        if self.object_loader:
+            try:
+                return load_object(object_code)
+            except ObjectLoadError as e:
+                if isinstance(e, MalformedObject) and not from_llvm:
+                    log_detail(f"object code not loaded: {e}")
+                    return None
+                log_detail(f"object code loaded by MCJIT: {e}")
+        try:
+            return _execution_engine(object_code)
+        except (RuntimeError, OSError, ValueError):
+            if from_llvm:
+                raise
+            return None
 
     def pool(self, threads: int) -> ThreadPoolExecutor:
         if self._pool is None or self._pool_size < threads:
@@ -189,6 +221,11 @@ class LLVMEngine:
             self._pool = None
 
 
+NativeCode = LoadedObject | llvm_binding.ExecutionEngine
+"""Object code in executable memory, by `object_loader` or by MCJIT: it lives as long
+as this object does, and gives its functions' addresses (`get_function_address`)."""
+
+
 class CompiledModule:
     """The machine code of one module: its kernels by name, and the optimized IR (kept
     as a module, or as bitcode when the code came from the disk cache)."""
@@ -196,7 +233,7 @@ class CompiledModule:
     def __init__(
         self,
         engine: LLVMEngine,
-        execution: llvm_binding.ExecutionEngine,
+        code: NativeCode,
         signatures: dict[str, KernelSignature],
         codegen_level: int,
         optimized: llvm_binding.ModuleRef | None = None,
@@ -208,7 +245,8 @@ class CompiledModule:
         """What the disk cache holds of this module (kept to store it under more keys)."""
         self.signatures = signatures
         self.codegen_level = codegen_level
-        self._execution = execution  # owns the code the kernels point into
+        self.code = code
+        """Owns the memory the kernels point into (the kernels keep this module alive)."""
         self._optimized = optimized
         self._bitcode = bitcode
         self._kernels: dict[str, Kernel] = {}
@@ -218,10 +256,8 @@ class CompiledModule:
         ctypes cannot pass, such as f16 scalars, can still be called from native code)."""
         if (kernel := self._kernels.get(name)) is None:
             signature = self.signatures[name]
-            entry = name if len(signature.results) <= 1 else results_entry_name(name)
-            kernel = self._kernels[name] = Kernel(
-                self, signature, self._execution.get_function_address(entry)
-            )
+            address = self.code.get_function_address(_entry_name(name, signature))
+            kernel = self._kernels[name] = Kernel(self, signature, address)
         return kernel
 
     @property
@@ -395,6 +431,11 @@ def _add_results_entries(lowered: ModuleOp, signatures: dict[str, KernelSignatur
 
 def results_entry_name(name: str) -> str:
     return f"{name}.results"
+
+
+def _entry_name(name: str, signature: KernelSignature) -> str:
+    """The symbol that a kernel's ctypes function calls."""
+    return name if len(signature.results) <= 1 else results_entry_name(name)
 
 
 def _results_entry(function: llvm.FuncOp) -> llvm.FuncOp:
