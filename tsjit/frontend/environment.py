@@ -7,9 +7,10 @@ them. A read in the block that made the last assignment, with nothing nested ass
 the variable since, is that value already (what SSA conversion would make of the Load),
 so it emits no Load. Stores are held back until something can observe them (a Load,
 control flow, a nested block, the end of a nested block), so straight-line code, whose
-reads all know their values, makes none. Values that are not first-class (modules, functions, `range(...)`) live in the
-frame as sugared values. Reassigning a variable of an enclosing block must keep its type
-(after implicit conversion), because control flow merges it.
+reads all know their values, makes none. Values that are not first-class (modules,
+functions, `range(...)`) live in the frame as sugared values. Reassigning a variable of
+an enclosing block must keep its type (after implicit conversion), because control flow
+merges it.
 """
 
 from __future__ import annotations
