@@ -40,12 +40,32 @@ def replace_all_uses(value: SSAValue, replacement: SSAValue) -> None:
         replacement.name_hint = value.name_hint
 
 
+def drop_operands(op: Operation, indices: Sequence[int]) -> None:
+    """Removes the operands at `indices`: their uses are unlinked and the others keep
+    their use objects, renumbered (the `operands` setter relinks every operand)."""
+    dropped = set(indices)
+    operands: list[SSAValue] = []
+    uses = []
+    for index, (value, use) in enumerate(zip(op._operands, op._operand_uses)):  # pyright: ignore[reportPrivateUsage]
+        if index in dropped:
+            value.remove_use(use)
+        else:
+            use._index = len(operands)  # pyright: ignore[reportPrivateUsage]
+            operands.append(value)
+            uses.append(use)
+    op._operands = SSAValues(operands)  # pyright: ignore[reportPrivateUsage]
+    op._operand_uses = tuple(uses)  # pyright: ignore[reportPrivateUsage]
+
+
 def drop_unused_results(op: Operation, indices: Sequence[int]) -> None:
     """Removes the results at `indices` (unused) of an op whose results are one
     variadic list (If, Loop): the others keep their identity, uses and names."""
     dropped = set(indices)
-    assert all(not op.results[i].uses for i in dropped), "dropping a used result"
-    kept = [result for i, result in enumerate(op.results) if i not in dropped]
-    for index, result in enumerate(kept):
-        result.index = index
+    kept = []
+    for index, result in enumerate(op.results):
+        if index in dropped:
+            assert result.first_use is None, "dropping a used result"
+        else:
+            result.index = len(kept)
+            kept.append(result)
     op.results = SSAValues(kept)

@@ -58,37 +58,53 @@ def build_into(
     regions: Sequence[Region] = (),
     attributes: dict[str, Attribute] | None = None,
 ) -> None:
-    """`build_op` for an allocated op: what an op's own `__init__` calls."""
+    """`build_op` for an allocated op: what an op's own `__init__` calls. The fields go
+    into the fresh op's `__dict__` at once (xDSL declares them as plain fields)."""
     if operands:
-        uses = tuple([Use(op, index) for index in range(len(operands))])
-        for operand, use in zip(operands, uses):
+        uses = []
+        for index, operand in enumerate(operands):
             first = operand.first_use
-            use._next_use = first  # pyright: ignore[reportPrivateUsage]
+            use = Use(op, index, None, first)
             if first is not None:
                 first._prev_use = use  # pyright: ignore[reportPrivateUsage]
             operand.first_use = use
-        op._operands = SSAValues(operands)  # pyright: ignore[reportPrivateUsage]
-        op._operand_uses = uses  # pyright: ignore[reportPrivateUsage]
+            uses.append(use)
+        values = SSAValues(operands)
+        operand_uses = tuple(uses)
     else:
-        op._operands = _NO_VALUES  # pyright: ignore[reportPrivateUsage]
-        op._operand_uses = ()  # pyright: ignore[reportPrivateUsage]
-    op.results = SSAValues([OpResult(type, op, index) for index, type in enumerate(result_types)])
-    op._successors = ()  # pyright: ignore[reportPrivateUsage]
-    op._successor_uses = ()  # pyright: ignore[reportPrivateUsage]
-    op.properties = {} if properties is None else properties
-    op.attributes = {} if attributes is None else attributes
-    op.location = UNKNOWN_LOC
-    op.regions = ()
-    op.parent = None
-    op._next_op = None  # pyright: ignore[reportPrivateUsage]
-    op._prev_op = None  # pyright: ignore[reportPrivateUsage]
+        values = _NO_VALUES
+        operand_uses = ()
+    if not result_types:
+        results = _NO_VALUES
+    elif len(result_types) == 1:
+        results = SSAValues((OpResult(result_types[0], op, 0),))
+    else:
+        results = SSAValues([OpResult(type, op, index) for index, type in enumerate(result_types)])
+    property_defaults, attribute_defaults = _defaults(type(op))
+    if properties is None:
+        properties = {}
+    for name, value in property_defaults:
+        properties.setdefault(name, value)
+    if attributes is None:
+        attributes = {}
+    for name, value in attribute_defaults:
+        attributes.setdefault(name, value)
+    op.__dict__.update(
+        _operands=values,
+        _operand_uses=operand_uses,
+        results=results,
+        _successors=(),
+        _successor_uses=(),
+        properties=properties,
+        attributes=attributes,
+        location=UNKNOWN_LOC,
+        regions=(),
+        parent=None,
+        _next_op=None,
+        _prev_op=None,
+    )
     for region in regions:
         op.add_region(region)
-    property_defaults, attribute_defaults = _defaults(type(op))
-    for name, value in property_defaults:
-        op.properties.setdefault(name, value)
-    for name, value in attribute_defaults:
-        op.attributes.setdefault(name, value)
 
 
 def ssa_values(values: Sequence[SSAValue | Operation]) -> Sequence[SSAValue]:

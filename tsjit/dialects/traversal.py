@@ -24,7 +24,7 @@ def nested_ops(root: Operation) -> list[Operation]:
                     append(inner)
                     if inner.regions:
                         visit(inner)
-                    inner = inner.next_op
+                    inner = inner._next_op  # pyright: ignore[reportPrivateUsage]
 
     visit(root)
     return found

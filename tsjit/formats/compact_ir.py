@@ -2,6 +2,7 @@
 
     data = dump_module(module)            # bytes
     module = load_module(ctx, data)       # an equal module, its ops built directly
+    module = load_module(make_ctx, data)  # a context made only if the data needs one
     dump_module(module, declare={"f"})    # @f without its body: a declaration
 
 MLIR text is what people read, but reading it back costs most of its time in parsing
@@ -10,7 +11,10 @@ Here every distinct attribute (types, properties, attributes) is written once, a
 class and parameters (the attributes it is made of, or its int, float, bool, string or
 enum data), or in MLIR syntax when it holds other data; ops refer to attributes and values
 by number and are built with `Operation.create`, without parsing or verifying them
-again. Locations are attributes like the others.
+again. Locations are attributes like the others. Op classes are found where they are
+defined, as attribute classes are (asking a context loads each dialect whole, every op
+and attribute of it); by name in a context when not found there (aten's ops, made at
+run time), and a reader given a function for the context calls it only then.
 
 `dump_module` raises `NotCompact` for what it cannot represent exactly (successors,
 a value used before its definition, an attribute whose text does not read back
@@ -23,7 +27,7 @@ import functools
 import importlib
 import json
 import sys
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from enum import Enum
 from io import StringIO
 from typing import Any
@@ -33,9 +37,9 @@ from xdsl.dialects.builtin import ArrayAttr, StringAttr
 from xdsl.ir import Attribute, Block, Data, Operation, ParametrizedAttribute, Region, SSAValue
 from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.utils.exceptions import ParseError
+from xdsl.utils.exceptions import ParseError, UnregisteredConstructException
 
-FORMAT = "tsjit-compact-ir 1"
+FORMAT = "tsjit-compact-ir 2"
 
 
 class NotCompact(Exception):
@@ -51,28 +55,48 @@ def dump_module(op: Operation, ctx: Context | None = None, declare: Collection[s
     writer = _Writer(frozenset(declare))
     root = writer.op(op)
     if ctx is not None:
-        rebuilt = _attributes(ctx, writer.encoded)
+        rebuilt = _attributes(_Context(ctx), writer.encoded)
         for attribute, again, form in zip(writer.attributes, rebuilt, writer.encoded):
             if again != attribute:
                 raise NotCompact(f"the attribute {form} does not read back equal")
-    return json.dumps({"format": FORMAT, "attributes": writer.encoded, "root": root}, separators=(",", ":")).encode()
+    document = {"format": FORMAT, "attributes": writer.encoded, "ops": writer.op_paths, "root": root}
+    return json.dumps(document, separators=(",", ":")).encode()
 
 
-def load_module(ctx: Context, data: bytes) -> Operation:
-    """The op `dump_module` wrote; ValueError for data it did not write."""
+def load_module(ctx: Context | Callable[[], Context], data: bytes) -> Operation:
+    """The op `dump_module` wrote; ValueError for data it did not write. `ctx` may be
+    a function that makes the context, called only when the data needs one."""
+    context = _Context(ctx)
     try:
         document = json.loads(data)
         if document.get("format") != FORMAT:
             raise ValueError("not a compact module of this format")
-        return _Reader(ctx, _attributes(ctx, document["attributes"])).op(document["root"])
-    except (KeyError, IndexError, TypeError, AttributeError, ImportError, ParseError) as e:
+        reader = _Reader(context, _attributes(context, document["attributes"]), document["ops"])
+        return reader.op(document["root"])
+    except _MALFORMED as e:
         raise ValueError(f"malformed compact module: {e}") from e
+
+
+_MALFORMED = (KeyError, IndexError, TypeError, AttributeError, ImportError, ParseError, UnregisteredConstructException)
+"""What reading data that `dump_module` did not write raises."""
+
+
+class _Context:
+    """The context, made on first use when given as a function."""
+
+    def __init__(self, ctx: Context | Callable[[], Context]):
+        self._ctx = ctx
+
+    def __call__(self) -> Context:
+        if not isinstance(self._ctx, Context):
+            self._ctx = self._ctx()
+        return self._ctx
 
 
 _PLAIN_DATA = (int, float, bool, str)
 
 
-def _attributes(ctx: Context, encoded: list[Any]) -> list[Attribute]:
+def _attributes(ctx: Callable[[], Context], encoded: list[Any]) -> list[Attribute]:
     """The attributes of their encoded forms, each made of earlier ones."""
     built: list[Attribute] = []
     for form in encoded:
@@ -86,7 +110,7 @@ def _attributes(ctx: Context, encoded: list[Any]) -> list[Attribute]:
         elif kind == "e":
             built.append(_new_data(_attribute_class(form[1]), _enum_class(form[2])(form[3])))
         else:
-            built.append(Parser(ctx, form[1]).parse_attribute())
+            built.append(Parser(ctx(), form[1]).parse_attribute())
     return built
 
 
@@ -106,7 +130,7 @@ def _new(cls: Any, parameters: list[Attribute]) -> Attribute:
 
 def _new_data(cls: Any, data: Any) -> Attribute:
     """`cls.new(data)`, unverified as `_new`."""
-    if cls.__post_init__ is not Attribute.__post_init__ or not issubclass(cls, Data):
+    if cls.__post_init__ is not Attribute.__post_init__ or Data not in cls.__mro__:
         return cls.new(data)
     attribute = cls.__new__(cls)
     object.__setattr__(attribute, "data", data)
@@ -136,9 +160,20 @@ def _class_at(path: str, base: type) -> Any:
     found: Any = sys.modules.get(module_name) or importlib.import_module(module_name)
     for part in qualified.split("."):
         found = getattr(found, part)
-    if not (isinstance(found, type) and issubclass(found, base)):
+    if not (isinstance(found, type) and base in found.__mro__):  # not issubclass: ABCs check slowly
         raise ValueError(f"{path} is not a subclass of {base.__name__}")
     return found
+
+
+@functools.cache
+def _op_class(path: str, name: str) -> type[Operation] | None:
+    """The class of op `name` at `path`, where its writer found it; None when it is not
+    there (a class made at run time under another name): then found by name."""
+    try:
+        found = _class_at(path, Operation)
+    except (ImportError, AttributeError, ValueError):
+        return None
+    return found if getattr(found, "name", None) == name else None
 
 
 @functools.cache
@@ -163,25 +198,47 @@ def _kind(attribute_class: type[Attribute]) -> tuple[str, str | None]:
     return kind, _class_path(attribute_class)
 
 
+def _form_key(form: list[Any]) -> tuple[Any, ...]:
+    """An encoded attribute as a dictionary key: its parameters' numbers as a tuple,
+    plain data with its type (`1`, `1.0` and `True` are equal keys), floats by their
+    text (`0.0` and `-0.0` too)."""
+    kind = form[0]
+    if kind == "p":
+        return (kind, form[1], tuple(form[2]))
+    if kind == "a":
+        return (kind, tuple(form[1]))
+    if kind == "t":
+        return (kind, form[1])
+    data = form[-1]
+    return (*form[:-1], type(data), repr(data) if type(data) is float else data)
+
+
 class _Writer:
     def __init__(self, declare: frozenset[str] = frozenset()) -> None:
         self.declare = declare
         self.attributes: list[Attribute] = []
         self.encoded: list[Any] = []
-        self.attribute_ids: dict[Attribute, int] = {}
+        self.form_ids: dict[tuple[Any, ...], int] = {}
+        """Attributes by their encoded form (`_form_key`), whose parameters are numbers
+        already: equal attributes have equal forms, and hashing the attribute instead
+        would hash every parameter again, in Python."""
         self.identities: dict[int, int] = {}
         """By `id` (the module keeps every attribute alive while it is written): a
-        module shares its attribute objects, and hashing one hashes every parameter."""
-        self.value_ids: dict[SSAValue, int] = {}
+        module shares its attribute objects."""
+        self.value_ids: dict[int, int] = {}
+        """By `id`, as SSA values hash (in Python); the module keeps them alive."""
+        self.op_paths: dict[str, str] = {}
+        """By op name, where its class is defined (`_op_class` checks it)."""
 
     def attribute(self, attribute: Attribute) -> int:
         known = self.identities.get(id(attribute))
         if known is not None:
             return known
-        known = self.attribute_ids.get(attribute)
+        form = self._encode(attribute)
+        key = _form_key(form)
+        known = self.form_ids.get(key)
         if known is None:
-            form = self._encode(attribute)
-            known = self.attribute_ids[attribute] = len(self.encoded)
+            known = self.form_ids[key] = len(self.encoded)
             self.attributes.append(attribute)
             self.encoded.append(form)
         self.identities[id(attribute)] = known
@@ -192,9 +249,9 @@ class _Writer:
         if kind == "a":
             elements = attribute.data  # pyright: ignore[reportAttributeAccessIssue]
             return ["a", [self.attribute(a) for a in elements]]
-        if path is not None and kind == "p":
-            parameters = attribute.parameters  # pyright: ignore[reportAttributeAccessIssue]
-            return ["p", path, [self.attribute(a) for a in parameters]]
+        if path is not None and kind == "p":  # the parameters by name (xDSL's `parameters` asks the definition)
+            names = _parameter_names(type(attribute))
+            return ["p", path, [self.attribute(getattr(attribute, name)) for name in names]]
         if path is not None and kind == "d":
             data: Any = attribute.data  # pyright: ignore[reportUnknownMemberType]
             if type(data) in _PLAIN_DATA:
@@ -207,10 +264,10 @@ class _Writer:
         return ["t", stream.getvalue()]
 
     def define(self, value: SSAValue) -> None:
-        self.value_ids[value] = len(self.value_ids)
+        self.value_ids[id(value)] = len(self.value_ids)
 
     def use(self, value: SSAValue) -> int:
-        known = self.value_ids.get(value)
+        known = self.value_ids.get(id(value))
         if known is None:
             raise NotCompact("a value is used before its definition")
         return known
@@ -218,6 +275,10 @@ class _Writer:
     def op(self, op: Operation) -> list[Any]:
         if op.successors:
             raise NotCompact(f"'{op.name}' has successors")
+        name = op.name
+        if name not in self.op_paths:
+            cls = type(op)
+            self.op_paths[name] = f"{cls.__module__}:{cls.__qualname__}"
         operands = [self.use(v) for v in op.operands]
         symbol = op.properties.get("sym_name") if self.declare else None
         if isinstance(symbol, StringAttr) and symbol.data in self.declare:
@@ -227,7 +288,7 @@ class _Writer:
         for result in op.results:
             self.define(result)
         return [
-            op.name,
+            name,
             operands,
             [self.attribute(r.type) for r in op.results],
             [r.name_hint for r in op.results],
@@ -248,9 +309,10 @@ class _Writer:
 
 
 class _Reader:
-    def __init__(self, ctx: Context, attributes: list[Attribute]):
+    def __init__(self, ctx: Callable[[], Context], attributes: list[Attribute], paths: dict[str, str]):
         self.ctx = ctx
         self.attributes = attributes
+        self.paths = paths
         self.values: list[SSAValue] = []
         self.classes: dict[str, type[Operation]] = {}
 
@@ -258,7 +320,9 @@ class _Reader:
         name, operands, result_types, hints, properties, attributes, location, regions = data
         op_class = self.classes.get(name)
         if op_class is None:
-            op_class = self.classes[name] = self.ctx.get_op(name)
+            path = self.paths.get(name)
+            op_class = _op_class(path, name) if path is not None else None
+            self.classes[name] = op_class = op_class or self.ctx().get_op(name)
         values, table = self.values, self.attributes
         built = op_class.create(
             operands=[values[i] for i in operands],
@@ -266,8 +330,8 @@ class _Reader:
             properties={k: table[i] for k, i in properties.items()},
             attributes={k: table[i] for k, i in attributes.items()},
             regions=[Region([self.block(b) for b in blocks]) for blocks in regions],
+            location=table[location],  # pyright: ignore[reportArgumentType]
         )
-        built.location = table[location]
         for result, hint in zip(built.results, hints):
             result.name_hint = hint
             values.append(result)

@@ -21,7 +21,10 @@ from typing import TYPE_CHECKING
 
 from xdsl.ir import Attribute, Operation, SSAValue
 
+from tsjit.dialects.constant_values import constant_attr
 from tsjit.dialects.op_building import build_op
+from tsjit.dialects.prim import ConstantOp
+from tsjit.dialects.types import ListType
 from tsjit.frontend.schema_matching import CallArg, Matched, input_sources
 
 if TYPE_CHECKING:
@@ -36,8 +39,8 @@ _DEFAULT = -2
 @dataclass(frozen=True, slots=True)
 class DirectCall:
     """How to build a call of one shape: `inputs` holds, per input of the op, the index
-    of the positional argument it is, or `_SELF`, or `_DEFAULT` with the default's value
-    and type, or `(name, kwarg index)`."""
+    of the positional argument it is, or `_SELF`, or `_DEFAULT` with the default's
+    constant (its value attribute, made once) and type, or `(name, kwarg index)`."""
 
     op_class: type[Operation]
     inputs: tuple[tuple[object, object, Attribute | None], ...]
@@ -77,8 +80,11 @@ def direct_call(op_class: type[Operation], matched: Matched, args: Sequence[Call
             inputs.append((_SELF, None, None))
         elif kind == "kwarg":
             inputs.append(("kwarg", where, None))
-        else:
-            inputs.append((_DEFAULT, where, type))
+        elif type is None:
+            return None
+        else:  # the attribute `FunctionEmitter.constant` makes of the default
+            value = list(where) if isinstance(where, tuple) and isinstance(type, ListType) else where
+            inputs.append((_DEFAULT, constant_attr(value, type), type))
     positional = len(inputs) == len(args) and all(where == index for index, (where, _, _) in enumerate(inputs))
     return DirectCall(op_class, tuple(inputs), tuple(matched.return_types), matched.signature.return_names,
                       positional)  # fmt: skip
@@ -98,7 +104,7 @@ def emit_direct_call(em: FunctionEmitter, call: DirectCall, node: object, args: 
                 elif where == _SELF:
                     inputs.append(self_arg.value)  # pyright: ignore[reportOptionalMemberAccess, reportArgumentType]
                 else:
-                    inputs.append(em.constant(value, type))
+                    inputs.append(em.insert(ConstantOp(value, type)).results[0])  # pyright: ignore[reportArgumentType]
             else:
                 inputs.append(kwargs[value].value)  # pyright: ignore[reportArgumentType, reportCallIssue, reportIndexIssue]
     op = em.insert(build_op(call.op_class, inputs, call.result_types), node)  # pyright: ignore[reportArgumentType]

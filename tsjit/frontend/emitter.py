@@ -24,6 +24,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import FunctionType
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.traits import IsTerminator
 
 from tsjit.diagnostics import TsjitError
 from tsjit.dialects import prim
@@ -224,7 +225,9 @@ class FunctionEmitter:
             if location is not None:
                 op.location = location
         point = self.point
-        assert point is not None
+        assert point is not None and self.frame is not None
+        if self.frame.pending and (op.regions or type(op) is prim.LoopContinuationOp):
+            self.emit_pending_stores(self.frame)  # control flow merges what was stored before it
         insert_built_op(op, point.block, point.insert_before)
         return op
 
@@ -248,14 +251,27 @@ class FunctionEmitter:
 
     def load(self, name: str, type: Attribute, node: ast.AST | None) -> SSAValue:
         assert self.frame is not None
+        if self.frame.pending:
+            self.emit_pending_stores(self.frame)
         op = self.insert(prim.LoadOp(self.frame.storage_name(name), type))
         if meaningful_name(name):
             op.results[0].name_hint = self.value_name(name.split("$", 1)[0])
         return op.results[0]
 
-    def store(self, name: str, value: SSAValue, node: ast.AST | None) -> None:
-        assert self.frame is not None
-        self.insert(prim.StoreOp(self.frame.storage_name(name), value), node)
+    def emit_pending_stores(self, frame: Frame) -> None:
+        """Emits the `prim.Store`s `frame` holds back (`Frame.pending`), at the insertion
+        point when it is in the frame's block, else at the end of the block (before its
+        terminator)."""
+        block = frame.block
+        point = self.point
+        if point is not None and point.block is block:
+            before = point.insert_before
+        else:
+            last = block.last_op
+            before = last if last is not None and last.has_trait(IsTerminator) else None
+        for name, value in frame.pending.items():
+            insert_built_op(prim.StoreOp(name, value), block, before)
+        frame.pending.clear()
 
     def list_of(
         self, elements: Sequence[SSAValue], list_type: ListType, node: ast.AST | None = None
@@ -360,12 +376,16 @@ class FunctionEmitter:
         return self.frame.block
 
     def push_frame(self, block: Block) -> Frame:
+        if self.frame is not None and self.frame.pending:
+            self.emit_pending_stores(self.frame)  # the nested block may load them
         self.frame = Frame(self, block, self.frame)
         return self.frame
 
     def pop_frame(self) -> Frame:
         assert self.frame is not None and self.frame.parent is not None
         frame, self.frame = self.frame, self.frame.parent
+        if frame.pending:
+            self.emit_pending_stores(frame)  # SSA conversion merges the block's variables
         return frame
 
     def emit_statements(self, statements: Sequence[ast.stmt]) -> None:

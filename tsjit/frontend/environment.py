@@ -5,9 +5,12 @@ A first-class value assigned to a variable becomes a `prim.Store`, every read a
 `prim.Load` of the variable's declared type; SSA conversion (`ssa.py`) later resolves
 them. A read in the block that made the last assignment, with nothing nested assigning
 the variable since, is that value already (what SSA conversion would make of the Load),
-so it emits no Load. Values that are not first-class (modules, functions, `range(...)`) live in the
-frame as sugared values. Reassigning a variable of an enclosing block must keep its type
-(after implicit conversion), because control flow merges it.
+so it emits no Load. Stores are held back until something can observe them (a Load,
+control flow, a nested block, the end of a nested block), so straight-line code, whose
+reads all know their values, makes none. Values that are not first-class (modules,
+functions, `range(...)`) live in the frame as sugared values. Reassigning a variable of
+an enclosing block must keep its type (after implicit conversion), because control flow
+merges it.
 """
 
 from __future__ import annotations
@@ -52,6 +55,10 @@ class Frame:
         """Variables whose value in this block is known: the last one stored here, of the
         declared type, with no nested block assigning the variable since."""
         self.refined: set[str] = set()  # variables only refined here (`isinstance`, `is None`)
+        self.pending: dict[str, SSAValue] = {}
+        """Stores not emitted yet, by storage name (in the order of the first assignment,
+        which orders loop-carried values): the emitter emits them before the first op
+        that SSA conversion would resolve against them (`FunctionEmitter.emit_pending_stores`)."""
 
     def storage_name(self, name: str) -> str:
         """The name a variable is stored under (a comprehension's own targets are
@@ -162,7 +169,7 @@ class Frame:
             if annotated_type is not None and not is_subtype_of(simple.type, annotated_type):
                 raise em.error(node, f"Variable '{name}' is annotated with type {type_str(annotated_type)} but is being "
                                      f"assigned to a value of type {type_str(simple.type)}")  # fmt: skip
-            em.store(name, simple, node)
+            self.pending[self.storage_name(name)] = simple
             declared = annotated_type if annotated_type is not None else simple.type
             self.types[name] = declared
             self.values.pop(name, None)

@@ -144,7 +144,7 @@ class _ExitTransformer:
         terminator = block.last_op
         op = block.first_op
         while op is not None and op is not terminator:
-            following = op.next_op
+            following = op._next_op  # pyright: ignore[reportPrivateUsage]
             kind = type(op)  # not isinstance: ops are ABCs, whose checks cost more than the rest
             if kind is prim.RaiseExceptionOp:
                 pair = ExitPair(self.throws_value, [])
@@ -206,7 +206,7 @@ class _ExitTransformer:
         op = start
         while op is not None and op is not terminator:
             doomed.append(op)
-            op = op.next_op
+            op = op._next_op  # pyright: ignore[reportPrivateUsage]
         for op in reversed(doomed):
             for result in op.results:
                 if result.uses:
@@ -342,14 +342,16 @@ def _inline_consecutive_ifs(block: Block) -> None:
             for nested in region.blocks:
                 _inline_consecutive_ifs(nested)
         merged = _merge_with_next(op)
-        op = merged if merged is not None else op.next_op
+        op = merged if merged is not None else op._next_op  # pyright: ignore[reportPrivateUsage]
 
 
 def _merge_with_next(first: Operation) -> prim.IfOp | None:
     """`first`, merged with the If after it when that If's condition is an output of
     `first` that is a different constant bool in each branch."""
-    second = first.next_op
-    if type(first) is not prim.IfOp or type(second) is not prim.IfOp:
+    if type(first) is not prim.IfOp:
+        return None
+    second = first._next_op  # pyright: ignore[reportPrivateUsage]
+    if type(second) is not prim.IfOp:
         return None
     assert isinstance(first, prim.IfOp) and isinstance(second, prim.IfOp)
     cond = second.cond
@@ -404,7 +406,7 @@ def _use_yielded(start: Operation, stop: Operation | None, first: Operation, yie
             for nested in region.blocks:
                 if nested.first_op is not None:
                     _use_yielded(nested.first_op, None, first, yielded)
-        op = op.next_op
+        op = op._next_op  # pyright: ignore[reportPrivateUsage]
 
 
 def _bool_constant(value: SSAValue) -> bool | None:
@@ -429,7 +431,7 @@ def _walk(block: Block, found: list[Operation] | None = None) -> list[Operation]
         for region in op.regions:
             for nested in region.blocks:
                 _walk(nested, found)
-        op = op.next_op
+        op = op._next_op  # pyright: ignore[reportPrivateUsage]
     return found
 
 

@@ -33,7 +33,7 @@ def canonicalize_modified_loops(function: func.FuncOp) -> None:
 def _canonicalize_block(block: Block) -> None:
     op = block.first_op
     while op is not None:
-        following = op.next_op  # the canonical loop's set-up goes in before `op`
+        following = op._next_op  # pyright: ignore[reportPrivateUsage]  # the canonical loop's set-up goes in before `op`
         for region in op.regions:
             for nested in region.blocks:
                 _canonicalize_block(nested)

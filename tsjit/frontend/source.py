@@ -16,6 +16,7 @@ from functools import cached_property
 
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, StringAttr
 
+from tsjit.collector import collector_paused
 from tsjit.diagnostics import SourceLocation, TsjitError
 
 
@@ -42,7 +43,8 @@ class SourceFile:
         from tsjit.nesting import check_source_nesting, retry_deeply
 
         try:
-            tree = retry_deeply(functools.partial(ast.parse, type_comments=True), self.text, self.filename)
+            with collector_paused():  # the tree's nodes all stay alive: collections would rescan them
+                tree = retry_deeply(functools.partial(ast.parse, type_comments=True), self.text, self.filename)
         except (MemoryError, RecursionError):  # Python's own parser gives up ("too complex")
             from tsjit.nesting import nesting_error
 

@@ -30,7 +30,7 @@ from xdsl.rewriter import InsertPoint
 
 from tsjit.dialects import prim
 from tsjit.dialects.ir_surgery import replace_all_uses
-from tsjit.dialects.op_building import append_operands, erase_built_op, insert_at
+from tsjit.dialects.op_building import append_operands, erase_built_op, insert_at, insert_built_op
 from tsjit.dialects.types import unify
 from tsjit.dialects.value_names import name_hint
 from tsjit.frontend.environment import display_name, meaningful_name
@@ -55,14 +55,16 @@ class _Frame:
 
 def convert_to_ssa(function: func.FuncOp, kinds: Set[type[Operation]] | None = None) -> None:
     """`kinds`, when given, holds the type of every op of the function (`op_kinds`):
-    the steps that rewrite only control flow or loop continuations are skipped
-    when there are none."""
+    the steps that rewrite only control flow, loop continuations or variables are
+    skipped when there are none."""
     block = function.body.block
-    if kinds is None or any(_has_regions(kind) for kind in kinds):
+    control_flow = kinds is None or any(_has_regions(kind) for kind in kinds)
+    if control_flow:
         _ControlFlowLoadStores().block(block, None)
     if kinds is None or prim.LoopContinuationOp in kinds:
         _assign_loop_continuations(block, None)
-    _erase_load_stores(block, None)
+    if control_flow or prim.StoreOp in kinds or prim.LoadOp in kinds:  # pyright: ignore[reportOperatorIssue]
+        _erase_load_stores(block, None)
 
 
 def op_kinds(block: Block, kinds: set[type[Operation]] | None = None) -> set[type[Operation]]:
@@ -74,7 +76,7 @@ def op_kinds(block: Block, kinds: set[type[Operation]] | None = None) -> set[typ
         for region in op.regions:
             for nested in region.blocks:
                 op_kinds(nested, kinds)
-        op = op.next_op
+        op = op._next_op  # pyright: ignore[reportPrivateUsage]
     return kinds
 
 
@@ -106,12 +108,12 @@ class _ControlFlowLoadStores:
                 for region in op.regions:
                     for nested in region.blocks:
                         self.block(nested, frame)
-            op = op.next_op
+            op = op._next_op  # pyright: ignore[reportPrivateUsage]
         return frame
 
     def load_before(self, anchor: Operation, name: str, type: Attribute) -> SSAValue:
         load = prim.LoadOp(name, type)
-        insert_at(load, InsertPoint.before(anchor))
+        insert_built_op(load, anchor.parent, anchor)  # pyright: ignore[reportArgumentType]
         return load.result
 
     def add_yield_value(self, block: Block, name: str, type: Attribute) -> None:
@@ -125,7 +127,7 @@ class _ControlFlowLoadStores:
         for name, result in zip(names, op.results[first:]):
             _hint(result, name)
             store = prim.StoreOp(name, result)
-            insert_at(store, InsertPoint.after(anchor))
+            insert_built_op(store, anchor.parent, anchor._next_op)  # pyright: ignore[reportArgumentType, reportPrivateUsage]
             anchor = store
 
     def if_op(self, op: prim.IfOp, frame: _Frame) -> Operation:
@@ -190,7 +192,7 @@ def _assign_loop_continuations(block: Block, loop: prim.LoopOp | None) -> None:
     """Step 2: breaks and continues carry the loop's current variables."""
     op = block.first_op
     while op is not None:
-        following = op.next_op  # Loads go in before `op`
+        following = op._next_op  # pyright: ignore[reportPrivateUsage]  # Loads go in before `op`
         kind = type(op)
         if kind is prim.IfOp:
             _assign_loop_continuations(op.then_region.block, loop)  # pyright: ignore[reportAttributeAccessIssue]
@@ -206,7 +208,7 @@ def _assign_loop_continuations(block: Block, loop: prim.LoopOp | None) -> None:
                 load = carried.owner
                 assert isinstance(load, prim.LoadOp)
                 clone = prim.LoadOp(load.var_name.data, load.result.type)
-                insert_at(clone, InsertPoint.before(op))
+                insert_built_op(clone, block, op)
                 loads.append(clone.result)
             op.operands = [op.condition, *loads]  # pyright: ignore[reportAttributeAccessIssue]
         op = following
@@ -217,7 +219,7 @@ def _erase_load_stores(block: Block, parent: _Frame | None) -> None:
     frame = _Frame(parent)
     op = block.first_op
     while op is not None:
-        following = op.next_op  # `op` may be erased
+        following = op._next_op  # pyright: ignore[reportPrivateUsage]  # `op` may be erased
         kind = type(op)
         if kind is prim.StoreOp:
             frame.entries[_variable(op)] = op.operands[0]
@@ -257,13 +259,12 @@ _SCAFFOLDING = frozenset(
 def erase_dead_scaffolding(function: func.FuncOp) -> None:
     """Removes unused values the frontend made along the way (placeholders,
     constants, casts and tuples it no longer needs); user computations stay."""
-    for block in reversed(list(_blocks(function.body.block))):
+    for block in reversed(_blocks(function.body.block, [])):
         op = block.last_op
         while op is not None:
-            preceding = op.prev_op  # `op` may be erased
+            preceding = op._prev_op  # pyright: ignore[reportPrivateUsage]  # `op` may be erased
             kind = type(op)
-            dead_list = kind is prim.ListConstructOp and not op.operands
-            if kind in _SCAFFOLDING or dead_list:
+            if kind in _SCAFFOLDING or (kind is prim.ListConstructOp and not op._operands):  # pyright: ignore[reportPrivateUsage]
                 for result in op.results:
                     if result.first_use is not None:
                         break
@@ -272,9 +273,13 @@ def erase_dead_scaffolding(function: func.FuncOp) -> None:
             op = preceding
 
 
-def _blocks(block: Block):
-    yield block
-    for op in block.ops:
+def _blocks(block: Block, found: list[Block]) -> list[Block]:
+    """`block` and the blocks nested in it, in pre-order (appended to `found`)."""
+    found.append(block)
+    op = block.first_op
+    while op is not None:
         for region in op.regions:
             for nested in region.blocks:
-                yield from _blocks(nested)
+                _blocks(nested, found)
+        op = op._next_op  # pyright: ignore[reportPrivateUsage]
+    return found

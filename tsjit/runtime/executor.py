@@ -53,6 +53,7 @@ class TensorSpec:
     device: str = "cpu"
     defined: bool = True
     _hash: int = field(init=False, repr=False, compare=False)
+    _repr: str | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         fields = (self.dtype, self.rank, self.requires_grad, self.device, self.defined)
@@ -60,6 +61,17 @@ class TensorSpec:
 
     def __hash__(self) -> int:
         return self._hash
+
+    def __repr__(self) -> str:
+        """Made once: reprs of specs key the program cache, and numpy's dtype repr is
+        written in Python."""
+        if self._repr is None:
+            text = (
+                f"TensorSpec(dtype={self.dtype!r}, rank={self.rank}, requires_grad={self.requires_grad}, "
+                f"device={self.device!r}, defined={self.defined})"
+            )
+            object.__setattr__(self, "_repr", text)
+        return self._repr  # pyright: ignore[reportReturnType]
 
 
 UNDEFINED = TensorSpec(np.dtype(np.float32), 0, defined=False)

@@ -42,6 +42,7 @@ from tsjit.dialects import prim
 from tsjit.dialects.constant_values import EnumMember
 from tsjit.dialects.types import ClassType, TorchType, TupleType
 from tsjit.runtime import kernels
+from tsjit.runtime.code_cache import compile_generated
 from tsjit.runtime.errors import TorchScriptError
 from tsjit.runtime.float_errors import ignore_float_errors, restore_float_errors
 from tsjit.runtime.values import NamedTupleValue, ScriptObject
@@ -336,7 +337,7 @@ def _step_factory(params: Sequence[str], body: Sequence[str]) -> Callable[..., S
         + ["    return nxt", "  return step"]
     )
     namespace: dict[str, Any] = {}
-    exec(compile(source, "<tsjit interpreter template>", "exec"), namespace)  # noqa: S102 -- our own template
+    exec(compile_generated(source, "<tsjit interpreter template>"), namespace)  # noqa: S102 -- our own template
     return namespace["make"]
 
 
@@ -764,8 +765,10 @@ class _Compiler:
 
     def object_list_operator(self, op: Operation) -> Callable[..., Any] | None:
         """`sort`/`sorted` of a list of objects order them by their class's `__lt__`."""
-        element = getattr(op.operands[0].type, "element_type", None) if op.operands else None
-        if not isinstance(element, ClassType) or op.name not in ("aten.sort", "aten.sorted"):
+        if op.name not in ("aten.sort", "aten.sorted") or not op.operands:
+            return None
+        element = getattr(op.operands[0].type, "element_type", None)
+        if not isinstance(element, ClassType):
             return None
         code = self.program.method(element.qualname.data, "__lt__")
         if code is None:

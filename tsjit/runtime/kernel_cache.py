@@ -19,7 +19,9 @@ the compact form of `tsjit.formats.compact_ir`), keyed by the graph, the Argumen
 the pipeline and policy, the target and a digest of tsjit's sources; each kernel of
 such a program is also stored under a key derived from the program's (`known_key`),
 with its calling signatures, so that a later process runs the program without
-running the pipeline, building the kernels or printing any IR.
+running the pipeline, building the kernels or printing any IR. And it holds the
+compiled code of the Python source that tsjit generates (`code/<key>.code`, see
+`tsjit.runtime.code_cache`).
 
 Entries are written to a temporary file in the cache directory and renamed into place,
 so concurrent writers of one key each leave a complete entry and readers never see a
@@ -36,6 +38,7 @@ import json
 import os
 import sys
 import tempfile
+from array import array
 from contextlib import suppress
 from dataclasses import dataclass
 from functools import cache
@@ -49,6 +52,8 @@ _MAGIC = b"tsjit-kernels 1\n"
 _SUFFIX = ".kernel"
 _PROGRAM_MAGIC = b"tsjit-program 1\n"
 _PROGRAM_SUFFIX = ".program"
+_CODE_MAGIC = b"tsjit-code 1\n"
+_CODE_SUFFIX = ".code"
 
 
 @dataclass(frozen=True)
@@ -80,13 +85,19 @@ class KernelCache:
     def __init__(self, directory: Path | str):
         self.directory = Path(directory) / "kernels"
         self.programs = Path(directory) / "programs"
+        self.code = Path(directory) / "code"
+        self._prefixes = {folder: f"{folder}{os.sep}" for folder in (self.directory, self.programs, self.code)}
+        """Each folder as text: a first cached call reads a few entries, and joining
+        paths as strings costs a tenth of joining them as Paths."""
         self.writable = True
         self.hits = self.misses = self.stores = self.discarded = 0
 
     @staticmethod
     def default() -> KernelCache | None:
+        """The cache of `default_directory()`: one per directory in a process, shared
+        by the engines and the code cache (a failed write is not tried again)."""
         directory = default_directory()
-        return None if directory is None else KernelCache(directory)
+        return None if directory is None else _shared_cache(directory)
 
     def key(self, text: str, *settings: object) -> str:
         """The key of a module's IR `text` compiled with `settings` (levels, options),
@@ -105,7 +116,7 @@ class KernelCache:
 
     def load(self, key: str) -> CachedKernel | None:
         """The entry of `key`, or None: absent, unreadable or corrupt (then removed)."""
-        data = self._read(self.path(key))
+        data = self._read(self._prefixes[self.directory] + key + _SUFFIX)
         entry = None if data is None else _decode(data)
         if data is not None and entry is None:
             self.discard(self.path(key), "corrupt or truncated")
@@ -119,17 +130,31 @@ class KernelCache:
 
     def load_program(self, key: str) -> bytes | None:
         """The compiled program stored under `key`, or None (a corrupt one is removed)."""
-        path = self.program_path(key)
-        data = self._read(path)
-        program = None if data is None else _unseal(_PROGRAM_MAGIC, data)
-        if data is not None and program is None:
-            self.discard(path, "corrupt or truncated")
-        self._count(key, program is not None)
-        return program
+        return self._load_sealed(self.programs, _PROGRAM_SUFFIX, _PROGRAM_MAGIC, key)
 
     def store_program(self, key: str, program: bytes) -> None:
         if self._write(self.programs, self.program_path(key), _seal(_PROGRAM_MAGIC, program)):
             log_detail(f"stored program {key[:16]} ({len(program)} bytes)")
+
+    def code_path(self, key: str) -> Path:
+        return self.code / (key + _CODE_SUFFIX)
+
+    def load_code(self, key: str) -> bytes | None:
+        """The compiled generated Python stored under `key` (`tsjit.runtime.code_cache`),
+        or None (a corrupt entry is removed)."""
+        return self._load_sealed(self.code, _CODE_SUFFIX, _CODE_MAGIC, key)
+
+    def store_code(self, key: str, code: bytes) -> None:
+        if self._write(self.code, self.code_path(key), _seal(_CODE_MAGIC, code)):
+            log_detail(f"stored code {key[:16]} ({len(code)} bytes)")
+
+    def _load_sealed(self, folder: Path, suffix: str, magic: bytes, key: str) -> bytes | None:
+        data = self._read(self._prefixes[folder] + key + suffix)
+        body = None if data is None else _unseal(magic, data)
+        if data is not None and body is None:
+            self.discard(folder / (key + suffix), "corrupt or truncated")
+        self._count(key, body is not None)
+        return body
 
     @staticmethod
     def program_key(graph: bytes, *parts: object) -> str:
@@ -148,9 +173,10 @@ class KernelCache:
         return hashlib.sha256("\0".join((program_key, *map(repr, place))).encode()).hexdigest()
 
     @staticmethod
-    def _read(path: Path) -> bytes | None:
+    def _read(path: str) -> bytes | None:
         try:
-            return path.read_bytes()
+            with open(path, "rb") as file:
+                return file.read()
         except OSError:
             return None
 
@@ -190,6 +216,11 @@ class KernelCache:
         _warn(f"discarding kernel cache entry {path.name}: {reason}; it will be rebuilt")
         with suppress(OSError):
             path.unlink()
+
+
+@cache
+def _shared_cache(directory: Path) -> KernelCache:
+    return KernelCache(directory)
 
 
 # --------------------------------------------------------------------------------------
@@ -250,7 +281,9 @@ def compiler_identity() -> tuple[str, ...]:
 @cache
 def target_identity() -> tuple[str, ...]:
     """The target (triple, CPU name and features) and the versions of llvmlite, LLVM
-    and tsjit."""
+    and tsjit. The features as LLVM lists them: the same on every call on one host and
+    LLVM (another order would only miss), and a process whose first call finds its
+    program in the cache need not sort them (`host_cpu`)."""
     import llvmlite
     import llvmlite.binding as llvm
 
@@ -258,7 +291,8 @@ def target_identity() -> tuple[str, ...]:
 
     return (
         llvm.get_process_triple(),
-        *host_cpu(),
+        llvm.get_host_cpu_name(),
+        _host_cpu_features(),
         f"llvmlite {llvmlite.__version__}",
         "LLVM " + ".".join(map(str, llvm.llvm_version_info)),
         f"tsjit {__version__}",
@@ -267,11 +301,29 @@ def target_identity() -> tuple[str, ...]:
 
 @cache
 def host_cpu() -> tuple[str, str]:
-    """The host CPU's name and features as LLVM sees them (what native code is made
-    for), asked once per process."""
+    """The host CPU's name and features as code generation takes them (what native
+    code is made for): the features sorted by name, as llvmlite's
+    `get_host_cpu_features().flatten()` gives them, without building its dictionary."""
     import llvmlite.binding as llvm
 
-    return llvm.get_host_cpu_name(), llvm.get_host_cpu_features().flatten()
+    features = filter(None, _host_cpu_features().split(","))
+    return llvm.get_host_cpu_name(), ",".join(sorted(features, key=lambda feature: feature[1:]))
+
+
+@cache
+def _host_cpu_features() -> str:
+    """LLVM's list of the host CPU's features (`+name` or `-name`, comma-separated), as
+    it gives it: llvmlite's public `get_host_cpu_features` parses it into a dictionary
+    first, which costs more than the rest of the target's identity."""
+    import llvmlite.binding as llvm
+
+    try:
+        from llvmlite.binding import ffi
+
+        with ffi.OutputString() as out:
+            return str(out) if ffi.lib.LLVMPY_GetHostCPUFeatures(out) else ""
+    except (ImportError, AttributeError):  # another llvmlite: its public (sorted) form
+        return llvm.get_host_cpu_features().flatten()
 
 
 @cache
@@ -290,25 +342,40 @@ def lowering_digest() -> str:
 
 @cache
 def sources_digest() -> str:
-    """A digest of every source file of tsjit by path, size and modification time (a
-    stat each, no reading): a compiled program depends on every pass, so an edited
-    tsjit misses every program stored before. In the order the directories list their
-    files (no sorting: another order only misses), under a millisecond, which a
-    process's first cached call pays."""
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    start = len(root)
-    parts: list[str] = []
-    pending = [root]
+    """A digest of every source file of tsjit (see `tree_digest`): a compiled program
+    depends on every pass, so an edited tsjit misses every program stored before."""
+    return tree_digest(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def tree_digest(root: str) -> str:
+    """A digest of the `.py` files under `root` by path, size, modification and change
+    time: a stat each, no reading, which a process's first cached call pays. An edited,
+    added, removed or renamed file changes it; so does a file copied in with its old
+    modification time (the change time is the copy's). The directories are listed as
+    they come (no sorting: another order only misses), each by descriptor, so that a
+    file's stat walks one name rather than its whole path; the numbers are gathered and
+    hashed once."""
+    names: list[str] = []
+    numbers: list[int] = []
+    pending = [""]
     while pending:
-        with os.scandir(pending.pop()) as entries:
-            for entry in entries:
-                name = entry.name
-                if name.endswith(".py"):
-                    stat = entry.stat()
-                    parts.append(f"{entry.path[start:]}:{stat.st_size}:{stat.st_mtime_ns}")
-                elif name != "__pycache__" and entry.is_dir(follow_symlinks=False):
-                    pending.append(entry.path)
-    return hashlib.sha256("\0".join(parts).encode()).hexdigest()
+        relative = pending.pop()
+        directory = os.open(root + relative, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            with os.scandir(directory) as entries:
+                for entry in entries:
+                    name = entry.name
+                    if name.endswith(".py"):
+                        stat = entry.stat()  # relative to `directory`
+                        names.append(f"{relative}/{name}")
+                        numbers += (stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns)
+                    elif name != "__pycache__" and entry.is_dir(follow_symlinks=False):
+                        pending.append(f"{relative}/{name}")
+        finally:
+            os.close(directory)
+    digest = hashlib.sha256("\0".join(names).encode())
+    digest.update(array("q", numbers).tobytes())
+    return digest.hexdigest()
 
 
 # --------------------------------------------------------------------------------------
@@ -317,9 +384,18 @@ def sources_digest() -> str:
 
 
 def _level() -> int | None:
-    from tsjit.transforms.pass_logging import LOG_LEVEL_VARIABLES, _setting, parse_log_levels
+    from tsjit.transforms.pass_logging import LOG_LEVEL_VARIABLES, _setting
 
-    level = parse_log_levels(_setting(LOG_LEVEL_VARIABLES)[1]).get(LOG_STEM)
+    return _level_in(_setting(LOG_LEVEL_VARIABLES)[1])
+
+
+@cache
+def _level_in(setting: str) -> int | None:
+    """The cache's level in a `TSJIT_LOG_LEVEL` setting, parsed once per setting: every
+    read of an entry asks."""
+    from tsjit.transforms.pass_logging import parse_log_levels
+
+    level = parse_log_levels(setting).get(LOG_STEM)
     return None if level is None else int(level)
 
 

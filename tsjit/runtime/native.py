@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import ModuleOp, f16, f32, f64, i1, i8, i16, i32, i64
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.rewriter import Rewriter
 from xdsl.traits import SymbolTable
@@ -47,6 +47,7 @@ from xdsl.traits import SymbolTable
 from tsjit.diagnostics import TsjitError
 from tsjit.dialects.prim import ForkOp, FusionGroupOp, LoopOp, YieldOp
 from tsjit.dialects.types import TupleType
+from tsjit.runtime.code_cache import compile_generated
 from tsjit.runtime.executor import DEFAULT_PIPELINE, GraphExecutor, Pipeline, argument_spec
 from tsjit.runtime.interpreter import Code, Program
 from tsjit.runtime.llvm_jit import SPLIT_ALIGNMENT, LLVMEngine, SplitCall, array_address
@@ -473,22 +474,22 @@ class Unplannable(Exception):
 
 def numpy_dtype(kind: Kind) -> np.dtype:
     """The numpy dtype of a kernel element; Unplannable for kinds numpy lacks (bf16)."""
-    dtype = _NUMPY_DTYPES.get((str(kind.type), kind.unsigned))
+    dtype = _NUMPY_DTYPES.get((kind.type, kind.unsigned))
     if dtype is None:
         raise Unplannable
     return dtype
 
 
 _NUMPY_DTYPES = {
-    ("f16", False): np.dtype(np.float16),
-    ("f32", False): np.dtype(np.float32),
-    ("f64", False): np.dtype(np.float64),
-    ("i1", False): np.dtype(np.bool_),
-    ("i8", False): np.dtype(np.int8),
-    ("i8", True): np.dtype(np.uint8),
-    ("i16", False): np.dtype(np.int16),
-    ("i32", False): np.dtype(np.int32),
-    ("i64", False): np.dtype(np.int64),
+    (f16, False): np.dtype(np.float16),
+    (f32, False): np.dtype(np.float32),
+    (f64, False): np.dtype(np.float64),
+    (i1, False): np.dtype(np.bool_),
+    (i8, False): np.dtype(np.int8),
+    (i8, True): np.dtype(np.uint8),
+    (i16, False): np.dtype(np.int16),
+    (i32, False): np.dtype(np.int32),
+    (i64, False): np.dtype(np.int64),
 }
 
 
@@ -621,7 +622,10 @@ def _plan_key(positions: list[int]) -> Callable[[Sequence[Any]], tuple[Any, ...]
     """What a call plan depends on: shape, strides and dtype of each tensor input, as
     one flat tuple built by straight-line code (a third of a generic comprehension)."""
     fields = "".join(f"args[{i}].shape, args[{i}].strides, args[{i}].dtype, " for i in positions)
-    return eval(f"lambda args: ({fields})")
+    namespace: dict[str, Any] = {}
+    source = f"def key(args):\n    return ({fields})\n"
+    exec(compile_generated(source, "<plan key>"), namespace)  # noqa: S102 -- generated from the positions
+    return namespace["key"]
 
 
 CallPlan = Callable[[Sequence[Any]], list[np.ndarray]]
@@ -647,7 +651,10 @@ def _generate_call(
     kernels on small tensors. With `entry_of`, the call is that group's fixed entry
     (`FusedGroup.call`): its `arity` arguments are parameters (no tuple to build, no
     frame to unpack it), it returns the group's value, counts the call on the group
-    and runs the group's fallback when ctypes rejects a scalar."""
+    and runs the group's fallback when ctypes rejects a scalar. The sizes, strides and
+    result shapes are values of the closure that a generated `make` returns, not text:
+    the source depends on the plan's structure only, so that one compile (and one entry
+    of the code cache) serves every shape."""
     namespace: dict[str, Any] = {
         "raw": raw,
         "split": split,
@@ -659,25 +666,28 @@ def _generate_call(
         "ArgumentError": ctypes.ArgumentError,
     }
     argument = "a{}" if entry_of is not None else "args[{}]"
-    natives = [repr(v) for v in template]
+    natives = [f"c{i}" for i in range(len(template))]
     for slot, position in inputs:
         natives[slot] = f"address({argument.format(position)})"
     for slot, position in scalars:
         natives[slot] = argument.format(position)
     lines: list[str] = []
     results = ["None"] * result_count
+    shapes: dict[str, tuple[int, ...]] = {}
     for k, (slot, shape, dtype, result) in enumerate(outputs):
         namespace[f"d{k}"] = dtype
+        shapes[f"s{k}"] = shape
         if int(np.prod(shape)) * dtype.itemsize >= REUSE_BYTES:  # reuse it once only `reused` holds it
             lines += [
                 f"o{k} = reused[{k}]",
                 f"if o{k} is None or refcount(o{k}) > 3:",
-                f"    o{k} = reused[{k}] = empty({shape!r}, d{k})",
+                f"    o{k} = reused[{k}] = empty(s{k}, d{k})",
             ]
         else:
-            lines.append(f"o{k} = empty({shape!r}, d{k})")
+            lines.append(f"o{k} = empty(s{k}, d{k})")
         natives[slot] = f"address(o{k})"
         results[result] = f"o{k}"
+    values = {f"c{i}": value for i, value in enumerate(template) if natives[i] == f"c{i}"} | shapes
     call = f"raw({', '.join(natives)})" if split is None else f"split(raw, [{', '.join(natives)}])"
     if entry_of is not None:  # the group's value: its one result, or the tuple of them
         returned = results[0] if result_count == 1 else f"({', '.join(results)},)"
@@ -691,13 +701,14 @@ def _generate_call(
             "group.calls += 1",
             f"return {returned}",
         ]
-        source = f"def call({', '.join(parameters)}):\n"
+        signature = f"def call({', '.join(parameters)}):\n"
     else:
         lines += [call, f"return [{', '.join(results)}]"]
-        source = "def call(args):\n"
-    source += "".join(f"    {line}\n" for line in lines)
-    exec(compile(source, "<fused group call>", "exec"), namespace)  # noqa: S102 -- generated from the plan
-    return namespace["call"]
+        signature = "def call(args):\n"
+    source = f"def make({', '.join(values)}):\n    {signature}"
+    source += "".join(f"        {line}\n" for line in lines) + "    return call\n"
+    exec(compile_generated(source, "<fused group call>"), namespace)  # noqa: S102 -- generated from the plan
+    return namespace["make"](**values)
 
 
 def plan_call(

@@ -39,7 +39,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.func import FuncOp
 from xdsl.passes import ModulePass
 
-from tsjit.context import make_context
+from tsjit.context import TSContext, dialect_factories, make_context
 from tsjit.formats.compact_ir import dump_module, load_module
 from tsjit.runtime.kernel_cache import KernelCache, log_detail
 
@@ -76,7 +76,7 @@ class ProgramCache:
             return None
         try:
             stored = pickle.loads(data)  # noqa: S301 -- our own cache, beside the code it runs
-            module = load_module(_context(), stored["module"])
+            module = load_module(_reading_context, stored["module"])
             facts, bodies = stored["facts"], stored["bodies"]
         except Exception as e:  # noqa: BLE001 -- whatever a damaged entry raises: it is rebuilt
             self.cache.discard(self.cache.program_path(key), f"unreadable program ({type(e).__name__}: {e})")
@@ -144,7 +144,7 @@ class LoadedProgram:
 
 
 def _load_function(data: bytes) -> FuncOp:
-    function = load_module(_context(), data)
+    function = load_module(_reading_context, data)
     if not isinstance(function, FuncOp):
         raise ValueError("a stored function body is not a function")
     return function
@@ -174,5 +174,18 @@ def _xdsl_identity() -> str:
 
 @cache
 def _context() -> Context:
-    """One context for reading programs: its dialects load once per process."""
+    """One context for checking what programs are stored as: its dialects load once
+    per process."""
     return make_context()
+
+
+@cache
+def _reading_context() -> Context:
+    """One context for reading programs, made only for ops found by name (aten's):
+    each dialect loads when one of its ops or attributes is first asked for, not the
+    builtin dialect up front (`make_context`), whose attributes a program's reader
+    finds by class."""
+    ctx = TSContext()
+    for name, factory in dialect_factories().items():
+        ctx.register_dialect(name, factory)
+    return ctx

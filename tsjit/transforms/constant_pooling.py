@@ -25,12 +25,12 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ArrayAttr, DenseIntOrFPElementsAttr, FloatAttr, ModuleOp
+from xdsl.dialects.builtin import ArrayAttr, DenseIntOrFPElementsAttr, FloatAttr, IntegerAttr, ModuleOp, StringAttr
 from xdsl.ir import Attribute, Block, Operation
-from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import IsolatedFromAbove
 
 from tsjit.dialects.ir_surgery import replace_all_uses
+from tsjit.dialects.op_building import insert_built_op
 from tsjit.dialects.prim import ConstantOp
 from tsjit.dialects.types import EnumType
 from tsjit.transforms.analysis.alias_analysis import AliasDb, is_mutable_type
@@ -41,10 +41,16 @@ def constant_key(op: ConstantOp) -> Hashable:
     """What makes two constants interchangeable: their type and exact value (an enum
     member is never pooled, as in PyTorch, whose enum values do not hash)."""
     result_type = op.results[0].type  # not `op.result`, `op.value`: xDSL's accessors cost more than the key
-    if isinstance(result_type, EnumType):
+    if type(result_type) is EnumType:  # exact types: `isinstance` on xDSL's ABCs costs more than the key
         return op
     value = op.properties.get("value")
-    return (result_type, None if value is None else _value_key(value))
+    if value is None:
+        return (result_type, None)
+    return (result_type, value if type(value) in _PLAIN_VALUES else _value_key(value))
+
+
+_PLAIN_VALUES = frozenset({IntegerAttr, StringAttr})
+"""Values that are their own key (the common constants)."""
 
 
 def _value_key(value: Attribute) -> Hashable:
@@ -97,7 +103,7 @@ def _scopes(graph: func.FuncOp) -> list[tuple[Operation, list[ConstantOp]]]:
                             visit(op)
                         else:
                             collect(op, constants)
-                    op = op.next_op
+                    op = op._next_op  # pyright: ignore[reportPrivateUsage]
 
     visit(graph)
     return scopes
@@ -122,12 +128,12 @@ def _pool(entry: Block, constants: list[ConstantOp], analysis: Callable[[], Alia
             continue
         if existing is None:
             kept[key] = constant
-        in_place = constant.parent is entry and constant.prev_op is last
+        in_place = constant.parent is entry and constant._prev_op is last  # pyright: ignore[reportPrivateUsage]
         if not in_place:
             if not allow_rewrite():
                 break
             constant.detach()
-            Rewriter.insert_op(constant, InsertPoint.at_start(entry) if last is None else InsertPoint.after(last))
+            insert_built_op(constant, entry, entry.first_op if last is None else last._next_op)  # pyright: ignore[reportPrivateUsage]
         last = constant
     return merged
 

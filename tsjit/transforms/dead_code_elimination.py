@@ -28,9 +28,9 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Block, Operation, SSAValue
-from xdsl.rewriter import Rewriter
 
-from tsjit.dialects.ir_surgery import drop_unused_results
+from tsjit.dialects.ir_surgery import drop_operands, drop_unused_results
+from tsjit.dialects.op_building import erase_built_op
 from tsjit.dialects.prim import IfOp, LoopOp
 from tsjit.dialects.traversal import nested_ops
 from tsjit.transforms.analysis.alias_analysis import AliasDb, is_quiet
@@ -44,7 +44,7 @@ class _Liveness:
     methods, which made set lookups most of the marking's cost; everything marked
     stays alive (in the graph) while the pass runs, so the ids stay unique."""
 
-    def __init__(self, db: AliasDb | _ValuesOnly, graph: FuncOp):
+    def __init__(self, db: AliasDb | _ValuesOnly, ops: Sequence[Operation]):
         self.db = db
         self.tracks_memory = not isinstance(db, _ValuesOnly)
         """False for a graph of quiet ops: then no op writes memory and none is effectful."""
@@ -52,7 +52,7 @@ class _Liveness:
         self.live_memory: set[int] = set()
         self.marked: set[int] = set()
         self.effectful = (
-            {id(op) for op in graph.body.walk() if db.has_side_effects(op) or db.writes_to_wildcard(op)}
+            {id(op) for op in ops if db.has_side_effects(op) or db.writes_to_wildcard(op)}
             if self.tracks_memory
             else set()
         )
@@ -73,17 +73,27 @@ class _Liveness:
         terminator = block.last_op
         if terminator is not None:
             self.mark_terminator(terminator)
+        live = self.live_values
+        tracks_memory = self.tracks_memory
         op = terminator
-        while op is not None:
+        while op is not None:  # the fields, not xDSL's properties and ABC checks: this visits every op
             if op.regions:
-                if isinstance(op, LoopOp):
-                    self.mark_loop(op)
+                if type(op) is LoopOp:
+                    self.mark_loop(op)  # pyright: ignore[reportArgumentType]
                 else:
                     for region in op.regions:
                         for inner in region.blocks:
                             self.mark_block(inner)
-            self.mark_if_live(op)
-            op = op.prev_op
+            for result in op.results:  # `mark_if_live`, inlined
+                if id(result) in live:
+                    self.mark(op)
+                    break
+            else:
+                if tracks_memory:
+                    written = self.db.writes(op)
+                    if written and not written.isdisjoint(self.live_memory):
+                        self.mark(op)
+            op = op._prev_op  # pyright: ignore[reportPrivateUsage]
 
     def mark_loop(self, loop: LoopOp) -> None:
         """Marks the body again while a pass over it found what an earlier point of the
@@ -102,11 +112,12 @@ class _Liveness:
             memory = len(self.live_memory)
             self.mark_block(body)
             again = False
+            condition, *yielded = terminator._operands  # pyright: ignore[reportPrivateUsage]
             if not was_marked and id(loop) in self.marked:
-                again |= not self.settle(loop, terminator.operands[0])
-            for i, (argument, value) in enumerate(zip(arguments, terminator.operands[1:])):
+                again |= not self.settle(loop, condition)
+            for i, (argument, value) in enumerate(zip(arguments, yielded)):
                 if id(argument) in self.live_values and id(value) not in self.live_values:
-                    self.make_live(loop.carried[i])
+                    self.make_live(loop._operands[2 + i])  # pyright: ignore[reportPrivateUsage]  # loop.carried[i]
                     again |= not self.settle(loop, value)
             if len(self.live_memory) != memory and not written.isdisjoint(self.live_memory):
                 again = True
@@ -126,7 +137,7 @@ class _Liveness:
             return True
         if owner.parent_op() is not loop or owner.regions:
             return False
-        if any(loop.is_ancestor(_definer(operand)) for operand in owner.operands):
+        if any(loop.is_ancestor(_definer(operand)) for operand in owner._operands):  # pyright: ignore[reportPrivateUsage]
             return False
         self.mark(owner)
         return True
@@ -135,46 +146,40 @@ class _Liveness:
         """A block's yield uses only the values its parent's live results need."""
         parent = terminator.parent_op()
         self.marked.add(id(terminator))
-        if isinstance(parent, LoopOp):
-            condition, *yielded = terminator.operands
+        operands = terminator._operands  # pyright: ignore[reportPrivateUsage]
+        if type(parent) is LoopOp:
+            condition, *yielded = operands
             if id(parent) in self.marked or parent.is_ancestor(_definer(condition)):
                 self.make_live(condition)  # a while loop stays: it may not terminate
-            arguments = parent.body.block.args[1:]
-            for i, (value, argument, result) in enumerate(zip(yielded, arguments, parent.results)):
+            arguments = terminator.parent.args[1:]  # pyright: ignore[reportOptionalMemberAccess]
+            carried = parent._operands[2:]  # pyright: ignore[reportPrivateUsage]  # not the accessor: this runs per loop and value
+            for value, argument, result, initial in zip(yielded, arguments, parent.results, carried):
                 if id(result) in self.live_values or id(argument) in self.live_values:
                     self.make_live(value)
-                    self.make_live(parent.carried[i])
-        elif parent is None or isinstance(parent, FuncOp) or len(parent.results) != len(terminator.operands):
-            for value in terminator.operands:
+                    self.make_live(initial)
+        elif parent is None or type(parent) is FuncOp or len(parent.results) != len(operands):
+            for value in operands:
                 self.make_live(value)
         else:
-            for value, result in zip(terminator.operands, parent.results):
+            for value, result in zip(operands, parent.results):
                 if id(result) in self.live_values:
                     self.make_live(value)
-
-    def mark_if_live(self, op: Operation) -> None:
-        live = self.live_values
-        for result in op.results:
-            if id(result) in live:
-                self.mark(op)
-                return
-        if self.tracks_memory:
-            written = self.db.writes(op)
-            if written and not written.isdisjoint(self.live_memory):
-                self.mark(op)
 
     def mark(self, op: Operation) -> None:
         """Marks `op` and the ops enclosing it, and makes what they use live."""
         key = id(op)
-        if key in self.marked:
+        marked = self.marked
+        if key in marked:
             return
-        self.marked.add(key)
-        parent = op.parent_op()
-        if parent is not None and id(parent) not in self.marked and not isinstance(parent, FuncOp):
+        marked.add(key)
+        block = op.parent
+        region = block.parent if block is not None else None
+        parent = region.parent if region is not None else None
+        if parent is not None and id(parent) not in marked and type(parent) is not FuncOp:
             self.mark(parent)
-        operands: Sequence[SSAValue] = op.operands
-        if op.regions and isinstance(op, LoopOp):  # carried values become live with their results
-            operands = (op.max_trip_count, op.initial_condition, op.body.block.last_op.operands[0])  # pyright: ignore[reportOptionalMemberAccess]
+        operands: Sequence[SSAValue] = op._operands  # pyright: ignore[reportPrivateUsage]
+        if op.regions and type(op) is LoopOp:  # carried values become live with their results
+            operands = operands[:2] + op.regions[0].block.last_op._operands[:1]  # pyright: ignore[reportOptionalMemberAccess, reportPrivateUsage]
         live = self.live_values
         for value in operands:
             if id(value) not in live:
@@ -203,8 +208,9 @@ class _ValuesOnly:
 
 def eliminate_dead_code(graph: FuncOp) -> bool:
     """Removes the dead code of one graph; True when anything was removed."""
-    quiet = all(is_quiet(op) for op in nested_ops(graph))
-    liveness = _Liveness(_ValuesOnly() if quiet else AliasDb(graph), graph)
+    ops = nested_ops(graph)
+    quiet = all(is_quiet(op) for op in ops)
+    liveness = _Liveness(_ValuesOnly() if quiet else AliasDb(graph), ops)
     liveness.mark_block(graph.body.block)
     return _Sweeper(liveness).sweep(graph.body.block)
 
@@ -218,18 +224,24 @@ class _Sweeper:
         marked = self.liveness.marked
         op = block.last_op
         while op is not None:
-            previous = op.prev_op
-            if id(op) not in marked and not any(result.uses for result in op.results):
-                if allow_rewrite():
-                    log_update("removed", op)
-                    Rewriter.erase_op(op)
-                    self.changed = True
-            elif op.regions:  # most ops have none: one test before the type tests
-                if isinstance(op, LoopOp):
-                    self.sweep_loop(op)
+            previous = op._prev_op  # pyright: ignore[reportPrivateUsage]
+            if id(op) not in marked:
+                for result in op.results:
+                    if result.first_use is not None:
+                        break
+                else:  # unmarked and unused
+                    if allow_rewrite():
+                        log_update("removed", op)
+                        erase_built_op(op)
+                        self.changed = True
+                    op = previous
+                    continue
+            if op.regions:  # most ops have none: one test before the type tests
+                if type(op) is LoopOp:
+                    self.sweep_loop(op)  # pyright: ignore[reportArgumentType]
                 else:
-                    if isinstance(op, IfOp):
-                        self.drop_dead_if_outputs(op)
+                    if type(op) is IfOp:
+                        self.drop_dead_if_outputs(op)  # pyright: ignore[reportArgumentType]
                     for region in op.regions:
                         for inner in region.blocks:
                             self.sweep(inner)
@@ -237,12 +249,12 @@ class _Sweeper:
         return self.changed
 
     def drop_dead_if_outputs(self, op: IfOp) -> None:
-        dead = [i for i, result in enumerate(op.results) if not result.uses]
+        dead = [i for i, result in enumerate(op.results) if result.first_use is None]
         if not dead or not allow_rewrite():
             return
         log_update(f"removed unused outputs {dead}", op)
         for region in op.regions:
-            _drop_operands(region.block.last_op, dead)  # pyright: ignore[reportArgumentType]
+            drop_operands(region.block.last_op, dead)  # pyright: ignore[reportArgumentType]
         drop_unused_results(op, dead)
         self.changed = True
 
@@ -258,7 +270,7 @@ class _Sweeper:
         dead = [
             i
             for i, (result, argument) in enumerate(zip(op.results, arguments))
-            if not result.uses and id(argument) not in live
+            if result.first_use is None and id(argument) not in live
         ]
         if dead and allow_rewrite():
             yielded = list(terminator.operands)
@@ -272,17 +284,12 @@ class _Sweeper:
         if not dead:
             return
         log_update(f"removed dead loop-carried values {dead}", op)
-        _drop_operands(terminator, [i + 1 for i in dead])
+        drop_operands(terminator, [i + 1 for i in dead])
         for i in reversed(dead):
             body.erase_arg(arguments[i])
-        _drop_operands(op, [i + 2 for i in dead])  # after the trip count and the condition
+        drop_operands(op, [i + 2 for i in dead])  # after the trip count and the condition
         drop_unused_results(op, dead)
         self.changed = True
-
-
-def _drop_operands(op: Operation, indices: Sequence[int]) -> None:
-    dropped = set(indices)
-    op.operands = [v for i, v in enumerate(op.operands) if i not in dropped]
 
 
 def _definer(value: SSAValue) -> Operation:

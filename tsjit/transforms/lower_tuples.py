@@ -208,8 +208,8 @@ class LowerTuplesPass(TsjitPass):
     name = "lower-tuples"
 
     def run(self, ctx: Context, op: ModuleOp) -> None:
-        if not _has_tuples(op):
-            return  # every pattern needs a tuple value: one walk instead of six patterns per op
+        if not _has_tuple_work(op):
+            return  # one walk instead of the pattern driver (most graphs' tuples are only returned)
         self.rewrite(
             op,
             [
@@ -223,17 +223,25 @@ class LowerTuplesPass(TsjitPass):
         )
 
 
-def _has_tuples(module: ModuleOp) -> bool:
-    """Whether any value of `module` (an op's result or a block's argument) is a tuple.
-    Compares exact types: `isinstance` against xDSL's ABC classes costs several times more,
-    and no type subclasses `TupleType`."""
+_TUPLE_READS = frozenset({TupleUnpackOp, TupleIndexOp, TupleSliceOp})
+
+
+def _has_tuple_work(module: ModuleOp) -> bool:
+    """Whether a pattern of this pass may act on `module`: it holds an op that reads a
+    tuple, an unused `prim.TupleConstruct`, or an If or Loop with a tuple result. Other
+    tuples (inputs, returns, calls' results) stay, so the driver has nothing to do.
+    Compares exact types: `isinstance` against xDSL's ABC classes costs several times
+    more, and no op class subclasses these."""
     for op in nested_ops(module):
-        for result in op.results:
-            if type(result.type) is TupleType:
+        kind = type(op)
+        if kind in _TUPLE_READS:
+            return True
+        if kind is TupleConstructOp:
+            if op.results[0].first_use is None:
                 return True
-        for region in op.regions:
-            for block in region.blocks:
-                for argument in block.args:
-                    if type(argument.type) is TupleType:
-                        return True
+        elif kind is IfOp or kind is LoopOp:
+            for result in op.results:
+                if type(result.type) is TupleType:
+                    return True
     return False
+

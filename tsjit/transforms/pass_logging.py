@@ -296,8 +296,14 @@ def pattern_roots(pattern: RewritePattern) -> tuple[frozenset[str], tuple[type[O
     names: frozenset[str] | None = getattr(inner, "roots", None)
     if names is not None:
         return frozenset(names), ()
-    method = type(inner).match_and_rewrite
-    if method.__closure__ is None:
+    return _method_roots(type(inner).match_and_rewrite)
+
+
+@cache
+def _method_roots(method: Callable[..., object]) -> tuple[frozenset[str], tuple[type[Operation], ...]] | None:
+    """The op types an `op_type_rewrite_pattern` method takes (once per method: every
+    pattern driver asks, and reading a closure costs more than a small graph's rewrite)."""
+    if method.__closure__ is None:  # pyright: ignore[reportFunctionMemberAccess]
         return None
     captured = inspect.getclosurevars(method).nonlocals
     expected = captured.get("expected_type")  # what xDSL's `op_type_rewrite_pattern` checks

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tsjit.context import make_context
-from tsjit.dialects.ir_surgery import replace_all_uses
+from tsjit.dialects.ir_surgery import drop_operands, replace_all_uses
 from tsjit.dialects.traversal import nested_ops
 from tsjit.formats.mlir import parse_mlir
 
@@ -53,3 +53,18 @@ def test_replace_all_uses_moves_every_use_and_keeps_the_use_lists_whole():
     assert sorted((id(use.operation) == id(mul), use.index) for use in y.uses) == [(False, 1), (True, 0), (True, 1)]
     assert y.uses.get_length() == 3
     module.verify()
+
+
+def test_drop_operands_unlinks_the_dropped_and_renumbers_the_kept_uses():
+    text = f"""func.func @f(%x : {T}, %y : {T}, %z : {T}) -> ({T}, {T}) {{
+  func.return %x, %y : {T}, {T}
+}}"""
+    module = parse_mlir(make_context(), text, "drop.mlir")
+    graph = module.body.block.first_op
+    x, y, z = graph.body.block.args  # pyright: ignore[reportAttributeAccessIssue]
+    ret = graph.body.block.last_op  # pyright: ignore[reportAttributeAccessIssue]
+    ret.operands = [x, y, z, y]
+    drop_operands(ret, [0, 2])
+    assert list(ret.operands) == [y, y] and not x.uses and not z.uses
+    assert [use.index for use in ret._operand_uses] == [0, 1]  # pyright: ignore[reportPrivateUsage]
+    assert sorted(use.index for use in y.uses) == [0, 1] and y.uses.get_length() == 2

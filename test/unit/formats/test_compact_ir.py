@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import pytest
 
+from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.func import FuncOp
 
 from tsjit.context import make_context
 from tsjit.diagnostics import SourceLocation
-from tsjit.formats.compact_ir import dump_module, load_module
+from tsjit.formats.compact_ir import FORMAT, dump_module, load_module
 from tsjit.formats.mlir import parse_mlir
 from tsjit.frontend import script_source
 
@@ -102,14 +103,48 @@ def test_enum_data_is_written_as_data() -> None:
     assert str(load_module(ctx, data)) == str(module)
 
 
-BAD_CLASS = b'{"format": "tsjit-compact-ir 1", "attributes": [["p", "no_such_module:X", []]], "root": []}'
-BAD_ENUM = (b'{"format": "tsjit-compact-ir 1", "root": [], "attributes": '
-            b'[["e", "xdsl.dialects.builtin:SignednessAttr", "os:path", 0]]}')  # fmt: skip
+def document(attributes: str = "[]", ops: str = "{}", root: str = "[]") -> bytes:
+    return f'{{"format": "{FORMAT}", "attributes": {attributes}, "ops": {ops}, "root": {root}}}'.encode()
 
 
-@pytest.mark.parametrize("data", [b"", b"{}", b'{"format": "tsjit-compact-ir 1"}', b'{"format": "other"}',
-                                  b'{"format": "tsjit-compact-ir 1", "attributes": [["p", "os:path", []]], "root": []}',
-                                  BAD_CLASS, BAD_ENUM])  # fmt: skip
+MODULE_OP = '["builtin.module", [], [], [], {}, {}, 0, [[]]]'
+UNKNOWN_LOC = '[["p", "xdsl.dialects.builtin:UnknownLoc", []]]'
+UNKNOWN_OP = MODULE_OP.replace("builtin.module", "prim.NoSuchOp")
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"",
+        b"{}",
+        f'{{"format": "{FORMAT}"}}'.encode(),
+        b'{"format": "other"}',
+        document('[["p", "os:path", []]]'),
+        document('[["p", "no_such_module:X", []]]'),
+        document('[["e", "xdsl.dialects.builtin:SignednessAttr", "os:path", 0]]'),
+        document(UNKNOWN_LOC, '{"prim.NoSuchOp": "xdsl.dialects.func:FuncOp"}', UNKNOWN_OP),
+    ],
+)
 def test_data_it_did_not_write_is_refused(data: bytes) -> None:
     with pytest.raises(ValueError):
         load_module(make_context(), data)
+
+
+def test_a_context_is_made_only_for_ops_found_by_name() -> None:
+    """Op classes are found where they are defined; aten's, made at run time, by name
+    in the context, which a reader given a function for it makes only then."""
+    ctx = make_context()
+    module = parse_mlir(ctx, GRAPH, "graph.mlir")
+    made: list[Context] = []
+
+    def context() -> Context:
+        made.append(make_context())
+        return made[-1]
+
+    assert str(load_module(context, dump_module(module, ctx))) == str(module)
+    assert len(made) == 1
+    misplaced = dump_module(module, ctx).replace(b"xdsl.dialects.func:FuncOp", b"xdsl.dialects.func:ReturnOp")
+    assert str(load_module(make_context(), misplaced)) == str(module)  # a wrong place: found by name
+    without_aten = parse_mlir(ctx, "func.func @f(%x : !ts.int) -> !ts.int {\n  func.return %x : !ts.int\n}\n", "f.mlir")
+    assert str(load_module(context, dump_module(without_aten, ctx))) == str(without_aten)
+    assert len(made) == 1

@@ -1,7 +1,8 @@
 """The persistent kernel cache: a second engine (or process) loads the object code the
 first one stored instead of compiling; entries are keyed by IR and settings; corrupt
 and truncated entries are discarded with a warning and rebuilt; concurrent writers
-leave one complete entry; a directory that cannot be written degrades to no cache."""
+leave one complete entry; a directory that cannot be written degrades to no cache;
+the target and the sources key what depends on them."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import numpy as np
@@ -17,7 +19,14 @@ import pytest
 from tsjit.context import make_context
 from tsjit.formats.mlir import parse_mlir
 from tsjit.runtime import llvm_jit
-from tsjit.runtime.kernel_cache import CachedKernel, KernelCache, default_directory
+from tsjit.runtime.kernel_cache import (
+    CachedKernel,
+    KernelCache,
+    default_directory,
+    host_cpu,
+    target_identity,
+    tree_digest,
+)
 from tsjit.runtime.llvm_jit import LLVMEngine
 
 SOURCE = """
@@ -228,3 +237,44 @@ def test_where_the_cache_lives(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) 
     monkeypatch.delenv("XDG_CACHE_HOME")
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     assert default_directory() == tmp_path / "home" / ".cache" / "tsjit"
+
+
+def test_the_host_cpu_is_what_llvmlite_reports() -> None:
+    """The features code generation gets are llvmlite's flattened (sorted) form, though
+    made without its dictionary; the identity keys them as LLVM lists them."""
+    import llvmlite.binding as llvm
+
+    assert host_cpu() == (llvm.get_host_cpu_name(), llvm.get_host_cpu_features().flatten())
+    triple, cpu, features, *versions = target_identity()
+    assert (triple, cpu) == (llvm.get_process_triple(), llvm.get_host_cpu_name())
+    assert sorted(features.split(",")) == sorted(host_cpu()[1].split(","))
+    assert [v.split()[0] for v in versions] == ["llvmlite", "LLVM", "tsjit"]
+
+
+def test_the_sources_digest_changes_with_every_edited_added_removed_or_renamed_source(tmp_path: Path) -> None:
+    root = tmp_path / "package"
+    (root / "inner" / "__pycache__").mkdir(parents=True)
+    source = root / "inner" / "module.py"
+    source.write_text("x = 1\n")
+    (root / "top.py").write_text("y = 2\n")
+    digests = [tree_digest(str(root))]
+    assert tree_digest(str(root)) == digests[0]
+    (root / "notes.txt").write_text("not a source")
+    (root / "inner" / "__pycache__" / "module.cpython.py").write_text("not a source either")
+    assert tree_digest(str(root)) == digests[0]
+
+    def changed() -> bool:
+        digests.append(tree_digest(str(root)))
+        return digests[-1] not in digests[:-1]
+
+    time.sleep(0.02)  # past the clock tick of the files' times
+    before = source.stat()
+    source.write_text("x = 3\n")  # the same size ...
+    os.utime(source, ns=(before.st_atime_ns, before.st_mtime_ns))  # ... and modification time
+    assert changed()
+    (root / "inner" / "other.py").write_text("")
+    assert changed()
+    source.rename(root / "inner" / "renamed.py")
+    assert changed()
+    (root / "top.py").unlink()
+    assert changed()

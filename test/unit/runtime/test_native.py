@@ -353,6 +353,25 @@ def test_one_plan_per_shape_and_layout_variants_compile_once():
     assert statistics["kernels"] == 2  # flat, and the loop nest for the broadcast row
 
 
+def test_plans_of_other_shapes_share_their_generated_code(monkeypatch):
+    """A plan's sizes and shapes are values, not source: a group's plans for other
+    shapes run the code generated for the first."""
+    sources: list[str] = []
+    generated = native_module.compile_generated
+
+    def spy(source: str, filename: str):
+        sources.append(source)
+        return generated(source, filename)
+
+    interpreted, native = compile_both("def forward(x, y):\n    return x * y + torch.exp(x)\n")
+    monkeypatch.setattr(native_module, "compile_generated", spy)
+    for shape in [(4, 5), (7, 2), (300, 300)]:  # the last large enough to reuse its result buffer
+        x, y = floats(shape), floats(shape)
+        assert match_value(native(x, y), interpreted(x, y), 1e-5, 1e-5) is None  # exp(4) = 55: ulps of 1e-5
+    calls = [source for source in sources if "raw(" in source]
+    assert len(calls) == 3 and calls[0] == calls[1] != calls[2]
+
+
 def test_large_results_reuse_their_buffer_when_nothing_holds_it():
     interpreted, native = compile_both("def forward(x):\n    return torch.tanh(x) * 2.0\n")
     x = floats((REUSE_BYTES // 4,))

@@ -248,7 +248,7 @@ def is_quiet(op: Operation) -> bool:
     has no side effects, decided from its name and operand count alone: no overload
     resolution, no alias DAG. A graph of quiet ops needs no alias analysis for dead code
     elimination, which then only follows values."""
-    kind = (type(op), op.name, len(op.operands))
+    kind = (type(op), op.name, len(op._operands))  # pyright: ignore[reportPrivateUsage]  # no operand view
     quiet = _QUIET_KINDS.get(kind)
     if quiet is not None:
         return quiet
