@@ -19,8 +19,8 @@ from xdsl.pattern_rewriter import (
 from tsjit.context import make_context
 from tsjit.dialects.prim import ConstantOp, IfOp
 from tsjit.formats.mlir import parse_mlir
-from tsjit.transforms.constant_propagation import FoldConstantIf, FoldConstantOp
 from tsjit.transforms.analysis.alias_analysis import AliasDb
+from tsjit.transforms.constant_propagation import FoldConstantIf, FoldConstantOp
 from tsjit.transforms.pass_logging import module_text
 from tsjit.transforms.pattern_driver import PatternDriver
 
