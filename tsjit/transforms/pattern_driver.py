@@ -99,8 +99,14 @@ class PatternDriver:
     def _sweep(self, region: Region, rewriter: PatternRewriter, log: PassLog | None) -> bool:
         ops: list[Operation] = []
         _walk(region, ops, self.walk_reverse, self.walk_regions_first)
-        for op in reversed(ops):  # a stack: the first op to process goes on top
-            self._push(op)
+        table, stack, index = self.table, self._stack, self._index
+        for op in reversed(ops):  # a stack: the first op to process goes on top (`_push`, inlined)
+            patterns = table.get(op.name)
+            if patterns is None:
+                patterns = self.candidates(op)
+            if patterns and id(op) not in index:
+                index[id(op)] = len(stack)
+                stack.append(op)
         return self._process(rewriter, log)
 
     def _process(self, rewriter: PatternRewriter, log: PassLog | None) -> bool:
