@@ -34,11 +34,23 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Block, Operation
 from xdsl.rewriter import Rewriter
-from xdsl.traits import IsolatedFromAbove, IsTerminator, MemoryEffectKind, get_effects
+from xdsl.traits import (
+    IsolatedFromAbove,
+    IsTerminator,
+    MemoryAllocEffect,
+    MemoryEffect,
+    MemoryEffectKind,
+    MemoryFreeEffect,
+    MemoryReadEffect,
+    MemoryWriteEffect,
+    NoMemoryEffect,
+    Pure,
+    get_effects,
+)
 
 from tsjit.diagnostics import SourceLocation
 from tsjit.dialects.aten import OperatorOp, schema_of
-from tsjit.dialects.prim import ConstantOp, LoopOp
+from tsjit.dialects.prim import AllocatesResult, ConstantOp, LoopOp
 from tsjit.dialects.schema import FunctionSchema
 from tsjit.dialects.types import EnumType, TensorType
 from tsjit.transforms.analysis.alias_analysis import PRECISE_CONTAINER_USES, AliasDb
@@ -186,8 +198,30 @@ def makes_new_object(op: Operation) -> bool:
     if isinstance(op, OperatorOp):  # effects from the schema: reads and writes, no allocation
         schema = schema_of(op)
         return schema is not None and is_tensor_factory(schema)
+    if not op.results or op.regions:
+        return _allocates(op)
+    kind = type(op)
+    known = _ALLOCATING_KINDS.get(kind)
+    if known is None:
+        known = _allocates(op)
+        if all(type(trait) in _STATIC_EFFECTS for trait in op.get_traits_of_type(MemoryEffect)):
+            _ALLOCATING_KINDS[kind] = known
+    return known
+
+
+def _allocates(op: Operation) -> bool:
     effects = get_effects(op)
     return effects is not None and any(e.kind is MemoryEffectKind.ALLOC for e in effects)
+
+
+_STATIC_EFFECTS = frozenset({
+    NoMemoryEffect, Pure, MemoryReadEffect, MemoryWriteEffect, MemoryAllocEffect, MemoryFreeEffect, AllocatesResult,
+})  # fmt: skip
+"""Effect traits whose effects on an op with results and no regions follow from its
+class alone."""
+
+_ALLOCATING_KINDS: dict[type[Operation], bool] = {}
+"""`makes_new_object` of op classes whose effect traits are all `_STATIC_EFFECTS`."""
 
 
 def identity_observable(op: Operation) -> bool:
