@@ -261,37 +261,9 @@ def limited(pattern: RewritePattern) -> RewritePattern:
     return pattern if isinstance(pattern, LimitedPattern) else LimitedPattern(pattern)
 
 
-class DispatchingApplier(RewritePattern):
-    """xDSL's `GreedyRewritePatternApplier` without folding or DCE (the first pattern
-    that acts on an op wins), offering each op only the patterns that can match it:
-    a table from op name to patterns, as MLIR keeps for patterns with a root op. A
-    pattern's roots are the op names in its `roots` attribute, or the op types its
-    `op_type_rewrite_pattern` method takes; a pattern with neither is offered every op
-    its `matches_kind` accepts (`can_match`). Most patterns match one or two kinds of op, so the driver no longer pays a call
-    per pattern for every op it visits."""
-
-    def __init__(self, patterns: Sequence[RewritePattern]):
-        self.patterns = tuple(patterns)
-        self.roots = tuple(pattern_roots(p) for p in self.patterns)
-        self.table: dict[str, tuple[RewritePattern, ...]] = {}
-        """Op name -> its candidate patterns, in order (one class per op name)."""
-
-    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
-        candidates = self.table.get(op.name)
-        if candidates is None:
-            candidates = self.table[op.name] = self._candidates(op)
-        for pattern in candidates:
-            pattern.match_and_rewrite(op, rewriter)
-            if rewriter.has_done_action:
-                return
-
-    def _candidates(self, op: Operation) -> tuple[RewritePattern, ...]:
-        return tuple(pattern for pattern, roots in zip(self.patterns, self.roots) if can_match(pattern, roots, op))
-
-
 def pattern_roots(pattern: RewritePattern) -> tuple[frozenset[str], tuple[type[Operation], ...]] | None:
-    """The op names and op types `pattern` can match (see `DispatchingApplier`), or
-    None for any op."""
+    """The op names and op types `pattern` can match (its `roots` attribute, or the op
+    types its `op_type_rewrite_pattern` method takes), or None for any op."""
     inner = pattern.pattern if isinstance(pattern, LimitedPattern) else pattern
     names: frozenset[str] | None = getattr(inner, "roots", None)
     if names is not None:

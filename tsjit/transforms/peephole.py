@@ -33,7 +33,6 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
 from tsjit.dialects.aten import OperatorOp, schema_of
-from tsjit.dialects.schema import schemas_for
 from tsjit.dialects.prim import (
     ConstantChunkOp,
     ConstantOp,
@@ -43,6 +42,7 @@ from tsjit.dialects.prim import (
     UncheckedCastOp,
     YieldOp,
 )
+from tsjit.dialects.schema import schemas_for
 from tsjit.dialects.types import (
     AnyType,
     BoolType,
