@@ -48,13 +48,25 @@ class SchemaMemoryEffect(MemoryEffect):
         schema = schema_of(op)
         if schema is None:
             return None
-        effect = schema_effect(schema)
+        effect, nondeterministic = _effect_of(schema)
         if effect is None:
             return None
         if effect is MemoryEffectKind.READ:
             return _READ
         written = frozenset(EffectInstance(MemoryEffectKind.WRITE, op.operands[i]) for i in schema.mutated_arguments())
-        return written | _WRITE_HIDDEN_STATE if is_nondeterministic(schema) else written
+        return written | _WRITE_HIDDEN_STATE if nondeterministic else written
+
+
+def _effect_of(schema: FunctionSchema) -> tuple[MemoryEffectKind | None, bool]:
+    """`schema_effect` and `is_nondeterministic` of an overload, worked out once per
+    schema object (hashing a schema walks all its arguments; identity does not)."""
+    known = _EFFECTS.get(id(schema))
+    if known is None or known[0] is not schema:
+        known = _EFFECTS[id(schema)] = (schema, schema_effect(schema), is_nondeterministic(schema))
+    return known[1], known[2]
+
+
+_EFFECTS: dict[int, tuple[FunctionSchema, MemoryEffectKind | None, bool]] = {}
 
 
 _READ = frozenset((EffectInstance(MemoryEffectKind.READ),))

@@ -26,7 +26,6 @@ pass keeps one scoped table and write clocks instead, so it stays linear.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Hashable
 from dataclasses import dataclass
 
@@ -35,11 +34,23 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Block, Operation
 from xdsl.rewriter import Rewriter
-from xdsl.traits import IsolatedFromAbove, IsTerminator, MemoryEffectKind, get_effects
+from xdsl.traits import (
+    IsolatedFromAbove,
+    IsTerminator,
+    MemoryAllocEffect,
+    MemoryEffect,
+    MemoryEffectKind,
+    MemoryFreeEffect,
+    MemoryReadEffect,
+    MemoryWriteEffect,
+    NoMemoryEffect,
+    Pure,
+    get_effects,
+)
 
 from tsjit.diagnostics import SourceLocation
 from tsjit.dialects.aten import OperatorOp, schema_of
-from tsjit.dialects.prim import ConstantOp, LoopOp
+from tsjit.dialects.prim import AllocatesResult, ConstantOp, LoopOp
 from tsjit.dialects.schema import FunctionSchema
 from tsjit.dialects.types import EnumType, TensorType
 from tsjit.transforms.analysis.alias_analysis import PRECISE_CONTAINER_USES, AliasDb
@@ -85,8 +96,7 @@ class _Eliminator:
         self.record_writes(op)
 
     def visit(self, op: Operation) -> None:
-        self.record_writes(op)
-        if not self.is_candidate(op):
+        if self.record_writes(op) or not self.is_candidate(op):  # an op that writes is no candidate
             return
         key = _key(op)
         known = self.table.get(key)
@@ -112,12 +122,15 @@ class _Eliminator:
             else:
                 self.table[key] = previous
 
-    def record_writes(self, op: Operation) -> None:
+    def record_writes(self, op: Operation) -> bool:
+        """Advances the clock past what `op` writes; whether it writes anything."""
         written = self.db.writes(op)
-        if written:
-            self.clock += 1
-            for location in written:
-                self.last_write[location] = self.clock
+        if not written:
+            return False
+        self.clock += 1
+        for location in written:
+            self.last_write[location] = self.clock
+        return True
 
     def unchanged_since(self, op: Operation, when: int) -> bool:
         """Whether nothing `op` reads was written after clock `when`."""
@@ -125,14 +138,14 @@ class _Eliminator:
         return all(last_write.get(location, 0) <= when for location in self.db.reads(op))
 
     def is_candidate(self, op: Operation) -> bool:
+        """Whether `op`, which writes nothing, may be merged with an equal op."""
         db = self.db
         return (
             bool(op.results)
             and not _enum_constant(op)
-            and not op.has_trait(IsTerminator)
+            and not _is_terminator(type(op), op)
             and not db.has_side_effects(op)
             and not db.is_nondeterministic(op)
-            and not db.writes(op)
             and not (makes_new_object(op) and identity_observable(op))
             and not any(db.has_writers(result) for result in op.results)
         )
@@ -146,16 +159,31 @@ class _Eliminator:
 def _enum_constant(op: Operation) -> bool:
     """Enum members are never merged, as in PyTorch (whose node hashing has no enum
     values): constant pooling leaves them too."""
-    return isinstance(op, ConstantOp) and isinstance(op.results[0].type, EnumType)
+    return type(op) is ConstantOp and isinstance(op.results[0].type, EnumType)
+
+
+def _is_terminator(kind: type[Operation], op: Operation) -> bool:
+    """`IsTerminator`, asked once per op class (traits belong to the class)."""
+    known = _TERMINATORS.get(kind)
+    if known is None:
+        known = _TERMINATORS[kind] = op.has_trait(IsTerminator)
+    return known
+
+
+_TERMINATORS: dict[type[Operation], bool] = {}
 
 
 def _key(op: Operation) -> Hashable:
+    """What equal ops share. Operands are compared by identity (SSA values are equal
+    only to themselves), so their ids stand for them: the op in the table keeps them
+    alive and in place, as ops are only ever replaced by earlier ones."""
+    properties, attributes = op.properties, op.attributes
     return (
         op.name,
-        tuple(op.operands),
-        tuple(op.result_types),
-        tuple(sorted(op.properties.items())),
-        tuple(sorted(op.attributes.items())),
+        tuple(map(id, op.operands)),
+        tuple([r.type for r in op.results]),
+        tuple(sorted(properties.items())) if properties else (),
+        tuple(sorted(attributes.items())) if attributes else (),
     )
 
 
@@ -167,11 +195,33 @@ def _where(op: Operation) -> str:
 def makes_new_object(op: Operation) -> bool:
     """Ops whose result is a new mutable object each time they run: two of them are
     two objects even when nobody writes either (`l1 is l2` is False)."""
+    if isinstance(op, OperatorOp):  # effects from the schema: reads and writes, no allocation
+        schema = schema_of(op)
+        return schema is not None and is_tensor_factory(schema)
+    if not op.results or op.regions:
+        return _allocates(op)
+    kind = type(op)
+    known = _ALLOCATING_KINDS.get(kind)
+    if known is None:
+        known = _allocates(op)
+        if all(type(trait) in _STATIC_EFFECTS for trait in op.get_traits_of_type(MemoryEffect)):
+            _ALLOCATING_KINDS[kind] = known
+    return known
+
+
+def _allocates(op: Operation) -> bool:
     effects = get_effects(op)
-    if effects is not None and any(e.kind is MemoryEffectKind.ALLOC for e in effects):
-        return True
-    schema = schema_of(op) if isinstance(op, OperatorOp) else None
-    return schema is not None and is_tensor_factory(schema)
+    return effects is not None and any(e.kind is MemoryEffectKind.ALLOC for e in effects)
+
+
+_STATIC_EFFECTS = frozenset({
+    NoMemoryEffect, Pure, MemoryReadEffect, MemoryWriteEffect, MemoryAllocEffect, MemoryFreeEffect, AllocatesResult,
+})  # fmt: skip
+"""Effect traits whose effects on an op with results and no regions follow from its
+class alone."""
+
+_ALLOCATING_KINDS: dict[type[Operation], bool] = {}
+"""`makes_new_object` of op classes whose effect traits are all `_STATIC_EFFECTS`."""
 
 
 def identity_observable(op: Operation) -> bool:
@@ -181,17 +231,24 @@ def identity_observable(op: Operation) -> bool:
     return readers is None or any(use.operation.name not in readers for r in op.results for use in r.uses)
 
 
-@functools.cache
 def is_tensor_factory(schema: FunctionSchema) -> bool:
     """PyTorch's factory signature: `dtype` and `device` arguments and a fresh tensor
     result (`zeros`, `full`, `tensor`, `rand_like`, ...)."""
-    names = {argument.name for argument in schema.arguments}
-    return (
-        {"dtype", "device"} <= names
-        and len(schema.returns) == 1
-        and schema.returns[0].alias_info is None
-        and isinstance(schema.returns[0].type, TensorType)
-    )
+    known = _FACTORIES.get(id(schema))
+    if known is None or known[0] is not schema:
+        names = {argument.name for argument in schema.arguments}
+        factory = (
+            {"dtype", "device"} <= names
+            and len(schema.returns) == 1
+            and schema.returns[0].alias_info is None
+            and isinstance(schema.returns[0].type, TensorType)
+        )
+        known = _FACTORIES[id(schema)] = (schema, factory)
+    return known[1]
+
+
+_FACTORIES: dict[int, tuple[FunctionSchema, bool]] = {}
+"""`is_tensor_factory` by schema identity (a schema hashes all its arguments)."""
 
 
 @dataclass(frozen=True)

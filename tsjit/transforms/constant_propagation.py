@@ -56,6 +56,7 @@ from tsjit.dialects.prim import (
     YieldOp,
     constant_attr,
 )
+from tsjit.dialects.schema import schemas_for
 from tsjit.dialects.types import BoolType, DeviceType, DictType, ListType, TensorType, is_subtype_of
 from tsjit.transforms.analysis.alias_analysis import AliasDb
 from tsjit.transforms.constant_pooling import constant_key
@@ -144,6 +145,28 @@ def evaluator_of(op: Operation) -> Evaluator | None:
     return lookup(schema.qualified_name)
 
 
+def may_fold(op: Operation) -> bool:
+    """Whether ops of `op`'s kind can fold at all: some overload of its operator has
+    what `evaluator_of` asks. Most ops of a graph cannot, whatever their operands."""
+    if type(op) in OP_EVALUATORS:
+        return True
+    operator = getattr(type(op), "OPERATOR", None)
+    return operator is not None and _operator_may_fold(operator)
+
+
+def _operator_may_fold(operator: str) -> bool:
+    """Not cached across passes: kernels may be registered at any time."""
+    from tsjit.runtime.kernels import lookup
+
+    return any(
+        not schema.is_vararg
+        and not schema.is_varret
+        and schema.name not in NEVER_FOLDED
+        and (schema.name in OPERATOR_EVALUATORS or lookup(schema.qualified_name) is not None)
+        for schema in schemas_for(operator)
+    )
+
+
 def runtime_value(op: ConstantOp) -> object:
     """A constant as the runtime passes it to kernels."""
     value = op.python_value
@@ -225,6 +248,10 @@ class FoldConstantOp(RewritePattern):
 
     aliases: AliasDb
     max_tensor_elements: int = MAX_TENSOR_ELEMENTS
+
+    @staticmethod
+    def matches_kind(op: Operation) -> bool:
+        return may_fold(op)
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         if type(op) is ConstantOp or op.regions or not op.results:
@@ -431,7 +458,7 @@ class ConstantPropagationPass(TsjitPass):
 
     def run(self, ctx: Context, op: ModuleOp) -> None:
         for graph in self.graphs(op):
-            aliases = AliasDb(graph)
+            aliases = AliasDb(graph, lazy=True)
             self.rewrite(
                 graph,
                 [

@@ -30,6 +30,7 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewri
 
 from tsjit.diagnostics import SourceLocation, TsjitError
 from tsjit.dialects.prim import CallMethodOp, ForkOp, plural
+from tsjit.dialects.traversal import nested_ops
 from tsjit.dialects.types import ClassType
 from tsjit.transforms.pass_logging import TsjitPass
 
@@ -114,15 +115,21 @@ def inline_body(
 
 
 def inlinable_functions(module: ModuleOp) -> dict[str, func.FuncOp]:
-    """Functions with bodies that take part in no call cycle, by name."""
+    """Functions with bodies that take part in no call cycle, by name; none when the
+    module makes no call it could inline."""
     functions = {op.sym_name.data: op for op in module.ops if isinstance(op, func.FuncOp) and not op.is_declaration}
     calls: dict[str, set[str]] = {name: set() for name in functions}
-    for name, function in functions.items():
-        for op in function.walk():
+    elsewhere: set[str] = set()
+    """Calls made outside those functions (in nested modules)."""
+    for top in module.ops:
+        called = calls[top.sym_name.data] if isinstance(top, func.FuncOp) and top.sym_name.data in calls else elsewhere
+        for op in nested_ops(top):
             if isinstance(op, func.CallOp):
-                calls[name].add(op.callee.string_value())
+                called.add(op.callee.string_value())
             elif isinstance(op, CallMethodOp) and isinstance(op.obj.type, ClassType):
-                calls[name].add(f"{op.obj.type.qualname.data}.{op.method_name.data}")
+                called.add(f"{op.obj.type.qualname.data}.{op.method_name.data}")
+    if not any(callee in functions for called in (*calls.values(), elsewhere) for callee in called):
+        return {}
     recursive = _in_cycles(calls)
     return {name: f for name, f in functions.items() if name not in recursive}
 

@@ -13,9 +13,10 @@ passes' debug messages (GRAPH_DEBUG). Every line carries a prefix such as
 `[UPDATE dead_code_elimination] `. A limit `pass=N` lets that pass rewrite N times in
 the whole process (as PyTorch counts), which bisects a miscompiling rewrite.
 
-Rewrites are counted where they happen: patterns run through `limited` (what
-`TsjitPass.rewrite` does), analysis-driven passes ask `allow_rewrite` before each
-change. xDSL's own passes run by a tsjit pipeline get the dump through `run_pass`.
+Rewrites are counted where they happen: `TsjitPass.rewrite`'s driver counts the
+rewrites of patterns (as `limited` does for patterns run by xDSL's drivers),
+analysis-driven passes ask `allow_rewrite` before each change. xDSL's own passes run
+by a tsjit pipeline get the dump through `run_pass`.
 """
 
 from __future__ import annotations
@@ -41,7 +42,6 @@ from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
 )
 from xdsl.printer import Printer
@@ -189,7 +189,8 @@ def module_text(module: Operation) -> str:
     return out.getvalue()
 
 
-def _describe(op: Operation) -> str:
+def describe_op(op: Operation) -> str:
+    """An op as update lines name it: its name and source location."""
     location = SourceLocation.of_op(op)
     return f"{op.name} at {location}" if location is not None else op.name
 
@@ -213,7 +214,12 @@ def log_debug(message: str, op: Operation | None = None) -> None:
 def _log(level: LogLevel, message: str, op: Operation | None) -> None:
     log = _ACTIVE.get()
     if log is not None and log.enabled(level):
-        log.write(level, f"{_describe(op)}: {message}" if op is not None else message)
+        log.write(level, f"{describe_op(op)}: {message}" if op is not None else message)
+
+
+def active_log() -> PassLog | None:
+    """The logging and limit state of the running pass; None outside a pass."""
+    return _ACTIVE.get()
 
 
 def allow_rewrite() -> bool:
@@ -242,7 +248,7 @@ class LimitedPattern(RewritePattern):
         if log.limit_reached():
             return
         acted_before = rewriter.has_done_action
-        what = _describe(op) if log.enabled(LogLevel.UPDATE) else ""
+        what = describe_op(op) if log.enabled(LogLevel.UPDATE) else ""
         self.pattern.match_and_rewrite(op, rewriter)
         if rewriter.has_done_action and not acted_before:
             log.allow_rewrite()
@@ -255,41 +261,9 @@ def limited(pattern: RewritePattern) -> RewritePattern:
     return pattern if isinstance(pattern, LimitedPattern) else LimitedPattern(pattern)
 
 
-class DispatchingApplier(RewritePattern):
-    """xDSL's `GreedyRewritePatternApplier` without folding or DCE (the first pattern
-    that acts on an op wins), offering each op only the patterns that can match it:
-    a table from op name to patterns, as MLIR keeps for patterns with a root op. A
-    pattern's roots are the op names in its `roots` attribute, or the op types its
-    `op_type_rewrite_pattern` method takes; a pattern with neither is offered every op.
-    Most patterns match one or two kinds of op, so the driver no longer pays a call
-    per pattern for every op it visits."""
-
-    def __init__(self, patterns: Sequence[RewritePattern]):
-        self.patterns = tuple(patterns)
-        self.roots = tuple(pattern_roots(p) for p in self.patterns)
-        self.table: dict[str, tuple[RewritePattern, ...]] = {}
-        """Op name -> its candidate patterns, in order (one class per op name)."""
-
-    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
-        candidates = self.table.get(op.name)
-        if candidates is None:
-            candidates = self.table[op.name] = self._candidates(op)
-        for pattern in candidates:
-            pattern.match_and_rewrite(op, rewriter)
-            if rewriter.has_done_action:
-                return
-
-    def _candidates(self, op: Operation) -> tuple[RewritePattern, ...]:
-        return tuple(
-            pattern
-            for pattern, roots in zip(self.patterns, self.roots)
-            if roots is None or op.name in roots[0] or isinstance(op, roots[1])
-        )
-
-
 def pattern_roots(pattern: RewritePattern) -> tuple[frozenset[str], tuple[type[Operation], ...]] | None:
-    """The op names and op types `pattern` can match (see `DispatchingApplier`), or
-    None for any op."""
+    """The op names and op types `pattern` can match (its `roots` attribute, or the op
+    types its `op_type_rewrite_pattern` method takes), or None for any op."""
     inner = pattern.pattern if isinstance(pattern, LimitedPattern) else pattern
     names: frozenset[str] | None = getattr(inner, "roots", None)
     if names is not None:
@@ -311,6 +285,19 @@ def _method_roots(method: Callable[..., object]) -> tuple[frozenset[str], tuple[
     if not all(isinstance(t, type) and issubclass(t, Operation) for t in types):
         return None
     return frozenset(), tuple(types)
+
+
+def can_match(
+    pattern: RewritePattern, roots: tuple[frozenset[str], tuple[type[Operation], ...]] | None, op: Operation
+) -> bool:
+    """Whether `pattern` (with its `pattern_roots`) can match ops of `op`'s kind: asked
+    once per op name. Beyond its roots, a pattern may define `matches_kind(op)` for what
+    a set of names cannot say (constant folding: operators that have a kernel)."""
+    if roots is not None and not (op.name in roots[0] or isinstance(op, roots[1])):
+        return False
+    inner = pattern.pattern if isinstance(pattern, LimitedPattern) else pattern
+    matches_kind: Callable[[Operation], bool] | None = getattr(inner, "matches_kind", None)
+    return matches_kind is None or matches_kind(op)
 
 
 def operator_roots(overloads: Iterable[str]) -> frozenset[str]:
@@ -341,18 +328,17 @@ class TsjitPass(ModulePass):
         walk_regions_first: bool = False,
     ) -> bool:
         """Applies `patterns` (the first that matches an op wins, each offered only the
-        ops it can match: `DispatchingApplier`) with xDSL's worklist driver, every
-        rewrite counted and logged; True when the IR changed."""
-        applier = DispatchingApplier([limited(p) for p in patterns])
-        walker = PatternRewriteWalker(
-            applier,
+        ops it can match) with the worklist driver of `pattern_driver`, every rewrite
+        counted and logged; True when the IR changed."""
+        from tsjit.transforms.pattern_driver import PatternDriver
+
+        driver = PatternDriver(
+            patterns,
             apply_recursively=apply_recursively,
             walk_reverse=walk_reverse,
             walk_regions_first=walk_regions_first,
         )
-        if isinstance(root, ModuleOp):
-            return walker.rewrite_module(root)
-        return walker.rewrite_region(root.body)
+        return driver.rewrite_region(root.body)
 
     @staticmethod
     def graphs(module: ModuleOp) -> Iterator[FuncOp]:

@@ -42,6 +42,7 @@ from tsjit.dialects.prim import (
     UncheckedCastOp,
     YieldOp,
 )
+from tsjit.dialects.schema import schemas_for
 from tsjit.dialects.types import (
     AnyType,
     BoolType,
@@ -206,6 +207,12 @@ class RemoveArithmeticIdentity(RewritePattern):
     aliases: AliasDb
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        operands = op.operands
+        if not any(
+            i < len(operands) and type(operands[i].owner) is ConstantOp
+            for i in _identity_positions(getattr(type(op), "OPERATOR", ""))
+        ):
+            return  # no constant where an identity takes one: no overload to resolve
         q = operands_of(op, tuple(ARITHMETIC_IDENTITIES))
         if q is None or q.schema.qualified_name in _INEXACT_FLOAT_IDENTITIES:
             return
@@ -242,6 +249,18 @@ class RemoveArithmeticIdentity(RewritePattern):
         if aliases.has_writers(kept) or aliases.has_writers(result):
             return False
         return not (aliases.escapes_scope([kept]) and aliases.escapes_scope([result]))
+
+
+@functools.cache
+def _identity_positions(operator: str) -> frozenset[int]:
+    """The operand positions where `operator`'s overloads in `ARITHMETIC_IDENTITIES`
+    take the constant that makes them an identity."""
+    return frozenset(
+        index
+        for schema in schemas_for(operator)
+        if (identity := ARITHMETIC_IDENTITIES.get(schema.qualified_name)) is not None
+        and (index := schema.argument_index(identity.constant)) is not None
+    )
 
 
 NUMBER_ROUND_TRIPS: dict[str, type[Attribute]] = {
@@ -502,7 +521,7 @@ class PeepholePass(TsjitPass):
 
     def run(self, ctx: Context, op: ModuleOp) -> None:
         for graph in self.graphs(op):
-            aliases = AliasDb(graph)
+            aliases = AliasDb(graph, lazy=True)
             self.rewrite(
                 graph,
                 [

@@ -335,3 +335,41 @@ with prim::fork_0 = graph(%a : Tensor):
     assert db.writes_to_alias(wait, [g["z"]]) and db.has_side_effects(wait)
     assert not db.move_before_topologically_valid(g.op("e"), fork, dry_run=True)
     assert not db.move_before_topologically_valid(g.op("f"), wait, dry_run=True)
+
+
+LAZY_GRAPH = """graph(%x : Tensor, %n : int):
+  %one : int = prim::Constant[value=1]()
+  %half : float = prim::Constant[value=0.5]()
+  %train : bool = prim::Constant[value=1]()
+  %m : int = aten::add(%n, %one)
+  %p : Tensor = aten::dropout(%x, %half, %train)
+  %q : Tensor = aten::add_(%x, %x, %one)
+  %l : Tensor[] = prim::ListConstruct(%p, %q)
+  return (%m, %l)"""
+
+
+def test_a_lazy_db_builds_its_memory_dag_only_for_memory_questions():
+    g = Graph(LAZY_GRAPH)
+    lazy = AliasDb(g.func, lazy=True)
+    add, dropout, write = g.op("m"), g.op("p"), g.op("q")
+    assert not lazy.has_writers(g["m"]) and not lazy.escapes_scope([g["m"], g["n"]])
+    assert not lazy.has_side_effects(add) and not lazy.is_nondeterministic(add)
+    assert lazy.is_nondeterministic(dropout) and not lazy.has_side_effects(write)
+    assert not lazy._built  # pyright: ignore[reportPrivateUsage]
+    assert lazy.has_writers(g["x"]) and lazy.escapes_scope([g["l"]])
+    assert lazy._built  # pyright: ignore[reportPrivateUsage]
+    eager = g.db
+    for op in (add, dropout, write, g.op("l")):
+        assert lazy.writes(op) == eager.writes(op) and lazy.reads(op) == eager.reads(op)
+
+
+def test_a_lazy_db_sees_the_rewrites_made_before_it_was_built():
+    g = Graph(LAZY_GRAPH)
+    lazy = AliasDb(g.func, lazy=True)
+    write = g.op("q")
+    lazy.forget_op(write)  # nothing built yet: nothing to update
+    g["q"].replace_all_uses_with(g["x"])
+    write.detach()
+    write.erase()
+    assert not lazy.has_writers(g["p"]) and lazy.may_alias(g["x"], g["x"])
+    assert not lazy.has_writers(g["x"])  # the only write went with its op

@@ -208,6 +208,11 @@ class _SchemaTraits:
     side_effecting: bool
     nondeterministic: bool
     running_stats_flag: str | None
+    unannotated: bool
+    """No argument or return carries an alias annotation: outputs are fresh memory and
+    nothing is written (beyond running stats)."""
+    facts: _OpFacts
+    """The facts of its ops, shared when they do not depend on the op (not random)."""
 
 
 _TRAITS: dict[int, tuple[FunctionSchema, _SchemaTraits]] = {}
@@ -218,10 +223,14 @@ walks all its arguments."""
 def _traits_of(schema: FunctionSchema) -> _SchemaTraits:
     known = _TRAITS.get(id(schema))
     if known is None or known[0] is not schema:
+        side_effecting = schema_effect(schema) is None
         traits = _SchemaTraits(
-            side_effecting=schema_effect(schema) is None,
+            side_effecting=side_effecting,
             nondeterministic=is_nondeterministic(schema),
             running_stats_flag=RUNNING_STATS_WRITERS.get(schema.name),
+            unannotated=all(a.alias_info is None for a in schema.arguments)
+            and all(r.alias_info is None for r in schema.returns),
+            facts=_OpFacts(AliasRule.SCHEMA, schema, side_effecting, nondeterministic=False),
         )
         known = _TRAITS[id(schema)] = (schema, traits)
     return known[1]
@@ -276,6 +285,59 @@ def _quiet_operator(operator: str, operands: int) -> bool:
     )
 
 
+@dataclass(frozen=True)
+class _OpFacts:
+    """What the analysis knows of an op from the op alone (its kind, its schema, its
+    constant flags), without the memory DAG."""
+
+    rule: AliasRule
+    schema: FunctionSchema | None
+    """The overload, for ops analyzed by their schema annotations."""
+    side_effecting: bool
+    nondeterministic: bool
+
+
+_NO_FACTS = _OpFacts(AliasRule.FRESH, None, side_effecting=False, nondeterministic=False)
+"""The facts of an op a rewrite removed."""
+
+_FACTS_BY_NAME: dict[str, _OpFacts] = {}
+"""The facts of the ops `ALIAS_RULES` lists, which follow from their name."""
+
+
+def _op_facts(op: Operation) -> _OpFacts:
+    name = op.name
+    facts = _FACTS_BY_NAME.get(name)
+    if facts is not None:
+        return facts
+    rule = ALIAS_RULES.get(name)
+    if rule is not None:
+        facts = _OpFacts(rule, None, rule in SIDE_EFFECTING_RULES or name in SIDE_EFFECTING_OPS, False)
+        _FACTS_BY_NAME[name] = facts
+        return facts
+    if isinstance(op, OperatorOp):
+        schema = schema_of(op)
+        if schema is None or schema.is_vararg or schema.is_varret:
+            return _CONSERVATIVE_FACTS
+        traits = _traits_of(schema)
+        if not traits.nondeterministic or _deterministic_here(op, schema):
+            return traits.facts
+        return _OpFacts(AliasRule.SCHEMA, schema, traits.side_effecting, nondeterministic=True)
+    effects = get_effects(op)
+    if effects is None or any(e.kind is MemoryEffectKind.WRITE for e in effects):
+        return _CONSERVATIVE_FACTS
+    return _FRESH_FACTS
+
+
+_CONSERVATIVE_FACTS = _OpFacts(AliasRule.CONSERVATIVE, None, side_effecting=True, nondeterministic=False)
+_FRESH_FACTS = _OpFacts(AliasRule.FRESH, None, side_effecting=False, nondeterministic=False)
+
+
+def _deterministic_here(op: Operation, schema: FunctionSchema) -> bool:
+    """`dropout(x, p, train=False)` draws nothing: PyTorch's isNondeterministic."""
+    index = schema.argument_index("train")
+    return index is not None and index < len(op.operands) and _constant_false(op.operands[index])
+
+
 def is_mutable_type(t: Attribute) -> bool:
     return bool(alias_keys(t))
 
@@ -295,10 +357,24 @@ def _constant_false(value: SSAValue) -> bool:
 
 
 class AliasDb:
-    """Aliasing, writes and reads of one graph (a `func.func`)."""
+    """Aliasing, writes and reads of one graph (a `func.func`).
 
-    def __init__(self, graph: FuncOp):
+    With `lazy`, the memory DAG is built on the first question that needs it: questions
+    about immutable values (no memory, no writers) and about an op's side effects and
+    randomness (facts of the op itself) never do, so a pass that asks only those, as
+    constant propagation of int arithmetic does, pays no analysis."""
+
+    def __init__(self, graph: FuncOp, *, lazy: bool = False):
         self.graph = graph
+        self._facts: dict[int, tuple[Operation, _OpFacts]] = {}
+        """id(op) -> (op, its facts); holding the op keeps its id from being reused."""
+        self._effects: dict[Operation, bool] = {}
+        self._built = False
+        if not lazy:
+            self._build()
+
+    def _build(self) -> None:
+        self._built = True
         self._dag = MemoryDAG()
         self._elements: dict[SSAValue, Element] = {}
         self._wildcards: dict[Attribute, Element] = {}
@@ -306,11 +382,11 @@ class AliasDb:
         """The random generator's state, which random ops read and write."""
         self._direct_writes: dict[Operation, list[tuple[Element, bool]]] = {}
         self._writes_everything: set[Operation] = set()
-        self._side_effecting: set[Operation] = set()
         self._nondeterministic: set[Operation] = set()
         self._returned: list[SSAValue] = []
         self._finished = False
 
+        graph = self.graph
         for argument in graph.body.block.args:
             self._set_wildcard(argument)
         self._analyze_block(graph.body.block)
@@ -329,12 +405,16 @@ class AliasDb:
         """The locations `value` may refer to (empty for immutable values)."""
         if not is_mutable_type(value.type):
             return frozenset()
+        if not self._built:
+            self._build()
         return self._dag.locations(self._element_of(value))
 
     def contents_of(self, value: SSAValue) -> frozenset[int]:
         """The locations of `value` and of everything stored inside it."""
         if not is_mutable_type(value.type):
             return frozenset()
+        if not self._built:
+            self._build()
         return self._dag.contents(self._element_of(value))
 
     def may_alias(self, a: SSAValue, b: SSAValue) -> bool:
@@ -353,10 +433,12 @@ class AliasDb:
     def escapes_scope(self, values: Iterable[SSAValue]) -> bool:
         """Whether memory reachable from `values` is visible outside the graph: it may
         alias a graph input or output or a wildcard."""
-        return not self._contents_of_all(values).isdisjoint(self._escaping)
+        reachable = self._contents_of_all(values)
+        return bool(reachable) and not reachable.isdisjoint(self._escaping)
 
     def aliases_graph_output(self, values: Iterable[SSAValue]) -> bool:
-        return not self._contents_of_all(values).isdisjoint(self._returned_contents)
+        reachable = self._contents_of_all(values)
+        return bool(reachable) and not reachable.isdisjoint(self._returned_contents)
 
     # ----------------------------------------------------------------------------------
     # Queries: ops
@@ -364,6 +446,8 @@ class AliasDb:
 
     def writes(self, op: Operation) -> frozenset[int]:
         """The locations `op` may write, ops in its regions included."""
+        if not self._built:
+            self._build()
         if not op.regions:
             return self._own_writes.get(op, frozenset())
         cached = self._nested_writes.get(op)
@@ -401,19 +485,23 @@ class AliasDb:
     def has_side_effects(self, op: Operation) -> bool:
         """Whether `op` or an op in its regions has effects beyond memory (I/O, calls,
         exceptions, control transfer): it is never removed or reordered."""
+        if not op.regions:
+            return self._facts_of(op).side_effecting
         cached = self._effects.get(op)
         if cached is None:
-            cached = op in self._side_effecting or any(self.has_side_effects(i) for i in _nested_ops(op))
+            cached = self._facts_of(op).side_effecting or any(self.has_side_effects(i) for i in _nested_ops(op))
             self._effects[op] = cached
         return cached
 
     def is_nondeterministic(self, op: Operation) -> bool:
         """Random ops: equal inputs may give different outputs."""
-        return op in self._nondeterministic
+        return self._facts_of(op).nondeterministic
 
     def describe(self) -> str:
         """The analysis as text, for GRAPH_DEBUG logs: the locations of each mutable
         value (wildcards by type) and the locations each op writes."""
+        if not self._built:
+            self._build()
         names = {self._dag.find(w): f"*{key}" for key, w in self._wildcards.items()}
 
         def spell(locations: frozenset[int]) -> str:
@@ -456,19 +544,25 @@ class AliasDb:
     def replace_value(self, old: SSAValue, new: SSAValue) -> None:
         """`new` takes over the memory of `old` (which the rewrite replaced by `new`
         from some point on); `old` keeps fresh memory of its own."""
-        if not is_mutable_type(old.type):
-            return
+        if not self._built or not is_mutable_type(old.type):
+            return  # a DAG built later sees the rewritten graph
         self._elements[new] = self._element_of(old)
         self._elements[old] = self._fresh_element(old.type)
 
     def forget_op(self, op: Operation) -> None:
         """Drops the writes and effects of an op the rewrite is about to erase (call it
         while the op is still in place, so that its enclosing ops are found)."""
+        self._facts[id(op)] = (op, _NO_FACTS)
+        current: Operation | None = op
+        if not self._built:  # a DAG built later will not see the op
+            while current is not None:
+                self._effects.pop(current, None)
+                current = current.parent_op()
+            return
         for location in self._own_writes.pop(op, ()):
             self._written[location] -= 1
-        self._side_effecting.discard(op)
         self._writes_everything.discard(op)
-        current: Operation | None = op
+        self._nondeterministic.discard(op)
         while current is not None:
             self._nested_writes.pop(current, None)
             self._reads.pop(current, None)
@@ -484,32 +578,29 @@ class AliasDb:
             self._analyze(op)
 
     def _analyze(self, op: Operation) -> None:
-        rule = ALIAS_RULES.get(op.name)
-        schema = None
-        if rule is None:
-            rule, schema = self._rule_of_unlisted(op)
-        if rule in SIDE_EFFECTING_RULES or op.name in SIDE_EFFECTING_OPS:
-            self._side_effecting.add(op)
-        elif schema is not None and _traits_of(schema).side_effecting:
-            self._side_effecting.add(op)  # aten::warn, aten::save, aten::manual_seed...
-        if schema is not None:
-            self._analyze_schema(op, schema)
+        facts = self._facts_of(op)
+        if facts.nondeterministic:
+            self._nondeterministic.add(op)
+        if facts.schema is not None:
+            self._analyze_schema(op, facts.schema)
         else:
-            _HANDLERS[rule](self, op)
+            _HANDLERS[facts.rule](self, op)
 
-    def _rule_of_unlisted(self, op: Operation) -> tuple[AliasRule, FunctionSchema | None]:
-        if isinstance(op, OperatorOp):
-            schema = schema_of(op)
-            if schema is None or schema.is_vararg or schema.is_varret:
-                return AliasRule.CONSERVATIVE, None
-            return AliasRule.SCHEMA, schema
-        effects = get_effects(op)
-        if effects is None or any(e.kind is MemoryEffectKind.WRITE for e in effects):
-            return AliasRule.CONSERVATIVE, None
-        return AliasRule.FRESH, None
+    def _facts_of(self, op: Operation) -> _OpFacts:
+        known = self._facts.get(id(op))
+        if known is None:
+            known = self._facts[id(op)] = (op, _op_facts(op))
+        return known[1]
 
     def _analyze_schema(self, op: Operation, schema: FunctionSchema) -> None:
         """PyTorch's `analyzeImpl` for FROM_SCHEMA operators."""
+        traits = _traits_of(schema)
+        if traits.unannotated:  # most operators: fresh outputs, nothing bound or written
+            if traits.running_stats_flag is not None:
+                self._record_running_stats_writes(op, schema, traits.running_stats_flag)
+            for result in op.results:
+                self._give_fresh(result)
+            return
         bound: dict[str, SSAValue] = {}
         for argument, value in zip(schema.arguments, op.operands):
             info = argument.alias_info
@@ -525,11 +616,8 @@ class AliasDb:
                 self._record_write(op, value)
             if info.is_wildcard_after:
                 self._set_wildcard(value)
-        traits = _traits_of(schema)
         if traits.running_stats_flag is not None:
             self._record_running_stats_writes(op, schema, traits.running_stats_flag)
-        if traits.nondeterministic and not self._deterministic_here(op, schema):
-            self._nondeterministic.add(op)
         for i, result in enumerate(op.results):
             if not is_mutable_type(result.type):
                 continue
@@ -559,12 +647,6 @@ class AliasDb:
         for name in ("running_mean", "running_var"):
             if (i := schema.argument_index(name)) is not None and i < len(op.operands):
                 self._record_write(op, op.operands[i])
-
-    @staticmethod
-    def _deterministic_here(op: Operation, schema: FunctionSchema) -> bool:
-        """`dropout(x, p, train=False)` draws nothing: PyTorch's isNondeterministic."""
-        index = schema.argument_index("train")
-        return index is not None and index < len(op.operands) and _constant_false(op.operands[index])
 
     def _analyze_fresh(self, op: Operation) -> None:
         for result in op.results:
@@ -701,9 +783,13 @@ class AliasDb:
         return element
 
     def _give_fresh(self, value: SSAValue) -> Element:
-        if not is_mutable_type(value.type):
+        t = value.type
+        if isinstance(t, TensorType):  # the common case: a tensor holds nothing mutable
+            element = self._elements[value] = self._dag.fresh()
+            return element
+        if not is_mutable_type(t):
             return -1
-        element = self._elements[value] = self._fresh_element(value.type)
+        element = self._elements[value] = self._fresh_element(t)
         return element
 
     def _alias(self, value: SSAValue, sources: Sequence[SSAValue]) -> None:

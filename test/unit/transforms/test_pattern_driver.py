@@ -1,0 +1,176 @@
+"""PatternDriver: xDSL's worklist walker, same order and same results, offering each op
+only the patterns that can match it."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+
+from tsjit.context import make_context
+from tsjit.dialects.prim import ConstantOp, IfOp
+from tsjit.formats.mlir import parse_mlir
+from tsjit.transforms.analysis.alias_analysis import AliasDb
+from tsjit.transforms.constant_propagation import FoldConstantIf, FoldConstantOp
+from tsjit.transforms.pass_logging import module_text
+from tsjit.transforms.pattern_driver import PatternDriver
+
+NESTED = """
+func.func @f(%x : !ts.tensor, %c : !ts.bool) -> !ts.tensor {
+  %one = prim.Constant 1 : !ts.int
+  %a = aten.mul %x, %x : (!ts.tensor, !ts.tensor) -> !ts.tensor
+  %r = prim.If %c -> (!ts.tensor) {
+    %b = aten.add %a, %x, %one : (!ts.tensor, !ts.tensor, !ts.int) -> !ts.tensor
+    %r2 = prim.If %c -> (!ts.tensor) {
+      %d = aten.neg %b : (!ts.tensor) -> !ts.tensor
+      prim.Yield %d : !ts.tensor
+    } else {
+      prim.Yield %b : !ts.tensor
+    }
+    prim.Yield %r2 : !ts.tensor
+  } else {
+    %e = aten.relu %a : (!ts.tensor) -> !ts.tensor
+    prim.Yield %e : !ts.tensor
+  }
+  %z = aten.tanh %r : (!ts.tensor) -> !ts.tensor
+  func.return %z : !ts.tensor
+}
+"""
+
+FOLDABLE = """
+func.func @g(%x : !ts.tensor) -> !ts.int {
+  %t = prim.Constant true : !ts.bool
+  %two = prim.Constant 2 : !ts.int
+  %three = prim.Constant 3 : !ts.int
+  %r = prim.If %t -> (!ts.int) {
+    %p = aten.mul %two, %three : (!ts.int, !ts.int) -> !ts.int
+    %q = aten.add %p, %two : (!ts.int, !ts.int) -> !ts.int
+    prim.Yield %q : !ts.int
+  } else {
+    prim.Yield %two : !ts.int
+  }
+  %s = aten.sub %r, %three : (!ts.int, !ts.int) -> !ts.int
+  %y = aten.relu %x : (!ts.tensor) -> !ts.tensor
+  func.return %s : !ts.int
+}
+"""
+
+
+def parse(text: str) -> ModuleOp:
+    return parse_mlir(make_context(), text, "<test>")
+
+
+class Record(RewritePattern):
+    """Records the ops it is offered, rewrites nothing."""
+
+    def __init__(self, seen: list[str]):
+        self.seen = seen
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        self.seen.append(f"{op.name}:{op.results[0].name_hint if op.results else ''}")
+
+
+@pytest.mark.parametrize(("reverse", "regions_first"), list(itertools.product([False, True], repeat=2)))
+def test_visits_ops_in_the_order_of_xdsls_walker(reverse: bool, regions_first: bool):
+    ours: list[str] = []
+    PatternDriver([Record(ours)], walk_reverse=reverse, walk_regions_first=regions_first).rewrite_region(
+        parse(NESTED).body
+    )
+    theirs: list[str] = []
+    PatternRewriteWalker(
+        GreedyRewritePatternApplier([Record(theirs)], dce_enabled=False),
+        walk_reverse=reverse,
+        walk_regions_first=regions_first,
+    ).rewrite_module(parse(NESTED))
+    assert ours == theirs
+    assert len(ours) == 14  # every op below the module, once each
+
+
+def test_rewrites_as_xdsls_walker_does():
+    """Folding follows the rewrites (an inlined branch, then the ops its constants
+    feed) to the same fixed point."""
+    ours, theirs = parse(FOLDABLE), parse(FOLDABLE)
+    for module, run in ((ours, _run_driver), (theirs, _run_xdsl)):
+        graph = module.ops.first
+        db = AliasDb(graph)  # pyright: ignore[reportArgumentType]
+        assert run(module, [FoldConstantIf(db), FoldConstantOp(db)])
+    assert module_text(ours) == module_text(theirs)
+    assert "prim.Constant 5 : !ts.int" in module_text(ours)
+    assert "prim.If" not in module_text(ours)
+
+
+def _run_driver(module: ModuleOp, patterns: list[RewritePattern]) -> bool:
+    return PatternDriver(patterns).rewrite_region(module.body)
+
+
+def _run_xdsl(module: ModuleOp, patterns: list[RewritePattern]) -> bool:
+    return PatternRewriteWalker(GreedyRewritePatternApplier(patterns, dce_enabled=False)).rewrite_module(module)
+
+
+class CountIfs(RewritePattern):
+    def __init__(self) -> None:
+        self.offered: list[str] = []
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: IfOp, rewriter: PatternRewriter, /) -> None:
+        self.offered.append(op.name)
+
+
+class ConstantsByKind(RewritePattern):
+    """Takes constants, known by `matches_kind`; counts how often it is asked."""
+
+    def __init__(self) -> None:
+        self.asked: list[str] = []
+        self.offered: list[str] = []
+
+    def matches_kind(self, op: Operation) -> bool:
+        self.asked.append(op.name)
+        return isinstance(op, ConstantOp)
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        self.offered.append(op.name)
+
+
+class NamedRoots(RewritePattern):
+    roots = frozenset({"aten.neg", "aten.relu"})
+
+    def __init__(self) -> None:
+        self.offered: list[str] = []
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        self.offered.append(op.name)
+
+
+def test_patterns_are_offered_only_the_ops_they_can_match():
+    ifs, constants, named = CountIfs(), ConstantsByKind(), NamedRoots()
+    driver = PatternDriver([ifs, constants, named])
+    driver.rewrite_region(parse(NESTED).body)
+    assert ifs.offered == ["prim.If", "prim.If"]
+    assert constants.offered == ["prim.Constant"]
+    assert sorted(named.offered) == ["aten.neg", "aten.relu"]
+    assert len(constants.asked) == len(set(constants.asked))  # once per op name
+    assert driver.table["aten.tanh"] == ()
+
+
+class Explode(RewritePattern):
+    roots = frozenset({"aten.tanh"})
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        raise ValueError("no tanh today")
+
+
+def test_a_failing_pattern_is_reported_against_its_op_as_by_xdsl():
+    with pytest.raises(ValueError, match="Error while applying pattern: no tanh today") as ours:
+        PatternDriver([Explode()]).rewrite_region(parse(NESTED).body)
+    with pytest.raises(ValueError) as theirs:
+        _run_xdsl(parse(NESTED), [Explode()])
+    assert str(ours.value) == str(theirs.value)

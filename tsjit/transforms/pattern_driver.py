@@ -1,0 +1,223 @@
+"""The driver that applies a tsjit pass's rewrite patterns: xDSL's worklist algorithm
+(`PatternRewriteWalker` over a greedy applier), at a cost proportional to the ops that
+some pattern can match rather than to every op of the graph.
+
+    PatternDriver([FoldConstantIf(db), FoldConstantOp(db)]).rewrite_region(graph.body)
+
+What it keeps of xDSL's walker, so that passes rewrite exactly as they did under it: the
+processing order (every op of the region in walk order, then the ops the rewrites
+touch, last pushed first), the events that push ops (an inserted or modified op, the
+users of a replaced op's results, the single-use producers of an erased op's operands),
+sweeps repeated until one changes nothing, the first pattern that acts on an op wins,
+and a pattern's exception reported against the op. What it changes is the cost:
+
+- patterns are offered only the ops they can match (their roots and kind filter,
+  `can_match`): a table from op name to candidate patterns, and an op no pattern can match never enters
+  the worklist, so it costs one dict lookup per sweep;
+- the worklist is keyed by `id` (an xDSL op hashes in a Python method); it holds each
+  op it indexes, so an id cannot be reused while it is listed;
+- ops are listed by a flat walk instead of nested generators;
+- the running pass's rewrite limit and update log (`pass_logging`) are checked here,
+  once per rewrite, and cost nothing when neither is set.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.ir import Operation, Region, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter, PatternRewriterListener, RewritePattern
+from xdsl.rewriter import InsertPoint
+
+from tsjit.transforms.pass_logging import (
+    LimitedPattern,
+    LogLevel,
+    PassLog,
+    active_log,
+    can_match,
+    describe_op,
+    pattern_roots,
+)
+
+Candidates = tuple[RewritePattern, ...]
+
+
+class PatternDriver:
+    """Applies `patterns` to the ops of a region until none applies (see the module
+    doc); `walk_reverse` and `walk_regions_first` order the sweeps as xDSL's walker
+    options do, `apply_recursively=False` makes one sweep without following rewrites."""
+
+    def __init__(
+        self,
+        patterns: Sequence[RewritePattern],
+        *,
+        apply_recursively: bool = True,
+        walk_reverse: bool = False,
+        walk_regions_first: bool = False,
+    ):
+        self.patterns = tuple(p.pattern if isinstance(p, LimitedPattern) else p for p in patterns)
+        self.roots = tuple(pattern_roots(p) for p in self.patterns)
+        self.apply_recursively = apply_recursively
+        self.walk_reverse = walk_reverse
+        self.walk_regions_first = walk_regions_first
+        self.table: dict[str, Candidates] = {}
+        """Op name -> the patterns that can match it, in order (one class per op name)."""
+        self._stack: list[Operation | None] = []
+        self._index: dict[int, int] = {}
+        """id(op) -> its place in `_stack`, for the ops listed."""
+
+    # ----------------------------------------------------------------------------------
+
+    def rewrite_region(self, region: Region) -> bool:
+        """Rewrites the ops nested in `region`; True when the IR changed."""
+        log = active_log()
+        if log is not None and log.limit is None and not log.enabled(LogLevel.UPDATE):
+            log = None  # nothing to count or log: patterns are called directly
+        rewriter = PatternRewriter(InsertPoint.at_start(region.blocks[0])) if region.blocks else None
+        if rewriter is None:
+            return False
+        rewriter.extend_from_listener(self._listener())
+        changed = self._sweep(region, rewriter, log)
+        if not self.apply_recursively:
+            return changed
+        result = changed
+        while changed:
+            changed = self._sweep(region, rewriter, log)
+        return result
+
+    def candidates(self, op: Operation) -> Candidates:
+        name = op.name
+        found = self.table.get(name)
+        if found is None:
+            found = self.table[name] = tuple(
+                pattern for pattern, roots in zip(self.patterns, self.roots) if can_match(pattern, roots, op)
+            )
+        return found
+
+    # ----------------------------------------------------------------------------------
+
+    def _sweep(self, region: Region, rewriter: PatternRewriter, log: PassLog | None) -> bool:
+        ops: list[Operation] = []
+        _walk(region, ops, self.walk_reverse, self.walk_regions_first)
+        table, stack, index = self.table, self._stack, self._index
+        for op in reversed(ops):  # a stack: the first op to process goes on top (`_push`, inlined)
+            patterns = table.get(op.name)
+            if patterns is None:
+                patterns = self.candidates(op)
+            if patterns and id(op) not in index:
+                index[id(op)] = len(stack)
+                stack.append(op)
+        return self._process(rewriter, log)
+
+    def _process(self, rewriter: PatternRewriter, log: PassLog | None) -> bool:
+        changed = False
+        stack, index, table = self._stack, self._index, self.table
+        while stack:
+            op = stack.pop()
+            if op is None:
+                continue
+            del index[id(op)]
+            patterns = table.get(op.name) or self.candidates(op)
+            rewriter.has_done_action = False
+            rewriter._current_operation = op  # pyright: ignore[reportPrivateUsage]
+            rewriter.insertion_point = InsertPoint.before(op)
+            rewriter._name_hint = None  # pyright: ignore[reportPrivateUsage]
+            try:
+                if log is None:
+                    for pattern in patterns:
+                        pattern.match_and_rewrite(op, rewriter)
+                        if rewriter.has_done_action:
+                            break
+                else:
+                    self._apply_counted(op, patterns, rewriter, log)
+            except Exception as err:  # as xDSL's walker reports it
+                op.emit_error(f"Error while applying pattern: {err}", underlying_error=err)
+            changed |= rewriter.has_done_action
+        return changed
+
+    @staticmethod
+    def _apply_counted(op: Operation, patterns: Candidates, rewriter: PatternRewriter, log: PassLog) -> None:
+        """The patterns under the pass's rewrite limit, each rewrite counted and logged."""
+        for pattern in patterns:
+            if log.limit_reached():
+                return
+            what = describe_op(op) if log.enabled(LogLevel.UPDATE) else ""
+            pattern.match_and_rewrite(op, rewriter)
+            if rewriter.has_done_action:
+                log.allow_rewrite()
+                if what:
+                    log.write(LogLevel.UPDATE, f"{what}: rewritten by {type(pattern).__name__}")
+                return
+
+    # ----------------------------------------------------------------------------------
+    # The worklist
+    # ----------------------------------------------------------------------------------
+
+    def _push(self, op: Operation) -> None:
+        patterns = self.table.get(op.name)
+        if patterns is None:
+            patterns = self.candidates(op)
+        if patterns and id(op) not in self._index:
+            self._index[id(op)] = len(self._stack)
+            self._stack.append(op)
+
+    def _remove(self, op: Operation) -> None:
+        place = self._index.pop(id(op), None)
+        if place is not None:
+            self._stack[place] = None
+
+    def _listener(self) -> PatternRewriterListener:
+        """xDSL's walker's reactions to the rewriter's events."""
+        recursive = self.apply_recursively
+
+        def inserted(op: Operation) -> None:
+            if recursive:
+                self._push(op)
+
+        def removed(op: Operation) -> None:
+            if recursive:
+                for operand in op.operands:
+                    if operand.has_one_use() and isinstance(owner := operand.owner, Operation):
+                        self._push(owner)
+            if op.regions:
+                for inner in op.walk():
+                    self._remove(inner)
+            else:
+                self._remove(op)
+
+        def modified(op: Operation) -> None:
+            if recursive:
+                self._push(op)
+
+        def replaced(op: Operation, new_results: Sequence[SSAValue | None]) -> None:
+            if recursive:
+                for result in op.results:
+                    for use in result.uses:
+                        self._push(use.operation)
+
+        return PatternRewriterListener(
+            operation_insertion_handler=[inserted],
+            operation_removal_handler=[removed],
+            operation_modification_handler=[modified],
+            operation_replacement_handler=[replaced],
+        )
+
+
+def _walk(region: Region, out: list[Operation], reverse: bool, regions_first: bool) -> None:
+    """The order in which xDSL's walker processes the ops of `region`: pre-order
+    (an op, then its regions), forward; `reverse` runs blocks and ops backwards,
+    `regions_first` puts an op after its regions."""
+    append = out.append
+    for block in reversed(region.blocks) if reverse else region.blocks:
+        op = block.last_op if reverse else block.first_op
+        while op is not None:
+            if op.regions:
+                if not regions_first:
+                    append(op)
+                for inner in reversed(op.regions) if reverse else op.regions:
+                    _walk(inner, out, reverse, regions_first)
+                if regions_first:
+                    append(op)
+            else:
+                append(op)
+            op = op.prev_op if reverse else op.next_op
