@@ -28,6 +28,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Block, Operation, SSAValue
+from xdsl.traits import IsTerminator
 
 from tsjit.dialects.ir_surgery import drop_operands, drop_unused_results
 from tsjit.dialects.op_building import erase_built_op
@@ -209,10 +210,37 @@ class _ValuesOnly:
 def eliminate_dead_code(graph: FuncOp) -> bool:
     """Removes the dead code of one graph; True when anything was removed."""
     ops = nested_ops(graph)
+    if not any(map(_may_go, ops)):
+        return False  # nothing the sweep could remove: no marking, no alias analysis
     quiet = all(is_quiet(op) for op in ops)
     liveness = _Liveness(_ValuesOnly() if quiet else AliasDb(graph), ops)
     liveness.mark_block(graph.body.block)
     return _Sweeper(liveness).sweep(graph.body.block)
+
+
+def _may_go(op: Operation) -> bool:
+    """Whether the sweep could remove `op` or a part of it. It removes only ops whose
+    results are all unused (or that have none) and the unused outputs of Ifs and Loops:
+    in a graph where every op but the terminators has results, all of them used, every
+    op is live and nothing goes (a freshly scripted module's graphs often are so)."""
+    results = op.results
+    if not results:
+        return not _is_terminator(type(op), op)
+    for result in results:
+        if result.first_use is None:
+            return True
+    return False
+
+
+def _is_terminator(kind: type[Operation], op: Operation) -> bool:
+    """`IsTerminator`, asked once per op class (traits belong to the class)."""
+    known = _TERMINATORS.get(kind)
+    if known is None:
+        known = _TERMINATORS[kind] = op.has_trait(IsTerminator)
+    return known
+
+
+_TERMINATORS: dict[type[Operation], bool] = {}
 
 
 class _Sweeper:

@@ -50,3 +50,43 @@ def test_dead_if_outputs_and_carried_values_go_in_place():
     assert [a.name_hint for a in loop.body.block.args] == ["i", "u", "w"]
     ret = module.body.block.first_op.body.block.last_op  # pyright: ignore[reportOptionalMemberAccess,reportAttributeAccessIssue]
     assert list(ret.operands) == [kept_loop[0], kept_loop[1], kept_if[1]]
+
+
+WRITING = f"""func.func @g(%x : {T}) -> {T} {{
+  %one = prim.Constant 1 : !ts.int
+  %y = aten.add_ %x, %x, %one : ({T}, {T}, !ts.int) -> {T}
+  %z = aten.neg %y : ({T}) -> {T}
+  func.return %z : {T}
+}}"""
+
+
+def test_a_graph_with_every_result_used_is_left_without_alias_analysis(monkeypatch):
+    """Nothing can go when every op has results and all are used: the pass must not
+    build the alias analysis that the write (`aten.add_`) would otherwise need."""
+    import tsjit.transforms.dead_code_elimination as dce
+
+    module = parse_mlir(make_context(), WRITING, "dce.mlir")
+    before = str(module)
+    built = []
+    monkeypatch.setattr(dce, "AliasDb", lambda graph: built.append(graph))
+    DeadCodeEliminationPass().apply(make_context(), module)
+    assert str(module) == before
+    assert built == []
+
+
+def test_an_unused_result_still_gets_the_alias_aware_sweep():
+    """With unused results the sweep runs: the unused write to a graph input stays (the
+    caller sees it), the unused pure op goes."""
+    program = f"""func.func @g(%x : {T}) -> {T} {{
+  %one = prim.Constant 1 : !ts.int
+  %y = aten.add_ %x, %x, %one : ({T}, {T}, !ts.int) -> {T}
+  %dead = aten.neg %x : ({T}) -> {T}
+  %z = aten.relu %x : ({T}) -> {T}
+  func.return %z : {T}
+}}"""
+    module = parse_mlir(make_context(), program, "dce.mlir")
+    DeadCodeEliminationPass().apply(make_context(), module)
+    names = [op.name for op in module.walk()]
+    assert "aten.add_" in names
+    assert "aten.neg" not in names
+    assert "aten.relu" in names
