@@ -8,6 +8,7 @@ cleanup passes' own work. Passes that look at every op once take the flat list i
 from __future__ import annotations
 
 from xdsl.ir import Operation
+from xdsl.traits import IsTerminator
 
 
 def nested_ops(root: Operation) -> list[Operation]:
@@ -28,3 +29,16 @@ def nested_ops(root: Operation) -> list[Operation]:
 
     visit(root)
     return found
+
+
+def is_terminator(op: Operation) -> bool:
+    """`IsTerminator`, asked once per op class (traits belong to the class): walks that
+    skip terminators ask it of every op."""
+    kind = type(op)
+    known = _TERMINATORS.get(kind)
+    if known is None:
+        known = _TERMINATORS[kind] = op.has_trait(IsTerminator)
+    return known
+
+
+_TERMINATORS: dict[type[Operation], bool] = {}

@@ -36,7 +36,6 @@ from xdsl.ir import Block, Operation
 from xdsl.rewriter import Rewriter
 from xdsl.traits import (
     IsolatedFromAbove,
-    IsTerminator,
     MemoryAllocEffect,
     MemoryEffect,
     MemoryEffectKind,
@@ -52,6 +51,7 @@ from tsjit.diagnostics import SourceLocation
 from tsjit.dialects.aten import OperatorOp, schema_of
 from tsjit.dialects.prim import AllocatesResult, ConstantOp, LoopOp
 from tsjit.dialects.schema import FunctionSchema
+from tsjit.dialects.traversal import is_terminator
 from tsjit.dialects.types import EnumType, TensorType
 from tsjit.transforms.analysis.alias_analysis import PRECISE_CONTAINER_USES, AliasDb
 from tsjit.transforms.pass_logging import TsjitPass, allow_rewrite, log_debug, log_update
@@ -143,7 +143,7 @@ class _Eliminator:
         return (
             bool(op.results)
             and not _enum_constant(op)
-            and not _is_terminator(type(op), op)
+            and not is_terminator(op)
             and not db.has_side_effects(op)
             and not db.is_nondeterministic(op)
             and not (makes_new_object(op) and identity_observable(op))
@@ -160,17 +160,6 @@ def _enum_constant(op: Operation) -> bool:
     """Enum members are never merged, as in PyTorch (whose node hashing has no enum
     values): constant pooling leaves them too."""
     return type(op) is ConstantOp and isinstance(op.results[0].type, EnumType)
-
-
-def _is_terminator(kind: type[Operation], op: Operation) -> bool:
-    """`IsTerminator`, asked once per op class (traits belong to the class)."""
-    known = _TERMINATORS.get(kind)
-    if known is None:
-        known = _TERMINATORS[kind] = op.has_trait(IsTerminator)
-    return known
-
-
-_TERMINATORS: dict[type[Operation], bool] = {}
 
 
 def _key(op: Operation) -> Hashable:

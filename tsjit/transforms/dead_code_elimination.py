@@ -28,12 +28,11 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Block, Operation, SSAValue
-from xdsl.traits import IsTerminator
 
 from tsjit.dialects.ir_surgery import drop_operands, drop_unused_results
 from tsjit.dialects.op_building import erase_built_op
 from tsjit.dialects.prim import IfOp, LoopOp
-from tsjit.dialects.traversal import nested_ops
+from tsjit.dialects.traversal import is_terminator, nested_ops
 from tsjit.transforms.analysis.alias_analysis import AliasDb, is_quiet
 from tsjit.transforms.pass_logging import TsjitPass, allow_rewrite, log_update
 
@@ -225,22 +224,11 @@ def _may_go(op: Operation) -> bool:
     op is live and nothing goes (a freshly scripted module's graphs often are so)."""
     results = op.results
     if not results:
-        return not _is_terminator(type(op), op)
+        return not is_terminator(op)
     for result in results:
         if result.first_use is None:
             return True
     return False
-
-
-def _is_terminator(kind: type[Operation], op: Operation) -> bool:
-    """`IsTerminator`, asked once per op class (traits belong to the class)."""
-    known = _TERMINATORS.get(kind)
-    if known is None:
-        known = _TERMINATORS[kind] = op.has_trait(IsTerminator)
-    return known
-
-
-_TERMINATORS: dict[type[Operation], bool] = {}
 
 
 class _Sweeper:
