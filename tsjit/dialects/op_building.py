@@ -201,18 +201,19 @@ def move_ops_before(first: Operation, last: Operation, before: Operation) -> Non
 def erase_built_op(op: Operation) -> None:
     """`block.erase_op(op)` for an op of a block whose results are unused: unlinked
     without xDSL's erasure, which makes an `ErasedSSAValue` for every result even when
-    nothing uses it. An op with regions, or with a used result (which xDSL reports),
-    takes xDSL's path."""
+    nothing uses it. The ops in its regions drop their references as xDSL's do. An op
+    with a used result (which xDSL reports) takes xDSL's path."""
     block = op.parent
     assert block is not None
     for result in op.results:
         if result.first_use is not None:
             block.erase_op(op)
             return
-    if op.regions:
-        block.erase_op(op)
-        return
     _unlink(block, op, op)
+    if op.regions:
+        op._prev_op = op._next_op = None  # pyright: ignore[reportPrivateUsage]
+        op.drop_all_references()
+        return
     op._prev_op = op._next_op = op.parent = None  # pyright: ignore[reportPrivateUsage]
     for operand, use in zip(op._operands, op._operand_uses):  # pyright: ignore[reportPrivateUsage]
         operand.remove_use(use)
