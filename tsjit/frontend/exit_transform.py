@@ -106,7 +106,8 @@ class _ExitTransformer:
 
     def _insert(self, op: Operation, point: InsertPoint) -> SSAValue:
         insert_at(op, point)
-        return op.results[0]
+        (result,) = op.results
+        return result
 
     def run(self) -> None:
         self.transform_block(self.graph)
@@ -139,7 +140,8 @@ class _ExitTransformer:
 
     def transform_block(self, block: Block) -> ExitPair:
         previous_target = self.target
-        if self.is_target(block):
+        region = block.parent
+        if region is not None and type(region.parent) is self.target_kind:  # `is_target`, inlined
             self.target = block
         pair = self.wont()
         terminator = block._last_op  # pyright: ignore[reportPrivateUsage]

@@ -66,7 +66,8 @@ def _canonicalize(op: prim.LoopOp) -> None:
     def insert(new_op, point: InsertPoint) -> SSAValue:
         new_op.location = location
         insert_at(new_op, point)
-        return new_op.results[0]
+        (result,) = new_op.results  # unpacked: indexing SSAValues is a Python call
+        return result
 
     before = InsertPoint.before(op)
     zero = insert(prim.ConstantOp.from_value(0), before)

@@ -104,7 +104,8 @@ class _ControlFlowLoadStores:
             elif kind is prim.LoopOp:
                 op = self.loop_op(op, frame)  # pyright: ignore[reportArgumentType]
             elif kind is prim.StoreOp:
-                frame.entries[_variable(op)] = op._operands[0].type  # pyright: ignore[reportPrivateUsage]
+                (stored,) = op._operands  # unpacked: indexing SSAValues is a Python call  # pyright: ignore[reportPrivateUsage]
+                frame.entries[_variable(op)] = stored.type
             elif op.regions:  # a fork's closure: its variables stay inside
                 for nested in child_blocks(op):
                     self.block(nested, frame)
@@ -114,7 +115,8 @@ class _ControlFlowLoadStores:
     def load_before(self, anchor: Operation, name: str, type: Attribute) -> SSAValue:
         load = prim.LoadOp(name, type)
         insert_built_op(load, anchor.parent, anchor)  # pyright: ignore[reportArgumentType]
-        return load.result
+        (result,) = load.results
+        return result
 
     def add_yield_value(self, block: Block, name: str, type: Attribute) -> None:
         terminator = block._last_op  # pyright: ignore[reportPrivateUsage]
@@ -209,7 +211,7 @@ def _assign_loop_continuations(block: Block, loop: prim.LoopOp | None) -> None:
                 assert type(load) is prim.LoadOp
                 clone = prim.LoadOp(_variable(load), carried.type)
                 insert_built_op(clone, block, op)
-                loads.append(clone.result)
+                loads.extend(clone.results)
             op.operands = [op._operands[0], *loads]  # pyright: ignore[reportPrivateUsage]
         op = following
 
@@ -222,12 +224,12 @@ def _erase_load_stores(block: Block, parent: _Frame | None) -> None:
         following = op._next_op  # pyright: ignore[reportPrivateUsage]  # `op` may be erased
         kind = type(op)
         if kind is prim.StoreOp:
-            frame.entries[_variable(op)] = op.operands[0]
+            (frame.entries[_variable(op)],) = op._operands  # pyright: ignore[reportPrivateUsage]
             erase_built_op(op)
         elif kind is prim.LoadOp:
             value = frame.find(_variable(op))
             assert value is not None, f"variable '{_variable(op)}' is loaded before it is stored"
-            result = op.results[0]
+            (result,) = op.results
             if value.name_hint is None and result.name_hint is not None:  # pyright: ignore[reportAttributeAccessIssue]
                 value.name_hint = result.name_hint  # pyright: ignore[reportAttributeAccessIssue]
             replace_all_uses(result, value)  # pyright: ignore[reportArgumentType]
