@@ -143,6 +143,27 @@ def _defaults(
     return defaults(definition.properties), defaults(definition.attributes)  # pyright: ignore[reportArgumentType]
 
 
+def new_block(ops: Sequence[Operation] = (), arg_types: Sequence[Attribute] = ()) -> Block:
+    """`Block(ops, arg_types=...)` for new ops without regions: linked by `insert_built_op`
+    instead of `Block.add_op`, whose check walks from the block up to the root."""
+    block = _new(Block)
+    block.__dict__.update(_args=(), _first_op=None, _last_op=None, parent=None)
+    if arg_types:
+        block._args = tuple(BlockArgument(type, block, index) for index, type in enumerate(arg_types))  # pyright: ignore[reportPrivateUsage]
+    for op in ops:
+        insert_built_op(op, block)
+    return block
+
+
+def region_of(block: Block) -> Region:
+    """`Region(block)` for a detached block, without `Region.add_block`'s checks."""
+    assert block.parent is None, "the block is in a region already"
+    region = _new(Region)
+    region.__dict__.update(_first_block=block, _last_block=block)
+    block.parent = region
+    return region
+
+
 def add_results(op: Operation, result_types: Sequence[Attribute]) -> None:
     """Appends results of these types to `op`, in place (TorchScript's `addOutput`):
     the existing results and their uses stay as they are."""

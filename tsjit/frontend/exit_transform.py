@@ -48,7 +48,15 @@ from xdsl.rewriter import InsertPoint
 
 from tsjit.dialects import prim
 from tsjit.dialects.ir_surgery import replace_all_uses
-from tsjit.dialects.op_building import append_operands, erase_built_op, insert_at, move_ops_before, set_operand
+from tsjit.dialects.op_building import (
+    append_operands,
+    erase_built_op,
+    insert_at,
+    move_ops_before,
+    new_block,
+    region_of,
+    set_operand,
+)
 from tsjit.dialects.traversal import child_blocks, region_block
 from tsjit.dialects.types import BoolType, UnionType, unify
 from tsjit.frontend.rebuild import extend_if, extend_loop, extend_with, with_results
@@ -85,6 +93,8 @@ def transform_exits(function: func.FuncOp, kinds: Set[type[Operation]] | None = 
 
 
 def unify_or_union(a: Attribute, b: Attribute) -> Attribute:
+    if a is b:  # types are interned: most outputs have one type on both sides
+        return a
     unified = unify(a, b)
     return unified if unified is not None else UnionType([a, b])  # pyright: ignore[reportArgumentType]
 
@@ -188,7 +198,7 @@ class _ExitTransformer:
         return pair
 
     def new_if(self, cond: SSAValue, point: InsertPoint) -> prim.IfOp:
-        op = prim.IfOp(cond, [], Region(Block([prim.YieldOp()])), Region(Block([prim.YieldOp()])))
+        op = prim.IfOp(cond, [], region_of(new_block([prim.YieldOp()])), region_of(new_block([prim.YieldOp()])))
         insert_at(op, point)
         return op
 
@@ -290,7 +300,7 @@ class _ExitTransformer:
         guard_block = _split_off(block, start, terminator)
         guard_yield = prim.YieldOp()
         guard_block.add_op(guard_yield)
-        guard = prim.IfOp(pair.has_exited, [], Region(Block([prim.YieldOp()])), Region(guard_block))
+        guard = prim.IfOp(pair.has_exited, [], region_of(new_block([prim.YieldOp()])), region_of(guard_block))
         insert_at(guard, InsertPoint.before(terminator))
         exit_block = guard.then_region.block
         outputs = list(terminator.operands)
