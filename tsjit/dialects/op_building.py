@@ -197,9 +197,13 @@ def append_operands(op: Operation, values: Sequence[SSAValue]) -> None:
     the setter relinks every operand, and yields that gain outputs one at a time
     would pay for all of them each time."""
     first = len(op._operands)  # pyright: ignore[reportPrivateUsage]
-    uses = tuple([Use(op, first + index) for index in range(len(values))])
-    for value, use in zip(values, uses):
-        value.add_use(use)
+    uses: list[Use] = [None] * len(values)  # pyright: ignore[reportAssignmentType]
+    for index, value in enumerate(values):
+        head = value.first_use
+        use = uses[index] = Use(op, first + index, None, head)  # linked first, as `add_use` links it
+        if head is not None:
+            head._prev_use = use  # pyright: ignore[reportPrivateUsage]
+        value.first_use = use
     op._operands = SSAValues((*op._operands, *values))  # pyright: ignore[reportPrivateUsage]
     op._operand_uses = (*op._operand_uses, *uses)  # pyright: ignore[reportPrivateUsage]
 

@@ -159,6 +159,10 @@ def test_append_operands_links_only_the_new_uses():
     assert [u.index for u in ours._operand_uses] == [0, 1, 2]  # pyright: ignore[reportPrivateUsage]
     assert {(u.operation, u.index) for u in b.uses} == {(ours, 1), (theirs, 1)}
     ours.verify()
+    append_operands(ours, [b, b])  # one value twice: both uses linked
+    assert [(u.operation, u.index) for u in b.uses] == [(ours, 4), (ours, 3), (theirs, 1), (ours, 1)]
+    b.replace_all_uses_with(a)
+    assert list(ours.operands) == [a, a, cond, a, a] and b.first_use is None
 
 
 def test_move_ops_before_relinks_a_run_into_another_block():
