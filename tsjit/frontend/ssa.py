@@ -87,7 +87,7 @@ def _has_regions(kind: type[Operation]) -> bool:
 
 
 def _hint(value: SSAValue, name: str) -> None:
-    if meaningful_name(name) and value.name_hint is None:
+    if value._name is None and meaningful_name(name):  # pyright: ignore[reportPrivateUsage]
         value.name_hint = name_hint(display_name(name))
 
 
@@ -230,7 +230,7 @@ def _erase_load_stores(block: Block, parent: _Frame | None) -> None:
             value = frame.find(_variable(op))
             assert value is not None, f"variable '{_variable(op)}' is loaded before it is stored"
             (result,) = op.results
-            if value.name_hint is None and result.name_hint is not None:  # pyright: ignore[reportAttributeAccessIssue]
+            if value._name is None and result._name is not None:  # the getter's field  # pyright: ignore[reportAttributeAccessIssue, reportPrivateUsage]
                 value.name_hint = result.name_hint  # pyright: ignore[reportAttributeAccessIssue]
             replace_all_uses(result, value)  # pyright: ignore[reportArgumentType]
             erase_built_op(op)
