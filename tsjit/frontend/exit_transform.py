@@ -112,7 +112,7 @@ class _ExitTransformer:
         self.throws_value = self.unit(BoolType())
         self.target: Block | None = None
         self.target_kind = prim.LoopOp if exit_kind is prim.LoopContinuationOp else func.FuncOp
-        self.wont_pair = ExitPair(self.false_value, [])
+        self.wont = ExitPair(self.false_value, [])  # shared: no pair changes after it is made
 
     def _insert(self, op: Operation, point: InsertPoint) -> SSAValue:
         insert_at(op, point)
@@ -140,9 +140,6 @@ class _ExitTransformer:
             return Status.THROWS
         return Status.MIGHT
 
-    def wont(self) -> ExitPair:
-        return self.wont_pair  # shared: no pair is changed after it is made
-
     # -- blocks ---------------------------------------------------------------------------
     def is_target(self, block: Block) -> bool:
         region = block.parent
@@ -153,7 +150,7 @@ class _ExitTransformer:
         region = block.parent
         if region is not None and type(region.parent) is self.target_kind:  # `is_target`, inlined
             self.target = block
-        pair = self.wont()
+        pair = self.wont
         terminator = block._last_op  # pyright: ignore[reportPrivateUsage]
         op = block._first_op  # pyright: ignore[reportPrivateUsage]
         while op is not None and op is not terminator:
@@ -193,7 +190,7 @@ class _ExitTransformer:
                 terminator.operands = list(selector.results)
             elif status is Status.WILL:
                 terminator.operands = pair.values
-            pair = self.wont()
+            pair = self.wont
         self.target = previous_target
         return pair
 
@@ -235,7 +232,7 @@ class _ExitTransformer:
         if status is Status.THROWS:
             return ExitPair(self.throws_value, [])
         if status is Status.WONT:
-            return self.wont()
+            return self.wont
         if then_status in (Status.WONT, Status.THROWS):
             then_pair = ExitPair(then_pair.has_exited, [self.unit(v.type) for v in else_pair.values])
         elif else_status in (Status.WONT, Status.THROWS):
@@ -257,7 +254,7 @@ class _ExitTransformer:
         body = region_block(op, 0)
         pair = self.transform_block(body)
         if self.status(pair) in (Status.WONT, Status.THROWS):
-            return self.wont()  # the loop may not run at all
+            return self.wont  # the loop may not run at all
         terminator = body.last_op
         assert terminator is not None
         next_condition = terminator.operands[0]
