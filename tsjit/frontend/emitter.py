@@ -581,7 +581,9 @@ class FunctionEmitter:
         return frame
 
     def new_if(self, cond: SSAValue, node: ast.AST | None) -> prim.IfOp:
-        op = prim.IfOp(cond, [], region_of(new_block([prim.YieldOp()])), region_of(new_block([prim.YieldOp()])))
+        op = prim.IfOp(
+            cond, [], region_of(new_block([prim.YieldOp()])), region_of(new_block([prim.YieldOp()]))
+        )
         self.insert(op, node)
         return op
 

@@ -141,14 +141,10 @@ class _ExitTransformer:
         return Status.MIGHT
 
     # -- blocks ---------------------------------------------------------------------------
-    def is_target(self, block: Block) -> bool:
-        region = block.parent
-        return region is not None and type(region.parent) is self.target_kind
-
     def transform_block(self, block: Block) -> ExitPair:
         previous_target = self.target
         region = block.parent
-        if region is not None and type(region.parent) is self.target_kind:  # `is_target`, inlined
+        if region is not None and type(region.parent) is self.target_kind:  # the body the exits leave
             self.target = block
         pair = self.wont
         terminator = block._last_op  # pyright: ignore[reportPrivateUsage]
@@ -195,7 +191,9 @@ class _ExitTransformer:
         return pair
 
     def new_if(self, cond: SSAValue, point: InsertPoint) -> prim.IfOp:
-        op = prim.IfOp(cond, [], region_of(new_block([prim.YieldOp()])), region_of(new_block([prim.YieldOp()])))
+        op = prim.IfOp(
+            cond, [], region_of(new_block([prim.YieldOp()])), region_of(new_block([prim.YieldOp()]))
+        )
         insert_at(op, point)
         return op
 

@@ -198,7 +198,8 @@ def test_erase_built_op_unlinks_and_drops_uses():
 def test_erase_built_op_drops_the_references_of_nested_ops():
     block, (a, b, cond) = _values()
     inner = create_op("aten.add", [a, b], [IntType()])
-    branch = prim.IfOp(cond, [IntType()], Region(Block([inner, prim.YieldOp(inner.results[0])])), Region(Block([prim.YieldOp(a)])))
+    then_region = Region(Block([inner, prim.YieldOp(inner.results[0])]))
+    branch = prim.IfOp(cond, [IntType()], then_region, Region(Block([prim.YieldOp(a)])))
     block.add_op(branch)
     erase_built_op(branch)
     assert block.is_empty and branch.parent is None
