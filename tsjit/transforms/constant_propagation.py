@@ -39,6 +39,7 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewri
 from xdsl.rewriter import InsertPoint
 
 from tsjit.dialects.aten import OperatorOp, schema_of
+from tsjit.dialects.ir_surgery import drop_operands, drop_unused_results
 from tsjit.dialects.prim import (
     ConstantError,
     ConstantOp,
@@ -405,23 +406,31 @@ class RemoveLoopInvariantCarried(RewritePattern):
         ]
         if not invariant:
             return
-        kept = [i for i in range(len(op.outs)) if i not in invariant]
-        rewriter.replace(terminator, YieldOp(terminator.values[0], *(terminator.values[1 + i] for i in kept)))
+        # Rewritten in place (cheaper than a new Loop), with the worklist events of
+        # replacing the op by a simpler one: the op, then its users, then the producers
+        # of the dropped initial values that the op alone used.
+        drop_operands(terminator, [1 + i for i in invariant])
+        rewriter.notify_op_modified(terminator)
         initial = {i: _initial_value(op, i, rewriter) for i in invariant}
         for i in reversed(invariant):
             argument = block.args[1 + i]
             rewriter.replace_all_uses_with(argument, initial[i])
             rewriter.erase_block_argument(argument)
-        body = rewriter.move_region_contents_to_new_regions(op.body)
-        simpler = LoopOp(op.max_trip_count, op.initial_condition, [op.carried[i] for i in kept], [op.outs[i].type for i in kept], body)
-        simpler.attributes.update(op.attributes)
-        rewriter.insert(simpler, InsertPoint.before(op))
-        results = dict(zip(kept, simpler.results))
-        values = [initial[i] if i in invariant else results[i] for i in range(len(op.outs))]
-        for out, value in zip(op.outs, values):
+        rewriter.notify_op_modified(op)
+        rewriter.handle_operation_replacement(op, [initial.get(i, out) for i, out in enumerate(op.outs)])
+        for i in invariant:
+            out, value = op.outs[i], initial[i]
             self.aliases.replace_value(out, value)
-        self.aliases.forget_op(op)
-        rewriter.replace(op, [], values)
+            rewriter.replace_all_uses_with(out, value)
+            if not value.name_hint:
+                value.name_hint = out.name_hint
+        dropped = [2 + i for i in invariant]  # after the trip count and the condition
+        for index in dropped:
+            value = op.operands[index]
+            if value.has_one_use() and isinstance(owner := value.owner, Operation):
+                rewriter.notify_op_modified(owner)
+        drop_operands(op, dropped)
+        drop_unused_results(op, invariant)
 
 
 def _initial_value(op: LoopOp, i: int, rewriter: PatternRewriter) -> SSAValue:
