@@ -28,7 +28,7 @@ operators have none, but they have kernels, hence this pass.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -62,6 +62,7 @@ from tsjit.dialects.types import BoolType, DeviceType, DictType, ListType, Tenso
 from tsjit.transforms.analysis.alias_analysis import AliasDb
 from tsjit.transforms.constant_pooling import constant_key
 from tsjit.transforms.pass_logging import TsjitPass
+from tsjit.transforms.pattern_driver import LocalPattern
 from tsjit.transforms.shape_propagation import stand_in
 
 MAX_TENSOR_ELEMENTS = 4096
@@ -243,12 +244,18 @@ def _plain(value: object, max_tensor_elements: int) -> object:
 
 
 @dataclass
-class FoldConstantOp(RewritePattern):
+class FoldConstantOp(RewritePattern, LocalPattern):
     """An op whose operands are all constants, safe to run once: its results become
     constants (PyTorch's `propagateNode`)."""
 
     aliases: AliasDb
     max_tensor_elements: int = MAX_TENSOR_ELEMENTS
+    _left_alone_for_the_graph: bool = field(default=False, init=False, repr=False, compare=False)
+
+    def left_alone_locally(self) -> bool:
+        local = not self._left_alone_for_the_graph
+        self._left_alone_for_the_graph = False
+        return local
 
     @staticmethod
     def matches_kind(op: Operation) -> bool:
@@ -258,7 +265,10 @@ class FoldConstantOp(RewritePattern):
         if type(op) is ConstantOp or op.regions or not op.results:
             return
         constants = constant_operands(op)
-        if constants is None or not self.is_safe(op):
+        if constants is None:
+            return
+        if not self.is_safe(op):
+            self._left_alone_for_the_graph = True  # alias facts: writers anywhere
             return
         evaluate = evaluator_of(op)
         if evaluate is None:
@@ -293,7 +303,7 @@ class FoldConstantOp(RewritePattern):
 
 
 @dataclass
-class FoldConstantIf(RewritePattern):
+class FoldConstantIf(RewritePattern, LocalPattern):
     """`prim.If` on a constant condition → the ops of the branch taken."""
 
     aliases: AliasDb
@@ -333,7 +343,7 @@ class FoldIsInstanceOfConstant(RewritePattern):
 
 
 @dataclass
-class RemoveUniformIfOutputs(RewritePattern):
+class RemoveUniformIfOutputs(RewritePattern, LocalPattern):
     """If outputs that both branches yield alike — the same value, or equal constants —
     are that value, not outputs (PyTorch's `removeExtraIfOutputs`)."""
 
@@ -373,7 +383,7 @@ class RemoveUniformIfOutputs(RewritePattern):
 
 
 @dataclass
-class RemoveNeverRunLoop(RewritePattern):
+class RemoveNeverRunLoop(RewritePattern, LocalPattern):
     """A Loop with a constant trip count of at most zero, or a constant false initial
     condition, is its initial values (PyTorch's `loopWillNotRun`)."""
 
@@ -391,7 +401,7 @@ class RemoveNeverRunLoop(RewritePattern):
 
 
 @dataclass
-class RemoveLoopInvariantCarried(RewritePattern):
+class RemoveLoopInvariantCarried(RewritePattern, LocalPattern):
     """Carried values the body yields back unchanged are their initial values, not
     carried values (PyTorch's `removeExtraLoopOutputs`)."""
 
