@@ -28,7 +28,7 @@ operators have none, but they have kernels, hence this pass.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -39,6 +39,7 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewri
 from xdsl.rewriter import InsertPoint
 
 from tsjit.dialects.aten import OperatorOp, schema_of
+from tsjit.dialects.ir_surgery import drop_operands, drop_unused_results
 from tsjit.dialects.prim import (
     ConstantError,
     ConstantOp,
@@ -61,6 +62,7 @@ from tsjit.dialects.types import BoolType, DeviceType, DictType, ListType, Tenso
 from tsjit.transforms.analysis.alias_analysis import AliasDb
 from tsjit.transforms.constant_pooling import constant_key
 from tsjit.transforms.pass_logging import TsjitPass
+from tsjit.transforms.pattern_driver import LocalPattern
 from tsjit.transforms.shape_propagation import stand_in
 
 MAX_TENSOR_ELEMENTS = 4096
@@ -242,12 +244,18 @@ def _plain(value: object, max_tensor_elements: int) -> object:
 
 
 @dataclass
-class FoldConstantOp(RewritePattern):
+class FoldConstantOp(RewritePattern, LocalPattern):
     """An op whose operands are all constants, safe to run once: its results become
     constants (PyTorch's `propagateNode`)."""
 
     aliases: AliasDb
     max_tensor_elements: int = MAX_TENSOR_ELEMENTS
+    _left_alone_for_the_graph: bool = field(default=False, init=False, repr=False, compare=False)
+
+    def left_alone_locally(self) -> bool:
+        local = not self._left_alone_for_the_graph
+        self._left_alone_for_the_graph = False
+        return local
 
     @staticmethod
     def matches_kind(op: Operation) -> bool:
@@ -257,7 +265,10 @@ class FoldConstantOp(RewritePattern):
         if type(op) is ConstantOp or op.regions or not op.results:
             return
         constants = constant_operands(op)
-        if constants is None or not self.is_safe(op):
+        if constants is None:
+            return
+        if not self.is_safe(op):
+            self._left_alone_for_the_graph = True  # alias facts: writers anywhere
             return
         evaluate = evaluator_of(op)
         if evaluate is None:
@@ -292,7 +303,7 @@ class FoldConstantOp(RewritePattern):
 
 
 @dataclass
-class FoldConstantIf(RewritePattern):
+class FoldConstantIf(RewritePattern, LocalPattern):
     """`prim.If` on a constant condition → the ops of the branch taken."""
 
     aliases: AliasDb
@@ -332,7 +343,7 @@ class FoldIsInstanceOfConstant(RewritePattern):
 
 
 @dataclass
-class RemoveUniformIfOutputs(RewritePattern):
+class RemoveUniformIfOutputs(RewritePattern, LocalPattern):
     """If outputs that both branches yield alike — the same value, or equal constants —
     are that value, not outputs (PyTorch's `removeExtraIfOutputs`)."""
 
@@ -372,7 +383,7 @@ class RemoveUniformIfOutputs(RewritePattern):
 
 
 @dataclass
-class RemoveNeverRunLoop(RewritePattern):
+class RemoveNeverRunLoop(RewritePattern, LocalPattern):
     """A Loop with a constant trip count of at most zero, or a constant false initial
     condition, is its initial values (PyTorch's `loopWillNotRun`)."""
 
@@ -390,7 +401,7 @@ class RemoveNeverRunLoop(RewritePattern):
 
 
 @dataclass
-class RemoveLoopInvariantCarried(RewritePattern):
+class RemoveLoopInvariantCarried(RewritePattern, LocalPattern):
     """Carried values the body yields back unchanged are their initial values, not
     carried values (PyTorch's `removeExtraLoopOutputs`)."""
 
@@ -405,23 +416,31 @@ class RemoveLoopInvariantCarried(RewritePattern):
         ]
         if not invariant:
             return
-        kept = [i for i in range(len(op.outs)) if i not in invariant]
-        rewriter.replace(terminator, YieldOp(terminator.values[0], *(terminator.values[1 + i] for i in kept)))
+        # Rewritten in place (cheaper than a new Loop), with the worklist events of
+        # replacing the op by a simpler one: the op, then its users, then the producers
+        # of the dropped initial values that the op alone used.
+        drop_operands(terminator, [1 + i for i in invariant])
+        rewriter.notify_op_modified(terminator)
         initial = {i: _initial_value(op, i, rewriter) for i in invariant}
         for i in reversed(invariant):
             argument = block.args[1 + i]
             rewriter.replace_all_uses_with(argument, initial[i])
             rewriter.erase_block_argument(argument)
-        body = rewriter.move_region_contents_to_new_regions(op.body)
-        simpler = LoopOp(op.max_trip_count, op.initial_condition, [op.carried[i] for i in kept], [op.outs[i].type for i in kept], body)
-        simpler.attributes.update(op.attributes)
-        rewriter.insert(simpler, InsertPoint.before(op))
-        results = dict(zip(kept, simpler.results))
-        values = [initial[i] if i in invariant else results[i] for i in range(len(op.outs))]
-        for out, value in zip(op.outs, values):
+        rewriter.notify_op_modified(op)
+        rewriter.handle_operation_replacement(op, [initial.get(i, out) for i, out in enumerate(op.outs)])
+        for i in invariant:
+            out, value = op.outs[i], initial[i]
             self.aliases.replace_value(out, value)
-        self.aliases.forget_op(op)
-        rewriter.replace(op, [], values)
+            rewriter.replace_all_uses_with(out, value)
+            if not value.name_hint:
+                value.name_hint = out.name_hint
+        dropped = [2 + i for i in invariant]  # after the trip count and the condition
+        for index in dropped:
+            value = op.operands[index]
+            if value.has_one_use() and isinstance(owner := value.owner, Operation):
+                rewriter.notify_op_modified(owner)
+        drop_operands(op, dropped)
+        drop_unused_results(op, invariant)
 
 
 def _initial_value(op: LoopOp, i: int, rewriter: PatternRewriter) -> SSAValue:

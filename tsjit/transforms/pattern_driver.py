@@ -18,7 +18,11 @@ and a pattern's exception reported against the op. What it changes is the cost:
   op it indexes, so an id cannot be reused while it is listed;
 - ops are listed by a flat walk instead of nested generators;
 - the running pass's rewrite limit and update log (`pass_logging`) are checked here,
-  once per rewrite, and cost nothing when neither is set.
+  once per rewrite, and cost nothing when neither is set;
+- the sweep that would change nothing is skipped when it provably would: when every
+  pattern offered an op is a `LocalPattern` that left ops alone for local reasons only,
+  and no op was touched (inserted, modified, replaced, or a neighbour of such an op)
+  after its last offer. Any other sweep runs as in xDSL's walker.
 """
 
 from __future__ import annotations
@@ -40,6 +44,27 @@ from tsjit.transforms.pass_logging import (
 )
 
 Candidates = tuple[RewritePattern, ...]
+
+
+class LocalPattern:
+    """A pattern whose decision on an op depends only on the op's neighbourhood: the op
+    and the ops nested in it (their kinds, properties, operands, regions and result
+    types, not the uses of their results), and the kinds and properties of the ops
+    producing their operands (which a rewrite changes only by replacing the producer).
+    The driver then knows that an op it offered, with nothing in that neighbourhood
+    touched since, would be left alone again.
+
+    A pattern that sometimes decides on more (say, on alias facts of the whole graph)
+    overrides `left_alone_locally` to say so."""
+
+    def left_alone_locally(self) -> bool:
+        """Whether every op this pattern left alone since the last call was left alone
+        for reasons of its neighbourhood only; starts counting anew."""
+        return True
+
+
+def _left_alone_locally(pattern: RewritePattern) -> bool:
+    return isinstance(pattern, LocalPattern) and pattern.left_alone_locally()
 
 
 class PatternDriver:
@@ -65,6 +90,12 @@ class PatternDriver:
         self._stack: list[Operation | None] = []
         self._index: dict[int, int] = {}
         """id(op) -> its place in `_stack`, for the ops listed."""
+        self._track = False
+        """Whether the sweep keeps what `_settled` needs (recursive runs, no log)."""
+        self._dirty: dict[int, Operation] = {}
+        """id(op) -> op, for the ops with candidates touched since their last offer."""
+        self._offered: dict[int, Candidates] = {}
+        """The candidate tuples offered an op in the current sweep, by id."""
 
     # ----------------------------------------------------------------------------------
 
@@ -76,13 +107,16 @@ class PatternDriver:
         rewriter = PatternRewriter(InsertPoint.at_start(region.blocks[0])) if region.blocks else None
         if rewriter is None:
             return False
+        self._track = self.apply_recursively and log is None
         rewriter.extend_from_listener(self._listener())
         changed = self._sweep(region, rewriter, log)
         if not self.apply_recursively:
             return changed
         result = changed
-        while changed:
+        while changed and not self._settled():
             changed = self._sweep(region, rewriter, log)
+        self._dirty.clear()
+        self._offered.clear()
         return result
 
     def candidates(self, op: Operation) -> Candidates:
@@ -96,7 +130,21 @@ class PatternDriver:
 
     # ----------------------------------------------------------------------------------
 
+    def _settled(self) -> bool:
+        """Whether another sweep provably changes nothing: each op it would offer was
+        offered since anything in its neighbourhood changed, to patterns that left it
+        alone for local reasons (every pattern is asked, so that each starts anew)."""
+        if not self._track:
+            return False
+        local = [_left_alone_locally(p) for patterns in self._offered.values() for p in patterns]
+        return all(local) and not self._dirty
+
     def _sweep(self, region: Region, rewriter: PatternRewriter, log: PassLog | None) -> bool:
+        if self._track:
+            self._dirty.clear()  # every op with candidates is offered below
+            self._offered.clear()
+            for pattern in self.patterns:
+                _left_alone_locally(pattern)
         ops: list[Operation] = []
         _walk(region, ops, self.walk_reverse, self.walk_regions_first)
         table, stack, index = self.table, self._stack, self._index
@@ -112,6 +160,7 @@ class PatternDriver:
     def _process(self, rewriter: PatternRewriter, log: PassLog | None) -> bool:
         changed = False
         stack, index, table = self._stack, self._index, self.table
+        track, dirty, offered = self._track, self._dirty, self._offered
         while stack:
             op = stack.pop()
             if op is None:
@@ -132,6 +181,12 @@ class PatternDriver:
                     self._apply_counted(op, patterns, rewriter, log)
             except Exception as err:  # as xDSL's walker reports it
                 op.emit_error(f"Error while applying pattern: {err}", underlying_error=err)
+            if track:
+                offered[id(patterns)] = patterns
+                if not rewriter.has_done_action:
+                    dirty.pop(id(op), None)
+                elif op.parent is not None:
+                    self._touch(op)
             changed |= rewriter.has_done_action
         return changed
 
@@ -162,19 +217,39 @@ class PatternDriver:
             self._stack.append(op)
 
     def _remove(self, op: Operation) -> None:
+        self._dirty.pop(id(op), None)
         place = self._index.pop(id(op), None)
         if place is not None:
             self._stack[place] = None
 
+    def _touch(self, op: Operation) -> None:
+        """Marks the ops whose neighbourhood (see `LocalPattern`) holds `op`: `op` and
+        the ops enclosing it."""
+        dirty, table = self._dirty, self.table
+        current: Operation | None = op
+        while current is not None:
+            patterns = table.get(current.name)
+            if patterns is None:
+                patterns = self.candidates(current)
+            if patterns:
+                dirty[id(current)] = current
+            block = current.parent
+            region = block.parent if block is not None else None
+            current = region.parent if region is not None else None
+
     def _listener(self) -> PatternRewriterListener:
         """xDSL's walker's reactions to the rewriter's events."""
-        recursive = self.apply_recursively
+        recursive, track, touch = self.apply_recursively, self._track, self._touch
 
         def inserted(op: Operation) -> None:
+            if track:
+                touch(op)
             if recursive:
                 self._push(op)
 
         def removed(op: Operation) -> None:
+            if track:
+                touch(op)
             if recursive:
                 for operand in op.operands:
                     if operand.has_one_use() and isinstance(owner := operand.owner, Operation):
@@ -186,10 +261,16 @@ class PatternDriver:
                 self._remove(op)
 
         def modified(op: Operation) -> None:
+            if track:
+                touch(op)
             if recursive:
                 self._push(op)
 
         def replaced(op: Operation, new_results: Sequence[SSAValue | None]) -> None:
+            if track:  # the users, whose operands' producer changes
+                for result in op.results:
+                    for use in result.uses:
+                        touch(use.operation)
             if recursive:
                 for result in op.results:
                     for use in result.uses:

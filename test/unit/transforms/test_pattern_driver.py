@@ -20,9 +20,9 @@ from tsjit.context import make_context
 from tsjit.dialects.prim import ConstantOp, IfOp
 from tsjit.formats.mlir import parse_mlir
 from tsjit.transforms.analysis.alias_analysis import AliasDb
-from tsjit.transforms.constant_propagation import FoldConstantIf, FoldConstantOp
+from tsjit.transforms.constant_propagation import FoldConstantIf, FoldConstantOp, RemoveUniformIfOutputs
 from tsjit.transforms.pass_logging import module_text
-from tsjit.transforms.pattern_driver import PatternDriver
+from tsjit.transforms.pattern_driver import LocalPattern, PatternDriver
 
 NESTED = """
 func.func @f(%x : !ts.tensor, %c : !ts.bool) -> !ts.tensor {
@@ -106,6 +106,60 @@ def test_rewrites_as_xdsls_walker_does():
     assert module_text(ours) == module_text(theirs)
     assert "prim.Constant 5 : !ts.int" in module_text(ours)
     assert "prim.If" not in module_text(ours)
+
+
+class CountRelus(RewritePattern):
+    """Counts the sweeps: `%y = aten.relu` is offered once in each."""
+
+    roots = frozenset({"aten.relu"})
+
+    def __init__(self) -> None:
+        self.offered = 0
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        self.offered += 1
+
+
+class CountRelusLocally(CountRelus, LocalPattern):
+    pass
+
+
+@pytest.mark.parametrize("local", [True, False])
+def test_the_sweep_that_cannot_change_anything_is_skipped_only_when_provably(local: bool):
+    """With local patterns only, the sweep after the last rewrites is known to change
+    nothing; with a pattern that may look further, it runs, as in xDSL's walker."""
+    module = parse(FOLDABLE)
+    db = AliasDb(module.ops.first)  # pyright: ignore[reportArgumentType]
+    counter = CountRelusLocally() if local else CountRelus()
+    assert _run_driver(module, [FoldConstantIf(db), FoldConstantOp(db), counter])
+    assert counter.offered == (1 if local else 2)
+
+
+UNIFORM_AFTER_FOLDING = """
+func.func @h(%c : !ts.bool) -> !ts.int {
+  %two = prim.Constant 2 : !ts.int
+  %three = prim.Constant 3 : !ts.int
+  %six = prim.Constant 6 : !ts.int
+  %r = prim.If %c -> (!ts.int) {
+    %p = aten.mul %two, %three : (!ts.int, !ts.int) -> !ts.int
+    prim.Yield %p : !ts.int
+  } else {
+    prim.Yield %six : !ts.int
+  }
+  func.return %r : !ts.int
+}
+"""
+
+
+def test_an_op_whose_nested_ops_changed_after_its_offer_is_offered_again():
+    """The If is offered before the fold inside it makes both branches yield 6: the
+    fold touches it, so the next sweep runs and removes the output."""
+    ours, theirs = parse(UNIFORM_AFTER_FOLDING), parse(UNIFORM_AFTER_FOLDING)
+    for module, run in ((ours, _run_driver), (theirs, _run_xdsl)):
+        db = AliasDb(module.ops.first)  # pyright: ignore[reportArgumentType]
+        assert run(module, [RemoveUniformIfOutputs(db), FoldConstantOp(db)])
+    assert module_text(ours) == module_text(theirs)
+    assert "prim.If %c -> (" not in module_text(ours)  # both branches yield a 6: no output
 
 
 def _run_driver(module: ModuleOp, patterns: list[RewritePattern]) -> bool:
