@@ -36,7 +36,7 @@ def replace_all_uses(value: SSAValue, replacement: SSAValue) -> None:
         head._prev_use = use  # pyright: ignore[reportPrivateUsage]
     replacement.first_use = first
     value.first_use = None
-    if replacement.name_hint is None:
+    if replacement._name is None:  # `name_hint`'s field, read without its getter  # pyright: ignore[reportPrivateUsage]
         replacement.name_hint = value.name_hint
 
 

@@ -143,6 +143,27 @@ def _defaults(
     return defaults(definition.properties), defaults(definition.attributes)  # pyright: ignore[reportArgumentType]
 
 
+def new_block(ops: Sequence[Operation] = (), arg_types: Sequence[Attribute] = ()) -> Block:
+    """`Block(ops, arg_types=...)` for new ops without regions: linked by `insert_built_op`
+    instead of `Block.add_op`, whose check walks from the block up to the root."""
+    block = _new(Block)
+    block.__dict__.update(_args=(), _first_op=None, _last_op=None, parent=None)
+    if arg_types:
+        block._args = tuple(BlockArgument(type, block, index) for index, type in enumerate(arg_types))  # pyright: ignore[reportPrivateUsage]
+    for op in ops:
+        insert_built_op(op, block)
+    return block
+
+
+def region_of(block: Block) -> Region:
+    """`Region(block)` for a detached block, without `Region.add_block`'s checks."""
+    assert block.parent is None, "the block is in a region already"
+    region = _new(Region)
+    region.__dict__.update(_first_block=block, _last_block=block)
+    block.parent = region
+    return region
+
+
 def add_results(op: Operation, result_types: Sequence[Attribute]) -> None:
     """Appends results of these types to `op`, in place (TorchScript's `addOutput`):
     the existing results and their uses stay as they are."""
@@ -176,9 +197,13 @@ def append_operands(op: Operation, values: Sequence[SSAValue]) -> None:
     the setter relinks every operand, and yields that gain outputs one at a time
     would pay for all of them each time."""
     first = len(op._operands)  # pyright: ignore[reportPrivateUsage]
-    uses = tuple([Use(op, first + index) for index in range(len(values))])
-    for value, use in zip(values, uses):
-        value.add_use(use)
+    uses: list[Use] = [None] * len(values)  # pyright: ignore[reportAssignmentType]
+    for index, value in enumerate(values):
+        head = value.first_use
+        use = uses[index] = Use(op, first + index, None, head)  # linked first, as `add_use` links it
+        if head is not None:
+            head._prev_use = use  # pyright: ignore[reportPrivateUsage]
+        value.first_use = use
     op._operands = SSAValues((*op._operands, *values))  # pyright: ignore[reportPrivateUsage]
     op._operand_uses = (*op._operand_uses, *uses)  # pyright: ignore[reportPrivateUsage]
 
@@ -201,18 +226,19 @@ def move_ops_before(first: Operation, last: Operation, before: Operation) -> Non
 def erase_built_op(op: Operation) -> None:
     """`block.erase_op(op)` for an op of a block whose results are unused: unlinked
     without xDSL's erasure, which makes an `ErasedSSAValue` for every result even when
-    nothing uses it. An op with regions, or with a used result (which xDSL reports),
-    takes xDSL's path."""
+    nothing uses it. The ops in its regions drop their references as xDSL's do. An op
+    with a used result (which xDSL reports) takes xDSL's path."""
     block = op.parent
     assert block is not None
     for result in op.results:
         if result.first_use is not None:
             block.erase_op(op)
             return
-    if op.regions:
-        block.erase_op(op)
-        return
     _unlink(block, op, op)
+    if op.regions:
+        op._prev_op = op._next_op = None  # pyright: ignore[reportPrivateUsage]
+        op.drop_all_references()
+        return
     op._prev_op = op._next_op = op.parent = None  # pyright: ignore[reportPrivateUsage]
     for operand, use in zip(op._operands, op._operand_uses):  # pyright: ignore[reportPrivateUsage]
         operand.remove_use(use)

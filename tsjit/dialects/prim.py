@@ -1219,7 +1219,7 @@ class LoopContinuationOp(IRDLOperation):
     assembly_format = "$condition (`,` $carried^)? attr-dict `:` type($condition) (`,` type($carried)^)?"
 
     def __init__(self, condition: Operand, carried: Sequence[Operand] = ()):
-        super().__init__(operands=[condition, carried])
+        build_into(self, ssa_values((condition, *carried)))
 
 
 @irdl_op_definition

@@ -7,7 +7,7 @@ cleanup passes' own work. Passes that look at every op once take the flat list i
 
 from __future__ import annotations
 
-from xdsl.ir import Operation
+from xdsl.ir import Block, Operation
 from xdsl.traits import IsTerminator
 
 
@@ -42,3 +42,21 @@ def is_terminator(op: Operation) -> bool:
 
 
 _TERMINATORS: dict[type[Operation], bool] = {}
+
+
+def child_blocks(op: Operation) -> list[Block]:
+    """The blocks of `op`'s regions, in order: a region's `blocks` view costs four calls,
+    and the frontend's walks ask it of every If and Loop."""
+    found: list[Block] = []
+    for region in op.regions:
+        block = region._first_block  # pyright: ignore[reportPrivateUsage]
+        while block is not None:
+            found.append(block)
+            block = block._next_block  # pyright: ignore[reportPrivateUsage]
+    return found
+
+
+def region_block(op: Operation, index: int) -> Block:
+    """The first block of `op`'s region `index` (an If's then and else blocks, a Loop's
+    body): IRDL's region accessors and `Region.block` cost four calls where this costs one."""
+    return op.regions[index]._first_block  # pyright: ignore[reportPrivateUsage, reportReturnType]

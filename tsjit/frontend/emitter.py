@@ -29,7 +29,7 @@ from xdsl.traits import IsTerminator
 from tsjit.diagnostics import TsjitError
 from tsjit.dialects import prim
 from tsjit.dialects.aten import operator_class
-from tsjit.dialects.op_building import build_op, insert_built_op, ssa_values
+from tsjit.dialects.op_building import build_op, insert_built_op, new_block, region_of, ssa_values
 from tsjit.dialects.types import (
     AnyType,
     BoolType,
@@ -581,7 +581,9 @@ class FunctionEmitter:
         return frame
 
     def new_if(self, cond: SSAValue, node: ast.AST | None) -> prim.IfOp:
-        op = prim.IfOp(cond, [], Region(Block([prim.YieldOp()])), Region(Block([prim.YieldOp()])))
+        op = prim.IfOp(
+            cond, [], region_of(new_block([prim.YieldOp()])), region_of(new_block([prim.YieldOp()]))
+        )
         self.insert(op, node)
         return op
 
@@ -682,8 +684,8 @@ class FunctionEmitter:
             initial = self.emit_to_bool(condition, self.emit_expr(condition))
         else:
             initial = true_value = self.constant(True, BoolType(), node)
-        body = Block(arg_types=[IntType()])
-        loop = prim.LoopOp(max_trip_count, initial, [], [], Region(body))
+        body = new_block(arg_types=[IntType()])
+        loop = prim.LoopOp(max_trip_count, initial, [], [], region_of(body))
         self.insert(loop, node)
         self.push_frame(body)
         saved = self.point

@@ -48,7 +48,16 @@ from xdsl.rewriter import InsertPoint
 
 from tsjit.dialects import prim
 from tsjit.dialects.ir_surgery import replace_all_uses
-from tsjit.dialects.op_building import append_operands, insert_at, move_ops_before, set_operand
+from tsjit.dialects.op_building import (
+    append_operands,
+    erase_built_op,
+    insert_at,
+    move_ops_before,
+    new_block,
+    region_of,
+    set_operand,
+)
+from tsjit.dialects.traversal import child_blocks, region_block
 from tsjit.dialects.types import BoolType, UnionType, unify
 from tsjit.frontend.rebuild import extend_if, extend_loop, extend_with, with_results
 
@@ -84,6 +93,8 @@ def transform_exits(function: func.FuncOp, kinds: Set[type[Operation]] | None = 
 
 
 def unify_or_union(a: Attribute, b: Attribute) -> Attribute:
+    if a is b:  # types are interned: most outputs have one type on both sides
+        return a
     unified = unify(a, b)
     return unified if unified is not None else UnionType([a, b])  # pyright: ignore[reportArgumentType]
 
@@ -100,10 +111,13 @@ class _ExitTransformer:
         )  # pyright: ignore[reportArgumentType]
         self.throws_value = self.unit(BoolType())
         self.target: Block | None = None
+        self.target_kind = prim.LoopOp if exit_kind is prim.LoopContinuationOp else func.FuncOp
+        self.wont = ExitPair(self.false_value, [])  # shared: no pair changes after it is made
 
     def _insert(self, op: Operation, point: InsertPoint) -> SSAValue:
         insert_at(op, point)
-        return op.results[0]
+        (result,) = op.results
+        return result
 
     def run(self) -> None:
         self.transform_block(self.graph)
@@ -126,23 +140,15 @@ class _ExitTransformer:
             return Status.THROWS
         return Status.MIGHT
 
-    def wont(self) -> ExitPair:
-        return ExitPair(self.false_value, [])
-
     # -- blocks ---------------------------------------------------------------------------
-    def is_target(self, block: Block) -> bool:
-        owner = block.parent_op()
-        if self.exit_kind is prim.LoopContinuationOp:
-            return isinstance(owner, prim.LoopOp)
-        return isinstance(owner, func.FuncOp)
-
     def transform_block(self, block: Block) -> ExitPair:
         previous_target = self.target
-        if self.is_target(block):
+        region = block.parent
+        if region is not None and type(region.parent) is self.target_kind:  # the body the exits leave
             self.target = block
-        pair = self.wont()
-        terminator = block.last_op
-        op = block.first_op
+        pair = self.wont
+        terminator = block._last_op  # pyright: ignore[reportPrivateUsage]
+        op = block._first_op  # pyright: ignore[reportPrivateUsage]
         while op is not None and op is not terminator:
             following = op._next_op  # pyright: ignore[reportPrivateUsage]
             kind = type(op)  # not isinstance: ops are ABCs, whose checks cost more than the rest
@@ -150,7 +156,7 @@ class _ExitTransformer:
                 pair = ExitPair(self.throws_value, [])
             elif kind is self.exit_kind:
                 pair = ExitPair(self.true_value, list(op.operands))
-                block.erase_op(op)
+                erase_built_op(op)
             elif kind is prim.IfOp:
                 pair = self.transform_if(op)  # pyright: ignore[reportArgumentType]
             elif kind is prim.WithOp:
@@ -180,19 +186,21 @@ class _ExitTransformer:
                 terminator.operands = list(selector.results)
             elif status is Status.WILL:
                 terminator.operands = pair.values
-            pair = self.wont()
+            pair = self.wont
         self.target = previous_target
         return pair
 
     def new_if(self, cond: SSAValue, point: InsertPoint) -> prim.IfOp:
-        op = prim.IfOp(cond, [], Region(Block([prim.YieldOp()])), Region(Block([prim.YieldOp()])))
+        op = prim.IfOp(
+            cond, [], region_of(new_block([prim.YieldOp()])), region_of(new_block([prim.YieldOp()]))
+        )
         insert_at(op, point)
         return op
 
     def add_if_outputs(
         self, op: prim.IfOp, then_values: Sequence[SSAValue], else_values: Sequence[SSAValue]
     ) -> prim.IfOp:
-        then_yield, else_yield = op.then_region.block.last_op, op.else_region.block.last_op
+        then_yield, else_yield = region_block(op, 0)._last_op, region_block(op, 1)._last_op  # pyright: ignore[reportPrivateUsage]
         assert then_yield is not None and else_yield is not None
         append_operands(then_yield, then_values)
         append_operands(else_yield, else_values)
@@ -211,18 +219,18 @@ class _ExitTransformer:
             for result in op.results:
                 if result.uses:
                     replace_all_uses(result, self.unit(result.type))
-            block.erase_op(op)
+            erase_built_op(op)
 
     # -- control flow ---------------------------------------------------------------------------
     def transform_if(self, op: prim.IfOp) -> ExitPair:
-        then_pair = self.transform_block(op.then_region.block)
-        else_pair = self.transform_block(op.else_region.block)
+        then_pair = self.transform_block(region_block(op, 0))
+        else_pair = self.transform_block(region_block(op, 1))
         then_status, else_status = self.status(then_pair), self.status(else_pair)
         status = _if_status(then_status, else_status)
         if status is Status.THROWS:
             return ExitPair(self.throws_value, [])
         if status is Status.WONT:
-            return self.wont()
+            return self.wont
         if then_status in (Status.WONT, Status.THROWS):
             then_pair = ExitPair(then_pair.has_exited, [self.unit(v.type) for v in else_pair.values])
         elif else_status in (Status.WONT, Status.THROWS):
@@ -241,10 +249,10 @@ class _ExitTransformer:
         return ExitPair(has_exited, results)
 
     def transform_loop(self, op: prim.LoopOp) -> ExitPair:
-        body = op.body.block
+        body = region_block(op, 0)
         pair = self.transform_block(body)
         if self.status(pair) in (Status.WONT, Status.THROWS):
-            return self.wont()  # the loop may not run at all
+            return self.wont  # the loop may not run at all
         terminator = body.last_op
         assert terminator is not None
         next_condition = terminator.operands[0]
@@ -287,7 +295,7 @@ class _ExitTransformer:
         guard_block = _split_off(block, start, terminator)
         guard_yield = prim.YieldOp()
         guard_block.add_op(guard_yield)
-        guard = prim.IfOp(pair.has_exited, [], Region(Block([prim.YieldOp()])), Region(guard_block))
+        guard = prim.IfOp(pair.has_exited, [], region_of(new_block([prim.YieldOp()])), region_of(guard_block))
         insert_at(guard, InsertPoint.before(terminator))
         exit_block = guard.then_region.block
         outputs = list(terminator.operands)
@@ -336,52 +344,51 @@ def _if_status(then_status: Status, else_status: Status) -> Status:
 
 
 def _inline_consecutive_ifs(block: Block) -> None:
-    op = block.first_op
+    op = block._first_op  # pyright: ignore[reportPrivateUsage]
     while op is not None:
-        for region in op.regions:
-            for nested in region.blocks:
+        if op.regions:
+            for nested in child_blocks(op):
                 _inline_consecutive_ifs(nested)
-        merged = _merge_with_next(op)
-        op = merged if merged is not None else op._next_op  # pyright: ignore[reportPrivateUsage]
+            if type(op) is prim.IfOp and type(op._next_op) is prim.IfOp:  # pyright: ignore[reportPrivateUsage]
+                merged = _merge_with_next(op)  # pyright: ignore[reportArgumentType]
+                if merged is not None:
+                    op = merged
+                    continue
+        op = op._next_op  # pyright: ignore[reportPrivateUsage]
 
 
-def _merge_with_next(first: Operation) -> prim.IfOp | None:
+def _merge_with_next(first: prim.IfOp) -> prim.IfOp | None:
     """`first`, merged with the If after it when that If's condition is an output of
     `first` that is a different constant bool in each branch."""
-    if type(first) is not prim.IfOp:
-        return None
     second = first._next_op  # pyright: ignore[reportPrivateUsage]
-    if type(second) is not prim.IfOp:
-        return None
-    assert isinstance(first, prim.IfOp) and isinstance(second, prim.IfOp)
-    cond = second.cond
+    assert type(second) is prim.IfOp
+    cond = second._operands[0]  # pyright: ignore[reportPrivateUsage]
     if cond.owner is not first:
         return None
     index = first.results.index(cond)  # pyright: ignore[reportArgumentType]
-    then_yield, else_yield = first.then_region.block.last_op, first.else_region.block.last_op
+    first_blocks = region_block(first, 0), region_block(first, 1)
+    then_yield, else_yield = first_blocks[0]._last_op, first_blocks[1]._last_op  # pyright: ignore[reportPrivateUsage]
     assert then_yield is not None and else_yield is not None
-    then_value = _bool_constant(then_yield.operands[index])
-    else_value = _bool_constant(else_yield.operands[index])
+    then_value = _bool_constant(then_yield._operands[index])  # pyright: ignore[reportPrivateUsage]
+    else_value = _bool_constant(else_yield._operands[index])  # pyright: ignore[reportPrivateUsage]
     if then_value is None or else_value is None or then_value == else_value:
         return None
-    for first_block, value in ((first.then_region.block, then_value), (first.else_region.block, else_value)):
+    for first_block, value in zip(first_blocks, (then_value, else_value)):
         # each branch of `second` moves into one branch of `first` (it is erased after)
-        chosen = (second.then_region if value else second.else_region).block
-        first_yield, chosen_yield = first_block.last_op, chosen.last_op
+        chosen = region_block(second, 0 if value else 1)
+        first_yield, chosen_yield = first_block._last_op, chosen._last_op  # pyright: ignore[reportPrivateUsage]
         assert first_yield is not None and chosen_yield is not None
-        yielded = tuple(first_yield.operands)  # what `first` yields, in this branch
-        moved = chosen.first_op
+        yielded = tuple(first_yield._operands)  # what `first` yields, in this branch  # pyright: ignore[reportPrivateUsage]
+        moved = chosen._first_op  # pyright: ignore[reportPrivateUsage]
         if moved is not chosen_yield:
-            move_ops_before(moved, chosen_yield.prev_op, first_yield)  # pyright: ignore[reportArgumentType]
+            move_ops_before(moved, chosen_yield._prev_op, first_yield)  # pyright: ignore[reportArgumentType, reportPrivateUsage]
             _use_yielded(moved, first_yield, first, yielded)  # pyright: ignore[reportArgumentType]
-        append_operands(first_yield, [_yielded_for(v, first, yielded) for v in chosen_yield.operands])
+        append_operands(first_yield, [_yielded_for(v, first, yielded) for v in chosen_yield._operands])  # pyright: ignore[reportPrivateUsage]
     count = len(first.results)
-    merged = extend_if(first, list(second.outs.types))
+    merged = extend_if(first, [result.type for result in second.results])
     for old, new in zip(second.results, merged.results[count:]):
         replace_all_uses(old, new)
-    parent = second.parent_block()
-    assert parent is not None
-    parent.erase_op(second)
+    erase_built_op(second)
     return merged
 
 
@@ -398,14 +405,13 @@ def _use_yielded(start: Operation, stop: Operation | None, first: Operation, yie
     op: Operation | None = start
     while op is not stop:
         assert op is not None
-        for index, operand in enumerate(op.operands):
-            replacement = _yielded_for(operand, first, yielded)
-            if replacement is not operand:
-                set_operand(op, index, replacement)
-        for region in op.regions:
-            for nested in region.blocks:
-                if nested.first_op is not None:
-                    _use_yielded(nested.first_op, None, first, yielded)
+        for index, operand in enumerate(op._operands):  # pyright: ignore[reportPrivateUsage]
+            if operand.__class__ is OpResult and operand.op is first:  # pyright: ignore[reportAttributeAccessIssue]
+                set_operand(op, index, yielded[operand.index])  # pyright: ignore[reportAttributeAccessIssue]
+        if op.regions:
+            for nested in child_blocks(op):
+                if nested._first_op is not None:  # pyright: ignore[reportPrivateUsage]
+                    _use_yielded(nested._first_op, None, first, yielded)  # pyright: ignore[reportPrivateUsage]
         op = op._next_op  # pyright: ignore[reportPrivateUsage]
 
 

@@ -31,6 +31,7 @@ from xdsl.rewriter import InsertPoint
 from tsjit.dialects import prim
 from tsjit.dialects.ir_surgery import replace_all_uses
 from tsjit.dialects.op_building import append_operands, erase_built_op, insert_at, insert_built_op
+from tsjit.dialects.traversal import child_blocks, region_block
 from tsjit.dialects.types import unify
 from tsjit.dialects.value_names import name_hint
 from tsjit.frontend.environment import display_name, meaningful_name
@@ -70,11 +71,11 @@ def convert_to_ssa(function: func.FuncOp, kinds: Set[type[Operation]] | None = N
 def op_kinds(block: Block, kinds: set[type[Operation]] | None = None) -> set[type[Operation]]:
     """The types of the ops in `block` and in the blocks nested in it."""
     kinds = set() if kinds is None else kinds
-    op = block.first_op
+    op = block._first_op  # pyright: ignore[reportPrivateUsage]
     while op is not None:
         kinds.add(type(op))
-        for region in op.regions:
-            for nested in region.blocks:
+        if op.regions:
+            for nested in child_blocks(op):
                 op_kinds(nested, kinds)
         op = op._next_op  # pyright: ignore[reportPrivateUsage]
     return kinds
@@ -86,7 +87,7 @@ def _has_regions(kind: type[Operation]) -> bool:
 
 
 def _hint(value: SSAValue, name: str) -> None:
-    if meaningful_name(name) and value.name_hint is None:
+    if value._name is None and meaningful_name(name):  # pyright: ignore[reportPrivateUsage]
         value.name_hint = name_hint(display_name(name))
 
 
@@ -95,7 +96,7 @@ class _ControlFlowLoadStores:
 
     def block(self, block: Block, parent: _Frame | None) -> _Frame:
         frame = _Frame(parent)
-        op = block.first_op
+        op = block._first_op  # pyright: ignore[reportPrivateUsage]
         while op is not None:
             kind = type(op)  # not isinstance: ops are ABCs, whose checks are slow
             if kind is prim.IfOp:
@@ -103,21 +104,22 @@ class _ControlFlowLoadStores:
             elif kind is prim.LoopOp:
                 op = self.loop_op(op, frame)  # pyright: ignore[reportArgumentType]
             elif kind is prim.StoreOp:
-                frame.entries[_variable(op)] = op.operands[0].type
+                (stored,) = op._operands  # unpacked: indexing SSAValues is a Python call  # pyright: ignore[reportPrivateUsage]
+                frame.entries[_variable(op)] = stored.type
             elif op.regions:  # a fork's closure: its variables stay inside
-                for region in op.regions:
-                    for nested in region.blocks:
-                        self.block(nested, frame)
+                for nested in child_blocks(op):
+                    self.block(nested, frame)
             op = op._next_op  # pyright: ignore[reportPrivateUsage]
         return frame
 
     def load_before(self, anchor: Operation, name: str, type: Attribute) -> SSAValue:
         load = prim.LoadOp(name, type)
         insert_built_op(load, anchor.parent, anchor)  # pyright: ignore[reportArgumentType]
-        return load.result
+        (result,) = load.results
+        return result
 
     def add_yield_value(self, block: Block, name: str, type: Attribute) -> None:
-        terminator = block.last_op
+        terminator = block._last_op  # pyright: ignore[reportPrivateUsage]
         assert terminator is not None
         value = self.load_before(terminator, name, type)
         append_operands(terminator, [value])
@@ -131,7 +133,7 @@ class _ControlFlowLoadStores:
             anchor = store
 
     def if_op(self, op: prim.IfOp, frame: _Frame) -> Operation:
-        then_block, else_block = op.then_region.block, op.else_region.block
+        then_block, else_block = region_block(op, 0), region_block(op, 1)
         true_vars = self.block(then_block, frame)
         false_vars = self.block(else_block, frame)
         mutated = {v for v in true_vars.entries if false_vars.find(v) is not None}
@@ -156,7 +158,7 @@ class _ControlFlowLoadStores:
         return new
 
     def loop_op(self, op: prim.LoopOp, frame: _Frame) -> Operation:
-        body = op.body.block
+        body = region_block(op, 0)
         loop_vars = self.block(body, frame)
         carried: list[tuple[str, Attribute, Attribute, Attribute]] = []
         for name, block_type in loop_vars.entries.items():
@@ -190,52 +192,51 @@ class _ControlFlowLoadStores:
 
 def _assign_loop_continuations(block: Block, loop: prim.LoopOp | None) -> None:
     """Step 2: breaks and continues carry the loop's current variables."""
-    op = block.first_op
+    op = block._first_op  # pyright: ignore[reportPrivateUsage]
     while op is not None:
         following = op._next_op  # pyright: ignore[reportPrivateUsage]  # Loads go in before `op`
         kind = type(op)
         if kind is prim.IfOp:
-            _assign_loop_continuations(op.then_region.block, loop)  # pyright: ignore[reportAttributeAccessIssue]
-            _assign_loop_continuations(op.else_region.block, loop)  # pyright: ignore[reportAttributeAccessIssue]
+            _assign_loop_continuations(region_block(op, 0), loop)
+            _assign_loop_continuations(region_block(op, 1), loop)
         elif kind is prim.LoopOp:
-            _assign_loop_continuations(op.body.block, op)  # pyright: ignore[reportAttributeAccessIssue, reportArgumentType]
+            _assign_loop_continuations(region_block(op, 0), op)  # pyright: ignore[reportArgumentType]
         elif kind is prim.LoopContinuationOp:
             assert loop is not None
-            terminator = loop.body.block.last_op
+            terminator = region_block(loop, 0)._last_op  # pyright: ignore[reportPrivateUsage]
             assert terminator is not None
             loads = []
-            for carried in terminator.operands[1:]:
+            for carried in terminator._operands[1:]:  # pyright: ignore[reportPrivateUsage]
                 load = carried.owner
-                assert isinstance(load, prim.LoadOp)
-                clone = prim.LoadOp(load.var_name.data, load.result.type)
+                assert type(load) is prim.LoadOp
+                clone = prim.LoadOp(_variable(load), carried.type)
                 insert_built_op(clone, block, op)
-                loads.append(clone.result)
-            op.operands = [op.condition, *loads]  # pyright: ignore[reportAttributeAccessIssue]
+                loads.extend(clone.results)
+            op.operands = [op._operands[0], *loads]  # pyright: ignore[reportPrivateUsage]
         op = following
 
 
 def _erase_load_stores(block: Block, parent: _Frame | None) -> None:
     """Step 3: each Load is the value last stored under its name."""
     frame = _Frame(parent)
-    op = block.first_op
+    op = block._first_op  # pyright: ignore[reportPrivateUsage]
     while op is not None:
         following = op._next_op  # pyright: ignore[reportPrivateUsage]  # `op` may be erased
         kind = type(op)
         if kind is prim.StoreOp:
-            frame.entries[_variable(op)] = op.operands[0]
+            (frame.entries[_variable(op)],) = op._operands  # pyright: ignore[reportPrivateUsage]
             erase_built_op(op)
         elif kind is prim.LoadOp:
             value = frame.find(_variable(op))
             assert value is not None, f"variable '{_variable(op)}' is loaded before it is stored"
-            result = op.results[0]
-            if value.name_hint is None and result.name_hint is not None:  # pyright: ignore[reportAttributeAccessIssue]
+            (result,) = op.results
+            if value._name is None and result._name is not None:  # the getter's field  # pyright: ignore[reportAttributeAccessIssue, reportPrivateUsage]
                 value.name_hint = result.name_hint  # pyright: ignore[reportAttributeAccessIssue]
             replace_all_uses(result, value)  # pyright: ignore[reportArgumentType]
             erase_built_op(op)
-        else:
-            for region in op.regions:
-                for nested in region.blocks:
-                    _erase_load_stores(nested, frame)
+        elif op.regions:
+            for nested in child_blocks(op):
+                _erase_load_stores(nested, frame)
         op = following
 
 
@@ -260,7 +261,7 @@ def erase_dead_scaffolding(function: func.FuncOp) -> None:
     """Removes unused values the frontend made along the way (placeholders,
     constants, casts and tuples it no longer needs); user computations stay."""
     for block in reversed(_blocks(function.body.block, [])):
-        op = block.last_op
+        op = block._last_op  # pyright: ignore[reportPrivateUsage]
         while op is not None:
             preceding = op._prev_op  # pyright: ignore[reportPrivateUsage]  # `op` may be erased
             kind = type(op)
@@ -276,10 +277,10 @@ def erase_dead_scaffolding(function: func.FuncOp) -> None:
 def _blocks(block: Block, found: list[Block]) -> list[Block]:
     """`block` and the blocks nested in it, in pre-order (appended to `found`)."""
     found.append(block)
-    op = block.first_op
+    op = block._first_op  # pyright: ignore[reportPrivateUsage]
     while op is not None:
-        for region in op.regions:
-            for nested in region.blocks:
+        if op.regions:
+            for nested in child_blocks(op):
                 _blocks(nested, found)
         op = op._next_op  # pyright: ignore[reportPrivateUsage]
     return found

@@ -19,6 +19,8 @@ from tsjit.dialects.op_building import (
     erase_built_op,
     insert_built_op,
     move_ops_before,
+    new_block,
+    region_of,
     ssa_values,
 )
 from tsjit.dialects.types import BoolType, IntType, TensorType, TupleType
@@ -157,6 +159,10 @@ def test_append_operands_links_only_the_new_uses():
     assert [u.index for u in ours._operand_uses] == [0, 1, 2]  # pyright: ignore[reportPrivateUsage]
     assert {(u.operation, u.index) for u in b.uses} == {(ours, 1), (theirs, 1)}
     ours.verify()
+    append_operands(ours, [b, b])  # one value twice: both uses linked
+    assert [(u.operation, u.index) for u in b.uses] == [(ours, 4), (ours, 3), (theirs, 1), (ours, 1)]
+    b.replace_all_uses_with(a)
+    assert list(ours.operands) == [a, a, cond, a, a] and b.first_use is None
 
 
 def test_move_ops_before_relinks_a_run_into_another_block():
@@ -187,3 +193,32 @@ def test_erase_built_op_unlinks_and_drops_uses():
     block.add_op(create_op("aten.neg", [used.results[0]], [IntType()]))
     with pytest.raises(ValueError, match="still has uses"):
         erase_built_op(used)  # reported as xDSL reports it
+
+
+def test_erase_built_op_drops_the_references_of_nested_ops():
+    block, (a, b, cond) = _values()
+    inner = create_op("aten.add", [a, b], [IntType()])
+    then_region = Region(Block([inner, prim.YieldOp(inner.results[0])]))
+    branch = prim.IfOp(cond, [IntType()], then_region, Region(Block([prim.YieldOp(a)])))
+    block.add_op(branch)
+    erase_built_op(branch)
+    assert block.is_empty and branch.parent is None
+    assert a.first_use is None and b.first_use is None and cond.first_use is None
+    assert inner.parent is None and inner.results[0].first_use is None
+
+
+def test_new_block_and_region_of_match_xdsl_constructors():
+    theirs = Region(Block([prim.YieldOp()], arg_types=[IntType()]))
+    yield_op = prim.YieldOp()
+    mine = region_of(new_block([yield_op], [IntType()]))
+    assert vars(mine).keys() == vars(theirs).keys()
+    assert vars(mine.block).keys() == vars(theirs.block).keys()
+    assert mine.block.parent is mine and yield_op.parent is mine.block
+    assert [arg.type for arg in mine.block.args] == [IntType()] and mine.block.args[0].block is mine.block
+    assert _ops(mine.block) == [yield_op] and list(mine.blocks) == [mine.block]
+    with pytest.raises(AssertionError, match="in a region already"):
+        region_of(mine.block)
+    then_region = region_of(new_block([prim.YieldOp()]))
+    branch = prim.IfOp(_values()[1][2], [], then_region, region_of(new_block([prim.YieldOp()])))
+    assert then_region.parent is branch
+    branch.verify()

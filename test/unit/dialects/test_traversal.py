@@ -1,10 +1,15 @@
-"""`nested_ops` lists the same ops as xDSL's walk, in the same order."""
+"""`nested_ops` lists the same ops as xDSL's walk, in the same order; `child_blocks` and
+`region_block` read the blocks xDSL's accessors give."""
 
 from __future__ import annotations
 
+from xdsl.ir import Block, Region
+
 from tsjit.context import make_context
+from tsjit.dialects import prim
 from tsjit.dialects.ir_surgery import drop_operands, replace_all_uses
-from tsjit.dialects.traversal import nested_ops
+from tsjit.dialects.traversal import child_blocks, nested_ops, region_block
+from tsjit.dialects.types import BoolType
 from tsjit.formats.mlir import parse_mlir
 
 T = "!ts.tensor"
@@ -68,3 +73,12 @@ def test_drop_operands_unlinks_the_dropped_and_renumbers_the_kept_uses():
     assert list(ret.operands) == [y, y] and not x.uses and not z.uses
     assert [use.index for use in ret._operand_uses] == [0, 1]  # pyright: ignore[reportPrivateUsage]
     assert sorted(use.index for use in y.uses) == [0, 1] and y.uses.get_length() == 2
+
+
+def test_child_blocks_and_region_block_follow_the_regions():
+    cond = Block(arg_types=[BoolType()]).args[0]
+    then_block, else_block = Block([prim.YieldOp()]), Block([prim.YieldOp()])
+    branch = prim.IfOp(cond, [], Region(then_block), Region(else_block))
+    assert child_blocks(branch) == [then_block, else_block]
+    assert region_block(branch, 0) is then_block and region_block(branch, 1) is else_block
+    assert child_blocks(prim.YieldOp()) == []
