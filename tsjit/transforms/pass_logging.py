@@ -116,7 +116,7 @@ setting starts from zero."""
 # --------------------------------------------------------------------------------------
 
 
-@dataclass
+@dataclass(frozen=True)
 class PassLog:
     """Logging and limit state of the pass that is running."""
 
@@ -160,22 +160,30 @@ def pass_scope(pass_: ModulePass) -> Iterator[PassLog]:
     """Runs the body as `pass_`: its rewrites are counted against its limit and its
     messages logged at its level. The cyclic garbage collector pauses meanwhile: its
     full collections rescan the whole IR, which made large graphs quadratic."""
-    stem = pass_stem(pass_)
-    keys = (_key(stem), _key(pass_.name))
-    _, levels_text = _setting(LOG_LEVEL_VARIABLES)
-    levels = parse_log_levels(levels_text)
-    level = max((levels[k] for k in keys if k in levels), default=None)
-    limit_variable, limits_text = _setting(OPT_LIMIT_VARIABLES)
-    limits = parse_opt_limits(limit_variable, limits_text)
-    allowed = min((limits[k] for k in keys if k in limits), default=None)
-    limit = None if allowed is None else ((limits_text, keys[0]), allowed)
-    log = PassLog(stem, keys, level, limit)
+    log = _pass_log(type(pass_).__module__, pass_.name, _setting(LOG_LEVEL_VARIABLES)[1], _setting(OPT_LIMIT_VARIABLES))
     token = _ACTIVE.set(log)
     try:
         with collector_paused():  # passes allocate much and free little: collections would rescan the IR
             yield log
     finally:
         _ACTIVE.reset(token)
+
+
+@cache
+def _pass_log(module: str, name: str, levels_text: str, limit_setting: tuple[str, str]) -> PassLog:
+    """The log of a pass (by its module and name) under these settings, made once: a
+    pipeline scopes a pass per step, and on small graphs working out the level and
+    limit cost as much as the pass. A PassLog is never changed (the rewrite counts
+    live in `_rewrites_done`), so one serves every run."""
+    stem = module.rpartition(".")[2]
+    keys = (_key(stem), _key(name))
+    levels = parse_log_levels(levels_text)
+    level = max((levels[k] for k in keys if k in levels), default=None)
+    limit_variable, limits_text = limit_setting
+    limits = parse_opt_limits(limit_variable, limits_text)
+    allowed = min((limits[k] for k in keys if k in limits), default=None)
+    limit = None if allowed is None else ((limits_text, keys[0]), allowed)
+    return PassLog(stem, keys, level, limit)
 
 
 def dump_module(log: PassLog, pass_name: str, module: ModuleOp) -> None:
