@@ -19,12 +19,11 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import marshal
-import os
 import sys
-from functools import cache, lru_cache
+from functools import lru_cache
 from types import CodeType
 
-from tsjit.runtime.kernel_cache import CACHE_DIR_VARIABLE, KernelCache
+from tsjit.runtime.kernel_cache import KernelCache
 
 _PYTHON = f"{sys.implementation.name} {importlib.util.MAGIC_NUMBER.hex()}"
 """Which bytecode a marshalled code object holds."""
@@ -57,12 +56,4 @@ def code_key(source: str, filename: str) -> str:
 
 
 def _disk() -> KernelCache | None:
-    """`KernelCache.default()`, by the variables that decide its directory (asking
-    `default_directory()` makes a Path each time)."""
-    environ = os.environ
-    return _disk_at(environ.get(CACHE_DIR_VARIABLE), environ.get("XDG_CACHE_HOME"), environ.get("HOME"))
-
-
-@cache
-def _disk_at(*environment: str | None) -> KernelCache | None:
     return KernelCache.default()

@@ -95,9 +95,11 @@ class KernelCache:
     @staticmethod
     def default() -> KernelCache | None:
         """The cache of `default_directory()`: one per directory in a process, shared
-        by the engines and the code cache (a failed write is not tried again)."""
-        directory = default_directory()
-        return None if directory is None else _shared_cache(directory)
+        by the engines and the code cache (a failed write is not tried again); found by
+        the variables that decide the directory, without making a Path each time (the
+        code cache asks at every compile)."""
+        environ = os.environ
+        return _default_at(environ.get(CACHE_DIR_VARIABLE), environ.get("XDG_CACHE_HOME"), environ.get("HOME"))
 
     def key(self, text: str, *settings: object) -> str:
         """The key of a module's IR `text` compiled with `settings` (levels, options),
@@ -221,6 +223,13 @@ class KernelCache:
 @cache
 def _shared_cache(directory: Path) -> KernelCache:
     return KernelCache(directory)
+
+
+@cache
+def _default_at(*environment: str | None) -> KernelCache | None:
+    """`KernelCache.default()` under these values of its variables."""
+    directory = default_directory()
+    return None if directory is None else _shared_cache(directory)
 
 
 # --------------------------------------------------------------------------------------

@@ -30,7 +30,7 @@ def fresh_process(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[N
 
 def forget() -> None:
     compile_generated.cache_clear()
-    code_cache._disk_at.cache_clear()  # pyright: ignore[reportPrivateUsage]
+    kernel_cache._default_at.cache_clear()  # pyright: ignore[reportPrivateUsage]
     kernel_cache._shared_cache.cache_clear()  # pyright: ignore[reportPrivateUsage]
 
 
