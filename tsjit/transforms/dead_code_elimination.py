@@ -32,9 +32,13 @@ from xdsl.ir import Block, Operation, SSAValue
 from tsjit.dialects.ir_surgery import drop_operands, drop_unused_results
 from tsjit.dialects.op_building import erase_built_op
 from tsjit.dialects.prim import IfOp, LoopOp
-from tsjit.dialects.traversal import is_terminator, nested_ops
+from tsjit.dialects.traversal import is_terminator, nested_ops, region_block
 from tsjit.transforms.analysis.alias_analysis import AliasDb, is_quiet
-from tsjit.transforms.pass_logging import TsjitPass, allow_rewrite, log_update
+from tsjit.transforms.pass_logging import LogLevel, TsjitPass, active_log, allow_rewrite, log_update
+
+
+class _NeedsMemory(Exception):
+    """Raised by the marking of values alone on meeting an op that is not quiet."""
 
 
 class _Liveness:
@@ -42,58 +46,93 @@ class _Liveness:
 
     Values and ops are kept by `id`: xDSL hashes and compares IR objects in Python
     methods, which made set lookups most of the marking's cost; everything marked
-    stays alive (in the graph) while the pass runs, so the ids stay unique."""
+    stays alive (in the graph) while the pass runs, so the ids stay unique.
 
-    def __init__(self, db: AliasDb | _ValuesOnly, ops: Sequence[Operation]):
+    Without alias analysis (`db` None) it follows values alone and checks on the way
+    that every op it visits is quiet (`is_quiet`), raising `_NeedsMemory` at the first
+    that is not: most graphs are all quiet, and the marking visits every op anyway."""
+
+    def __init__(self, db: AliasDb | None, ops: Sequence[Operation] = ()):
         self.db = db
-        self.tracks_memory = not isinstance(db, _ValuesOnly)
-        """False for a graph of quiet ops: then no op writes memory and none is effectful."""
         self.live_values: set[int] = set()
         self.live_memory: set[int] = set()
         self.marked: set[int] = set()
-        self.effectful = (
-            {id(op) for op in ops if db.has_side_effects(op) or db.writes_to_wildcard(op)}
-            if self.tracks_memory
-            else set()
-        )
+        self.effectful = {id(op) for op in ops if db.has_side_effects(op) or db.writes_to_wildcard(op)} if db else set()
         """Ops live whatever the values: side effects, or writes the caller can see."""
+        self.mark_block = self.mark_block_with_memory if db is not None else self.mark_block_by_values
 
-    def is_live(self, value: SSAValue) -> bool:
-        return id(value) in self.live_values
+    def mark_block_by_values(self, block: Block) -> None:
+        """Marks what is live in `block`, walking it backwards from its terminator: an
+        op is live when one of its results is (no op writes memory or has effects)."""
+        terminator = block._last_op  # pyright: ignore[reportPrivateUsage]
+        if terminator is not None:
+            self.mark_terminator(terminator)
+        live = self.live_values
+        marked = self.marked
+        quiet = is_quiet
+        any_marked = False
+        op = terminator
+        while op is not None:  # the fields, not xDSL's properties and ABC checks: this visits every op
+            if not quiet(op):
+                raise _NeedsMemory
+            if op.regions:
+                self.mark_regions(op)
+                for result in op.results:
+                    if id(result) in live:
+                        self.mark(op)
+                        break
+            else:
+                for result in op.results:
+                    if id(result) in live:
+                        key = id(op)
+                        if key not in marked:  # `mark`, inlined; the parent is marked once, below
+                            marked.add(key)
+                            live.update(map(id, op._operands))  # pyright: ignore[reportPrivateUsage]
+                            any_marked = True
+                        break
+            op = op._prev_op  # pyright: ignore[reportPrivateUsage]
+        if any_marked:
+            parent = block.parent.parent if block.parent is not None else None  # pyright: ignore[reportOptionalMemberAccess]
+            if parent is not None and type(parent) is not FuncOp:
+                self.mark(parent)
 
-    def is_marked(self, op: Operation) -> bool:
-        return id(op) in self.marked
-
-    def mark_block(self, block: Block) -> None:
-        """Marks what is live in `block`, walking it backwards from its terminator."""
+    def mark_block_with_memory(self, block: Block) -> None:
+        """Marks what is live in `block`, walking it backwards from its terminator: an
+        op is live when one of its results is, or it writes memory a live value may
+        observe, or it has effects."""
+        db = self.db
+        assert db is not None
         if self.effectful:
             for op in block.ops:
                 if id(op) in self.effectful:
                     self.mark(op)
-        terminator = block.last_op
+        terminator = block._last_op  # pyright: ignore[reportPrivateUsage]
         if terminator is not None:
             self.mark_terminator(terminator)
         live = self.live_values
-        tracks_memory = self.tracks_memory
         op = terminator
-        while op is not None:  # the fields, not xDSL's properties and ABC checks: this visits every op
+        while op is not None:
             if op.regions:
-                if type(op) is LoopOp:
-                    self.mark_loop(op)  # pyright: ignore[reportArgumentType]
-                else:
-                    for region in op.regions:
-                        for inner in region.blocks:
-                            self.mark_block(inner)
+                self.mark_regions(op)
             for result in op.results:  # `mark_if_live`, inlined
                 if id(result) in live:
                     self.mark(op)
                     break
             else:
-                if tracks_memory:
-                    written = self.db.writes(op)
-                    if written and not written.isdisjoint(self.live_memory):
-                        self.mark(op)
+                written = db.writes(op)
+                if written and not written.isdisjoint(self.live_memory):
+                    self.mark(op)
             op = op._prev_op  # pyright: ignore[reportPrivateUsage]
+
+    def mark_regions(self, op: Operation) -> None:
+        if type(op) is LoopOp:
+            self.mark_loop(op)  # pyright: ignore[reportArgumentType]
+        else:
+            for region in op.regions:
+                block = region._first_block  # pyright: ignore[reportPrivateUsage]
+                while block is not None:
+                    self.mark_block(block)
+                    block = block._next_block  # pyright: ignore[reportPrivateUsage]
 
     def mark_loop(self, loop: LoopOp) -> None:
         """Marks the body again while a pass over it found what an earlier point of the
@@ -102,11 +141,12 @@ class _Liveness:
         (a write late in the body feeds a read early in the next iteration). What such
         a finding makes live outside the body, or computes from outside, is marked at
         once, so most loops take one pass and nested ones do not multiply passes."""
-        body = loop.body.block
-        terminator = body.last_op
+        body = region_block(loop, 0)
+        terminator = body._last_op  # pyright: ignore[reportPrivateUsage]
         assert terminator is not None
-        arguments = body.args[1:]
-        written = self.db.writes(loop)
+        arguments = body._args[1:]  # pyright: ignore[reportPrivateUsage]
+        written = self.db.writes(loop) if self.db is not None else frozenset()
+        live = self.live_values
         while True:
             was_marked = id(loop) in self.marked
             memory = len(self.live_memory)
@@ -116,10 +156,10 @@ class _Liveness:
             if not was_marked and id(loop) in self.marked:
                 again |= not self.settle(loop, condition)
             for i, (argument, value) in enumerate(zip(arguments, yielded)):
-                if id(argument) in self.live_values and id(value) not in self.live_values:
+                if id(argument) in live and id(value) not in live:
                     self.make_live(loop._operands[2 + i])  # pyright: ignore[reportPrivateUsage]  # loop.carried[i]
                     again |= not self.settle(loop, value)
-            if len(self.live_memory) != memory and not written.isdisjoint(self.live_memory):
+            if written and len(self.live_memory) != memory and not written.isdisjoint(self.live_memory):
                 again = True
             if not again:
                 return
@@ -144,17 +184,20 @@ class _Liveness:
 
     def mark_terminator(self, terminator: Operation) -> None:
         """A block's yield uses only the values its parent's live results need."""
-        parent = terminator.parent_op()
+        block = terminator.parent
+        region = block.parent if block is not None else None
+        parent = region.parent if region is not None else None
         self.marked.add(id(terminator))
         operands = terminator._operands  # pyright: ignore[reportPrivateUsage]
+        live = self.live_values
         if type(parent) is LoopOp:
             condition, *yielded = operands
             if id(parent) in self.marked or parent.is_ancestor(_definer(condition)):
                 self.make_live(condition)  # a while loop stays: it may not terminate
-            arguments = terminator.parent.args[1:]  # pyright: ignore[reportOptionalMemberAccess]
+            arguments = block._args[1:]  # pyright: ignore[reportPrivateUsage, reportOptionalMemberAccess]
             carried = parent._operands[2:]  # pyright: ignore[reportPrivateUsage]  # not the accessor: this runs per loop and value
             for value, argument, result, initial in zip(yielded, arguments, parent.results, carried):
-                if id(result) in self.live_values or id(argument) in self.live_values:
+                if id(result) in live or id(argument) in live:
                     self.make_live(value)
                     self.make_live(initial)
         elif parent is None or type(parent) is FuncOp or len(parent.results) != len(operands):
@@ -162,7 +205,7 @@ class _Liveness:
                 self.make_live(value)
         else:
             for value, result in zip(operands, parent.results):
-                if id(result) in self.live_values:
+                if id(result) in live:
                     self.make_live(value)
 
     def mark(self, op: Operation) -> None:
@@ -179,7 +222,10 @@ class _Liveness:
             self.mark(parent)
         operands: Sequence[SSAValue] = op._operands  # pyright: ignore[reportPrivateUsage]
         if op.regions and type(op) is LoopOp:  # carried values become live with their results
-            operands = operands[:2] + op.regions[0].block.last_op._operands[:1]  # pyright: ignore[reportOptionalMemberAccess, reportPrivateUsage]
+            operands = operands[:2] + region_block(op, 0)._last_op._operands[:1]  # pyright: ignore[reportOptionalMemberAccess, reportPrivateUsage]
+        if self.db is None:
+            self.live_values.update(map(id, operands))
+            return
         live = self.live_values
         for value in operands:
             if id(value) not in live:
@@ -189,45 +235,47 @@ class _Liveness:
         key = id(value)
         if key not in self.live_values:
             self.live_values.add(key)
-            if self.tracks_memory and (contents := self.db.contents_of(value)):
+            if self.db is not None and (contents := self.db.contents_of(value)):
                 self.live_memory |= contents
-
-
-class _ValuesOnly:
-    """The alias facts of a graph of quiet ops (`is_quiet`): nothing writes memory, so
-    liveness follows values alone and no alias analysis is built."""
-
-    @staticmethod
-    def writes(op: Operation) -> frozenset[int]:
-        return frozenset()
-
-    @staticmethod
-    def contents_of(value: SSAValue) -> frozenset[int]:
-        return frozenset()
 
 
 def eliminate_dead_code(graph: FuncOp) -> bool:
     """Removes the dead code of one graph; True when anything was removed."""
-    ops = nested_ops(graph)
-    if not any(map(_may_go, ops)):
+    block = graph.body.block
+    if not _may_go_in(block):
         return False  # nothing the sweep could remove: no marking, no alias analysis
-    quiet = all(is_quiet(op) for op in ops)
-    liveness = _Liveness(_ValuesOnly() if quiet else AliasDb(graph), ops)
-    liveness.mark_block(graph.body.block)
-    return _Sweeper(liveness).sweep(graph.body.block)
+    liveness = _Liveness(None)
+    try:
+        liveness.mark_block(block)
+    except _NeedsMemory:
+        liveness = _Liveness(AliasDb(graph), nested_ops(graph))
+        liveness.mark_block(block)
+    return _Sweeper(liveness).sweep(block)
 
 
-def _may_go(op: Operation) -> bool:
-    """Whether the sweep could remove `op` or a part of it. It removes only ops whose
-    results are all unused (or that have none) and the unused outputs of Ifs and Loops:
-    in a graph where every op but the terminators has results, all of them used, every
-    op is live and nothing goes (a freshly scripted module's graphs often are so)."""
-    results = op.results
-    if not results:
-        return not is_terminator(op)
-    for result in results:
-        if result.first_use is None:
+def _may_go_in(block: Block) -> bool:
+    """Whether the sweep could remove an op of `block` (its regions included) or a part
+    of one. It removes only ops whose results are all unused (or that have none) and the
+    unused outputs of Ifs and Loops: in a graph where every op but the terminators has
+    results, all of them used, every op is live and nothing goes (a freshly scripted
+    module's graphs often are so)."""
+    op = block._first_op  # pyright: ignore[reportPrivateUsage]
+    while op is not None:
+        results = op.results
+        if results:
+            for result in results:
+                if result.first_use is None:
+                    return True
+        elif not is_terminator(op):
             return True
+        if op.regions:
+            for region in op.regions:
+                inner = region._first_block  # pyright: ignore[reportPrivateUsage]
+                while inner is not None:
+                    if _may_go_in(inner):
+                        return True
+                    inner = inner._next_block  # pyright: ignore[reportPrivateUsage]
+        op = op._next_op  # pyright: ignore[reportPrivateUsage]
     return False
 
 
@@ -235,10 +283,14 @@ class _Sweeper:
     def __init__(self, liveness: _Liveness):
         self.liveness = liveness
         self.changed = False
+        log = active_log()
+        self.watched = log is not None and (log.limit is not None or log.enabled(LogLevel.UPDATE))
+        """Whether removals are counted against a limit or logged: then each asks."""
 
     def sweep(self, block: Block) -> bool:
         marked = self.liveness.marked
-        op = block.last_op
+        watched = self.watched
+        op = block._last_op  # pyright: ignore[reportPrivateUsage]
         while op is not None:
             previous = op._prev_op  # pyright: ignore[reportPrivateUsage]
             if id(op) not in marked:
@@ -246,7 +298,10 @@ class _Sweeper:
                     if result.first_use is not None:
                         break
                 else:  # unmarked and unused
-                    if allow_rewrite():
+                    if not watched:
+                        erase_built_op(op)
+                        self.changed = True
+                    elif allow_rewrite():
                         log_update("removed", op)
                         erase_built_op(op)
                         self.changed = True
@@ -259,8 +314,10 @@ class _Sweeper:
                     if type(op) is IfOp:
                         self.drop_dead_if_outputs(op)  # pyright: ignore[reportArgumentType]
                     for region in op.regions:
-                        for inner in region.blocks:
+                        inner = region._first_block  # pyright: ignore[reportPrivateUsage]
+                        while inner is not None:
                             self.sweep(inner)
+                            inner = inner._next_block  # pyright: ignore[reportPrivateUsage]
             op = previous
         return self.changed
 
