@@ -29,16 +29,12 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Block, Operation, SSAValue
 
-from tsjit.dialects.ir_surgery import drop_operands, drop_unused_results
-from tsjit.dialects.op_building import erase_built_op
+from tsjit.dialects.aten import OperatorOp
+from tsjit.dialects.ir_surgery import drop_operands, drop_unused_results, erase_unused_op
 from tsjit.dialects.prim import IfOp, LoopOp
 from tsjit.dialects.traversal import is_terminator, nested_ops, region_block
-from tsjit.transforms.analysis.alias_analysis import AliasDb, is_quiet
+from tsjit.transforms.analysis.alias_analysis import ALIAS_RULES, AliasDb, is_quiet
 from tsjit.transforms.pass_logging import LogLevel, TsjitPass, active_log, allow_rewrite, log_update
-
-
-class _NeedsMemory(Exception):
-    """Raised by the marking of values alone on meeting an op that is not quiet."""
 
 
 class _Liveness:
@@ -48,33 +44,27 @@ class _Liveness:
     methods, which made set lookups most of the marking's cost; everything marked
     stays alive (in the graph) while the pass runs, so the ids stay unique.
 
-    Without alias analysis (`db` None) it follows values alone and checks on the way
-    that every op it visits is quiet (`is_quiet`), raising `_NeedsMemory` at the first
-    that is not: most graphs are all quiet, and the marking visits every op anyway."""
+    This class follows values alone, for a graph of quiet ops (`is_quiet`: no op writes
+    memory or has effects): an op is live when one of its results is."""
 
-    def __init__(self, db: AliasDb | None, ops: Sequence[Operation] = ()):
-        self.db = db
+    db: AliasDb | None = None
+    live_memory: set[int] = frozenset()  # pyright: ignore[reportAssignmentType]
+
+    def __init__(self) -> None:
         self.live_values: set[int] = set()
-        self.live_memory: set[int] = set()
         self.marked: set[int] = set()
-        self.effectful = {id(op) for op in ops if db.has_side_effects(op) or db.writes_to_wildcard(op)} if db else set()
-        """Ops live whatever the values: side effects, or writes the caller can see."""
-        self.mark_block = self.mark_block_with_memory if db is not None else self.mark_block_by_values
 
-    def mark_block_by_values(self, block: Block) -> None:
-        """Marks what is live in `block`, walking it backwards from its terminator: an
-        op is live when one of its results is (no op writes memory or has effects)."""
+    def mark_block(self, block: Block) -> None:
+        """Marks what is live in `block`, walking it backwards from its terminator."""
         terminator = block._last_op  # pyright: ignore[reportPrivateUsage]
-        if terminator is not None:
-            self.mark_terminator(terminator)
+        if terminator is None:
+            return
+        self.mark_terminator(terminator)
         live = self.live_values
         marked = self.marked
-        quiet = is_quiet
         any_marked = False
         op = terminator
         while op is not None:  # the fields, not xDSL's properties and ABC checks: this visits every op
-            if not quiet(op):
-                raise _NeedsMemory
             if op.regions:
                 self.mark_regions(op)
                 for result in op.results:
@@ -92,37 +82,9 @@ class _Liveness:
                         break
             op = op._prev_op  # pyright: ignore[reportPrivateUsage]
         if any_marked:
-            parent = block.parent.parent if block.parent is not None else None  # pyright: ignore[reportOptionalMemberAccess]
+            parent = block.parent.parent  # pyright: ignore[reportOptionalMemberAccess]
             if parent is not None and type(parent) is not FuncOp:
                 self.mark(parent)
-
-    def mark_block_with_memory(self, block: Block) -> None:
-        """Marks what is live in `block`, walking it backwards from its terminator: an
-        op is live when one of its results is, or it writes memory a live value may
-        observe, or it has effects."""
-        db = self.db
-        assert db is not None
-        if self.effectful:
-            for op in block.ops:
-                if id(op) in self.effectful:
-                    self.mark(op)
-        terminator = block._last_op  # pyright: ignore[reportPrivateUsage]
-        if terminator is not None:
-            self.mark_terminator(terminator)
-        live = self.live_values
-        op = terminator
-        while op is not None:
-            if op.regions:
-                self.mark_regions(op)
-            for result in op.results:  # `mark_if_live`, inlined
-                if id(result) in live:
-                    self.mark(op)
-                    break
-            else:
-                written = db.writes(op)
-                if written and not written.isdisjoint(self.live_memory):
-                    self.mark(op)
-            op = op._prev_op  # pyright: ignore[reportPrivateUsage]
 
     def mark_regions(self, op: Operation) -> None:
         if type(op) is LoopOp:
@@ -145,16 +107,17 @@ class _Liveness:
         terminator = body._last_op  # pyright: ignore[reportPrivateUsage]
         assert terminator is not None
         arguments = body._args[1:]  # pyright: ignore[reportPrivateUsage]
-        written = self.db.writes(loop) if self.db is not None else frozenset()
+        written = self.db.writes(loop) if self.db is not None else None
         live = self.live_values
+        marked = self.marked
         while True:
-            was_marked = id(loop) in self.marked
+            was_marked = id(loop) in marked
             memory = len(self.live_memory)
             self.mark_block(body)
             again = False
             condition, *yielded = terminator._operands  # pyright: ignore[reportPrivateUsage]
-            if not was_marked and id(loop) in self.marked:
-                again |= not self.settle(loop, condition)
+            if not was_marked and id(loop) in marked:
+                again = not self.settle(loop, condition)
             for i, (argument, value) in enumerate(zip(arguments, yielded)):
                 if id(argument) in live and id(value) not in live:
                     self.make_live(loop._operands[2 + i])  # pyright: ignore[reportPrivateUsage]  # loop.carried[i]
@@ -185,28 +148,25 @@ class _Liveness:
     def mark_terminator(self, terminator: Operation) -> None:
         """A block's yield uses only the values its parent's live results need."""
         block = terminator.parent
-        region = block.parent if block is not None else None
-        parent = region.parent if region is not None else None
+        parent = block.parent.parent  # pyright: ignore[reportOptionalMemberAccess]
         self.marked.add(id(terminator))
         operands = terminator._operands  # pyright: ignore[reportPrivateUsage]
         live = self.live_values
-        if type(parent) is LoopOp:
+        kind = type(parent)
+        if kind is LoopOp:
             condition, *yielded = operands
-            if id(parent) in self.marked or parent.is_ancestor(_definer(condition)):
+            if id(parent) in self.marked or parent.is_ancestor(_definer(condition)):  # pyright: ignore[reportOptionalMemberAccess]
                 self.make_live(condition)  # a while loop stays: it may not terminate
             arguments = block._args[1:]  # pyright: ignore[reportPrivateUsage, reportOptionalMemberAccess]
-            carried = parent._operands[2:]  # pyright: ignore[reportPrivateUsage]  # not the accessor: this runs per loop and value
-            for value, argument, result, initial in zip(yielded, arguments, parent.results, carried):
+            carried = parent._operands[2:]  # pyright: ignore[reportPrivateUsage, reportOptionalMemberAccess]  # not the accessor: this runs per loop and value
+            for value, argument, result, initial in zip(yielded, arguments, parent.results, carried):  # pyright: ignore[reportOptionalMemberAccess]
                 if id(result) in live or id(argument) in live:
                     self.make_live(value)
                     self.make_live(initial)
-        elif parent is None or type(parent) is FuncOp or len(parent.results) != len(operands):
-            for value in operands:
-                self.make_live(value)
+        elif kind is FuncOp or parent is None or len(parent.results) != len(operands):
+            self.make_all_live(operands)
         else:
-            for value, result in zip(operands, parent.results):
-                if id(result) in live:
-                    self.make_live(value)
+            self.make_all_live([value for value, result in zip(operands, parent.results) if id(result) in live])
 
     def mark(self, op: Operation) -> None:
         """Marks `op` and the ops enclosing it, and makes what they use live."""
@@ -223,69 +183,186 @@ class _Liveness:
         operands: Sequence[SSAValue] = op._operands  # pyright: ignore[reportPrivateUsage]
         if op.regions and type(op) is LoopOp:  # carried values become live with their results
             operands = operands[:2] + region_block(op, 0)._last_op._operands[:1]  # pyright: ignore[reportOptionalMemberAccess, reportPrivateUsage]
-        if self.db is None:
-            self.live_values.update(map(id, operands))
-            return
+        self.make_all_live(operands)
+
+    def make_live(self, value: SSAValue) -> None:
+        self.live_values.add(id(value))
+
+    def make_all_live(self, values: Sequence[SSAValue]) -> None:
+        self.live_values.update(map(id, values))
+
+
+class _MemoryLiveness(_Liveness):
+    """The marking with alias analysis, for graphs with ops that are not quiet: an op
+    is also live when it has effects, writes memory the caller can see, or writes
+    memory a live value may observe; a value makes live the memory it reaches."""
+
+    def __init__(self, db: AliasDb, ops: Sequence[Operation]):
+        super().__init__()
+        self.db = db
+        self.live_memory = set()
+        self.effectful = {id(op) for op in ops if db.has_side_effects(op) or db.writes_to_wildcard(op)}
+        """Ops live whatever the values: side effects, or writes the caller can see."""
+
+    def mark_block(self, block: Block) -> None:
+        db = self.db
+        assert db is not None
+        if self.effectful:
+            for op in block.ops:
+                if id(op) in self.effectful:
+                    self.mark(op)
+        terminator = block._last_op  # pyright: ignore[reportPrivateUsage]
+        if terminator is not None:
+            self.mark_terminator(terminator)
         live = self.live_values
-        for value in operands:
-            if id(value) not in live:
-                self.make_live(value)
+        op = terminator
+        while op is not None:
+            if op.regions:
+                self.mark_regions(op)
+            for result in op.results:  # `mark_if_live`, inlined
+                if id(result) in live:
+                    self.mark(op)
+                    break
+            else:
+                written = db.writes(op)
+                if written and not written.isdisjoint(self.live_memory):
+                    self.mark(op)
+            op = op._prev_op  # pyright: ignore[reportPrivateUsage]
 
     def make_live(self, value: SSAValue) -> None:
         key = id(value)
         if key not in self.live_values:
             self.live_values.add(key)
-            if self.db is not None and (contents := self.db.contents_of(value)):
+            if contents := self.db.contents_of(value):  # pyright: ignore[reportOptionalMemberAccess]
                 self.live_memory |= contents
+
+    def make_all_live(self, values: Sequence[SSAValue]) -> None:
+        live = self.live_values
+        for value in values:
+            if id(value) not in live:
+                self.make_live(value)
+
+
+_QUIET_BY_CLASS: dict[type[Operation], bool | dict[int, bool]] = {}
+"""`is_quiet` per op class: a bool for the classes whose ops it decides by name (one per
+class), by operand count for operators (their overloads differ); classes whose ops it
+decides one by one (by their effect traits) are not kept."""
+
+
+def _is_quiet(op: Operation, known: bool | dict[int, bool] | None) -> bool:
+    """`is_quiet(op)`, given what `_QUIET_BY_CLASS` holds for its class."""
+    if known is False:
+        return False
+    count = len(op._operands)  # pyright: ignore[reportPrivateUsage]
+    if known is not None:
+        quiet = known.get(count)  # pyright: ignore[reportAttributeAccessIssue]
+        if quiet is not None:
+            return quiet
+    quiet = is_quiet(op)
+    if isinstance(op, OperatorOp):
+        _QUIET_BY_CLASS.setdefault(type(op), {})[count] = quiet  # pyright: ignore[reportIndexIssue]
+    elif op.name in ALIAS_RULES:
+        _QUIET_BY_CLASS[type(op)] = quiet
+    return quiet
 
 
 def eliminate_dead_code(graph: FuncOp) -> bool:
     """Removes the dead code of one graph; True when anything was removed."""
     block = graph.body.block
-    if not _may_go_in(block):
+    candidates: list[Operation] = []
+    quiet = _scan(block, candidates, True)
+    if not candidates:
         return False  # nothing the sweep could remove: no marking, no alias analysis
-    liveness = _Liveness(None)
-    try:
-        liveness.mark_block(block)
-    except _NeedsMemory:
-        liveness = _Liveness(AliasDb(graph), nested_ops(graph))
-        liveness.mark_block(block)
-    return _Sweeper(liveness).sweep(block)
+    watched = _removals_watched()
+    erased = False
+    if quiet and not watched:
+        erased, remains = _erase_trivially_dead(candidates)
+        if not remains:
+            return erased
+    liveness = _Liveness() if quiet else _MemoryLiveness(AliasDb(graph), nested_ops(graph))
+    liveness.mark_block(block)
+    return _Sweeper(liveness, watched).sweep(block) or erased
 
 
-def _may_go_in(block: Block) -> bool:
-    """Whether the sweep could remove an op of `block` (its regions included) or a part
-    of one. It removes only ops whose results are all unused (or that have none) and the
+def _removals_watched() -> bool:
+    """Whether the running pass counts its removals against a limit or logs them: then
+    each asks (`allow_rewrite`, `log_update`), in the sweep's order."""
+    log = active_log()
+    return log is not None and (log.limit is not None or log.enabled(LogLevel.UPDATE))
+
+
+def _scan(block: Block, candidates: list[Operation], quiet: bool) -> bool:
+    """Collects the ops of `block` (its regions included) that the sweep could remove or
+    shrink, and returns whether they and all ops before them are quiet (given `quiet`
+    for the ops before the block).
+
+    The sweep removes only ops whose results are all unused (or that have none) and the
     unused outputs of Ifs and Loops: in a graph where every op but the terminators has
-    results, all of them used, every op is live and nothing goes (a freshly scripted
-    module's graphs often are so)."""
+    results, all of them used, it removes nothing (nor does what it removes make
+    anything else unused), whatever the marking found; a freshly scripted module's
+    graphs often are so."""
+    kinds = _QUIET_BY_CLASS
     op = block._first_op  # pyright: ignore[reportPrivateUsage]
     while op is not None:
+        if quiet:
+            known = kinds.get(type(op))
+            if known is not True and (type(known) is not dict or known.get(len(op._operands)) is not True):  # pyright: ignore[reportPrivateUsage, reportAttributeAccessIssue]
+                quiet = _is_quiet(op, known)
         results = op.results
         if results:
             for result in results:
                 if result.first_use is None:
-                    return True
+                    candidates.append(op)
+                    break
         elif not is_terminator(op):
-            return True
+            candidates.append(op)
         if op.regions:
             for region in op.regions:
                 inner = region._first_block  # pyright: ignore[reportPrivateUsage]
                 while inner is not None:
-                    if _may_go_in(inner):
-                        return True
+                    quiet = _scan(inner, candidates, quiet)
                     inner = inner._next_block  # pyright: ignore[reportPrivateUsage]
         op = op._next_op  # pyright: ignore[reportPrivateUsage]
-    return False
+    return quiet
+
+
+def _erase_trivially_dead(candidates: list[Operation]) -> tuple[bool, bool]:
+    """In a graph of quiet ops, erases the `candidates` without regions whose results are
+    all unused, and then the ops that leaves unused, as the sweep would: such an op
+    makes nothing live, so the marking never marks it. Returns whether it erased any,
+    and whether a candidate remains that needs the marking (an If or Loop with unused
+    results, or a region op nobody uses); if none does, nothing more can go (`_scan`)."""
+    erased = remains = False
+    while candidates:
+        op = candidates.pop()
+        if op.parent is None:
+            continue  # erased already: it was a candidate for each operand it freed
+        if op.regions:
+            remains = True
+            continue
+        for result in op.results:
+            if result.first_use is not None:
+                break
+        else:
+            operands = op._operands  # pyright: ignore[reportPrivateUsage]
+            erase_unused_op(op)
+            erased = True
+            for value in operands:
+                if value.first_use is None:
+                    owner = value.owner
+                    if type(owner) is not Block:
+                        candidates.append(owner)  # pyright: ignore[reportArgumentType]
+    return erased, remains
 
 
 class _Sweeper:
-    def __init__(self, liveness: _Liveness):
+    """Removes what the marking left unmarked and unused, walking blocks backwards so
+    that an op's users go before it."""
+
+    def __init__(self, liveness: _Liveness, watched: bool):
         self.liveness = liveness
+        self.watched = watched
         self.changed = False
-        log = active_log()
-        self.watched = log is not None and (log.limit is not None or log.enabled(LogLevel.UPDATE))
-        """Whether removals are counted against a limit or logged: then each asks."""
 
     def sweep(self, block: Block) -> bool:
         marked = self.liveness.marked
@@ -299,11 +376,11 @@ class _Sweeper:
                         break
                 else:  # unmarked and unused
                     if not watched:
-                        erase_built_op(op)
+                        erase_unused_op(op)
                         self.changed = True
                     elif allow_rewrite():
                         log_update("removed", op)
-                        erase_built_op(op)
+                        erase_unused_op(op)
                         self.changed = True
                     op = previous
                     continue
