@@ -163,3 +163,153 @@ func.func @write_read_by_next_iteration(%x : !ts.tensor, %n : !ts.int) -> !ts.te
   }
   func.return %tot : !ts.tensor
 }
+
+// A quiet graph (no op writes memory or has effects) loses its unused ops and what
+// they alone use, across blocks: an If whose only user goes goes too.
+
+// CHECK-LABEL: func.func @unused_chains
+// CHECK-NEXT:    func.return %x : !ts.tensor
+func.func @unused_chains(%x : !ts.tensor, %c : !ts.bool) -> !ts.tensor {
+  %a = aten.neg %x : (!ts.tensor) -> !ts.tensor
+  %b = aten.exp %a : (!ts.tensor) -> !ts.tensor
+  %one = prim.Constant 1 : !ts.int
+  %t = prim.TupleConstruct %b, %one : (!ts.tensor, !ts.int) -> !ts.tuple<!ts.tensor, !ts.int>
+  %r = prim.If %c -> (!ts.tensor) {
+    %m = aten.mul %x, %x : (!ts.tensor, !ts.tensor) -> !ts.tensor
+    prim.Yield %m : !ts.tensor
+  } else {
+    prim.Yield %x : !ts.tensor
+  }
+  %u = aten.neg %r : (!ts.tensor) -> !ts.tensor
+  func.return %x : !ts.tensor
+}
+
+// Removing an unused op can leave an If output or a loop-carried value unused; those
+// go as well, with what computed them, and a carried value that only feeds itself dies
+// with its result's last user.
+
+// CHECK-LABEL: func.func @freed_outputs
+// CHECK-NEXT:    %true = prim.Constant true : !ts.bool
+// CHECK-NEXT:    %a = prim.If %c -> (!ts.tensor) {
+// CHECK-NEXT:      %e = aten.exp %x : (!ts.tensor) -> !ts.tensor
+// CHECK-NEXT:      prim.Yield %e : !ts.tensor
+// CHECK-NEXT:    } else {
+// CHECK-NEXT:      prim.Yield %x : !ts.tensor
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %acc = prim.Loop %n, %true iter(%i) carried(%p = %a : !ts.tensor) -> (!ts.tensor) {
+// CHECK-NEXT:      %p2 = aten.mul %p, %p : (!ts.tensor, !ts.tensor) -> !ts.tensor
+// CHECK-NEXT:      prim.Yield %true, %p2 : !ts.bool, !ts.tensor
+// CHECK-NEXT:    }
+// CHECK-NEXT:    func.return %acc : !ts.tensor
+func.func @freed_outputs(%x : !ts.tensor, %c : !ts.bool, %n : !ts.int) -> !ts.tensor {
+  %true = prim.Constant true : !ts.bool
+  %zero = prim.Constant 0 : !ts.int
+  %a, %b = prim.If %c -> (!ts.tensor, !ts.tensor) {
+    %e = aten.exp %x : (!ts.tensor) -> !ts.tensor
+    %s = aten.sin %x : (!ts.tensor) -> !ts.tensor
+    prim.Yield %e, %s : !ts.tensor, !ts.tensor
+  } else {
+    prim.Yield %x, %x : !ts.tensor, !ts.tensor
+  }
+  %nb = aten.neg %b : (!ts.tensor) -> !ts.tensor
+  %acc, %count = prim.Loop %n, %true iter(%i) carried(%p = %a : !ts.tensor, %k = %zero : !ts.int) -> (!ts.tensor, !ts.int) {
+    %p2 = aten.mul %p, %p : (!ts.tensor, !ts.tensor) -> !ts.tensor
+    %k2 = aten.add %k, %i : (!ts.int, !ts.int) -> !ts.int
+    prim.Yield %true, %p2, %k2 : !ts.bool, !ts.tensor, !ts.int
+  }
+  %twice = aten.mul %count, %count : (!ts.int, !ts.int) -> !ts.int
+  func.return %acc : !ts.tensor
+}
+
+// Nested Ifs: unused ops and outputs go at every depth; an If nobody uses stays when
+// it holds a while loop (which might not terminate), and the ops the loop needs stay.
+
+// CHECK-LABEL: func.func @nested_ifs
+// CHECK-NEXT:    %r = prim.If %c -> (!ts.tensor) {
+// CHECK-NEXT:      %a = prim.If %d -> (!ts.tensor) {
+// CHECK-NEXT:        %e = aten.exp %x : (!ts.tensor) -> !ts.tensor
+// CHECK-NEXT:        prim.Yield %e : !ts.tensor
+// CHECK-NEXT:      } else {
+// CHECK-NEXT:        prim.Yield %x : !ts.tensor
+// CHECK-NEXT:      }
+// CHECK-NEXT:      prim.Yield %a : !ts.tensor
+// CHECK-NEXT:    } else {
+// CHECK-NEXT:      prim.Yield %x : !ts.tensor
+// CHECK-NEXT:    }
+// CHECK-NEXT:    prim.If %d {
+// CHECK-NEXT:      %spin = prim.Loop %n, %c iter(%j) carried(%v = %x : !ts.tensor) -> (!ts.tensor) {
+// CHECK-NEXT:        %more = aten.is_nonzero %v : (!ts.tensor) -> !ts.bool
+// CHECK-NEXT:        prim.Yield %more, %v : !ts.bool, !ts.tensor
+// CHECK-NEXT:      }
+// CHECK-NEXT:      prim.Yield
+// CHECK-NEXT:    } else {
+// CHECK-NEXT:      prim.Yield
+// CHECK-NEXT:    }
+// CHECK-NEXT:    func.return %r : !ts.tensor
+func.func @nested_ifs(%x : !ts.tensor, %c : !ts.bool, %d : !ts.bool, %n : !ts.int) -> !ts.tensor {
+  %r = prim.If %c -> (!ts.tensor) {
+    %dead = aten.neg %x : (!ts.tensor) -> !ts.tensor
+    %a, %b = prim.If %d -> (!ts.tensor, !ts.tensor) {
+      %e = aten.exp %x : (!ts.tensor) -> !ts.tensor
+      %s = aten.sin %x : (!ts.tensor) -> !ts.tensor
+      prim.Yield %e, %s : !ts.tensor, !ts.tensor
+    } else {
+      prim.Yield %x, %x : !ts.tensor, !ts.tensor
+    }
+    prim.Yield %a : !ts.tensor
+  } else {
+    %gone = prim.If %d -> (!ts.tensor) {
+      %m = aten.mul %x, %x : (!ts.tensor, !ts.tensor) -> !ts.tensor
+      prim.Yield %m : !ts.tensor
+    } else {
+      prim.Yield %x : !ts.tensor
+    }
+    prim.Yield %x : !ts.tensor
+  }
+  prim.If %d {
+    %unused = aten.relu %x : (!ts.tensor) -> !ts.tensor
+    %spin = prim.Loop %n, %c iter(%j) carried(%v = %x : !ts.tensor) -> (!ts.tensor) {
+      %more = aten.is_nonzero %v : (!ts.tensor) -> !ts.bool
+      prim.Yield %more, %v : !ts.bool, !ts.tensor
+    }
+    prim.Yield
+  } else {
+    prim.Yield
+  }
+  func.return %r : !ts.tensor
+}
+
+// A write to a local tensor nobody reads goes, unless an op of the graph, even an
+// unused one, makes its memory a wildcard (here `__getitem__` of a list holding it):
+// the alias analysis covers the whole graph before anything goes, as PyTorch's does.
+
+// CHECK-LABEL: func.func @write_to_local
+// CHECK-NEXT:    %one = prim.Constant 1 : !ts.int
+// CHECK-NEXT:    %w = aten.add_ %x, %one, %one : (!ts.tensor, !ts.int, !ts.int) -> !ts.tensor
+// CHECK-NEXT:    func.return %x : !ts.tensor
+func.func @write_to_local(%x : !ts.tensor) -> !ts.tensor {
+  %none = prim.Constant : !ts.none
+  %one = prim.Constant 1 : !ts.int
+  %t = aten.clone %x, %none : (!ts.tensor, !ts.none) -> !ts.tensor
+  %n = aten.neg %t : (!ts.tensor) -> !ts.tensor
+  %v = aten.add_ %t, %one, %one : (!ts.tensor, !ts.int, !ts.int) -> !ts.tensor
+  %w = aten.add_ %x, %one, %one : (!ts.tensor, !ts.int, !ts.int) -> !ts.tensor
+  func.return %x : !ts.tensor
+}
+
+// CHECK-LABEL: func.func @write_to_wildcard
+// CHECK-NEXT:    %none = prim.Constant : !ts.none
+// CHECK-NEXT:    %one = prim.Constant 1 : !ts.int
+// CHECK-NEXT:    %t = aten.clone %x, %none : (!ts.tensor, !ts.none) -> !ts.tensor
+// CHECK-NEXT:    %v = aten.add_ %t, %one, %one : (!ts.tensor, !ts.int, !ts.int) -> !ts.tensor
+// CHECK-NEXT:    func.return %x : !ts.tensor
+func.func @write_to_wildcard(%x : !ts.tensor) -> !ts.tensor {
+  %none = prim.Constant : !ts.none
+  %one = prim.Constant 1 : !ts.int
+  %zero = prim.Constant 0 : !ts.int
+  %t = aten.clone %x, %none : (!ts.tensor, !ts.none) -> !ts.tensor
+  %l = prim.ListConstruct %t : (!ts.tensor) -> !ts.list<!ts.tensor>
+  %g = aten.__getitem__ %l, %zero : (!ts.list<!ts.tensor>, !ts.int) -> !ts.tensor
+  %v = aten.add_ %t, %one, %one : (!ts.tensor, !ts.int, !ts.int) -> !ts.tensor
+  func.return %x : !ts.tensor
+}
