@@ -17,6 +17,13 @@ marking stays linear in nested loops. A loop-carried value is live when its resu
 used or a live op in the body uses it, so a carried value that only feeds itself dies
 (PyTorch keeps those). Everything unmarked goes. A graph whose ops all only read
 (`is_quiet`, known from their names) needs no alias analysis: liveness follows values.
+
+Most graphs need less. One scan finds the ops the sweep could touch (an unused result,
+no result at all) and whether the graph is quiet: with none, nothing can go. In a quiet
+graph an unused op without regions is never marked, so it and what it alone uses go at
+once, from the use lists; only an If or Loop left with unused results then needs the
+marking. A graph with a write keeps the full analysis: there even an unused op can
+decide what is live (one that makes memory a wildcard keeps the writes to it).
 """
 
 from __future__ import annotations
