@@ -30,7 +30,7 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewri
 
 from tsjit.diagnostics import SourceLocation, TsjitError
 from tsjit.dialects.prim import CallMethodOp, ForkOp, plural
-from tsjit.dialects.traversal import nested_ops
+from tsjit.dialects.traversal import nested_ops_of
 from tsjit.dialects.types import ClassType
 from tsjit.transforms.pass_logging import TsjitPass
 
@@ -123,7 +123,7 @@ def inlinable_functions(module: ModuleOp) -> dict[str, func.FuncOp]:
     """Calls made outside those functions (in nested modules)."""
     for top in module.ops:
         called = calls[top.sym_name.data] if isinstance(top, func.FuncOp) and top.sym_name.data in calls else elsewhere
-        for op in nested_ops(top):
+        for op in nested_ops_of(top, (func.CallOp, CallMethodOp)):
             if isinstance(op, func.CallOp):
                 called.add(op.callee.string_value())
             elif isinstance(op, CallMethodOp) and isinstance(op.obj.type, ClassType):

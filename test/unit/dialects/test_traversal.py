@@ -1,22 +1,23 @@
-"""`nested_ops` lists the same ops as xDSL's walk, in the same order; `child_blocks` and
-`region_block` read the blocks xDSL's accessors give; the in-place rewiring of
-`ir_surgery` leaves use lists as xDSL's own calls would."""
+"""`nested_ops` lists the same ops as xDSL's walk, in the same order, and `nested_ops_of`
+those of given kinds; `child_blocks` and `region_block` read the blocks xDSL's accessors
+give; the in-place rewiring of `ir_surgery` leaves use lists as xDSL's own calls would."""
 
 from __future__ import annotations
 
-from xdsl.ir import Block, Region
+from xdsl.dialects.func import FuncOp
+from xdsl.ir import Block, Operation, Region
 
 from tsjit.context import make_context
 from tsjit.dialects import prim
 from tsjit.dialects.ir_surgery import drop_operands, erase_unused_op, replace_all_uses
-from tsjit.dialects.traversal import child_blocks, nested_ops, region_block
+from tsjit.dialects.traversal import child_blocks, nested_ops, nested_ops_of, region_block
 from tsjit.dialects.types import BoolType
 from tsjit.formats.mlir import parse_mlir
 
 T = "!ts.tensor"
 
 
-def test_nested_ops_is_the_walk_without_its_root():
+def test_nested_ops_is_the_walk_without_its_root_and_nested_ops_of_its_filter():
     text = f"""func.func @f(%x : {T}, %c : !ts.bool, %n : !ts.int) -> {T} {{
   %true = prim.Constant true : !ts.bool
   %a = prim.If %c -> ({T}) {{
@@ -40,6 +41,9 @@ func.func @g(%x : {T}) -> {T} {{
     assert [id(op) for op in nested_ops(module)] == [id(op) for op in walked]
     loop = next(op for op in walked if op.name == "prim.Loop")
     assert [op.name for op in nested_ops(loop)] == ["aten.neg", "prim.Yield"]
+    for kinds in ((prim.YieldOp,), (prim.IfOp, prim.LoopOp), (prim.YieldOp, FuncOp), (Operation,)):
+        assert [id(op) for op in nested_ops_of(module, kinds)] == [id(op) for op in walked if isinstance(op, kinds)]
+    assert [op.name for op in nested_ops_of(loop, (prim.YieldOp,))] == ["prim.Yield"]
 
 
 def test_replace_all_uses_moves_every_use_and_keeps_the_use_lists_whole():
