@@ -125,10 +125,17 @@ class _Liveness:
             condition, *yielded = terminator._operands  # pyright: ignore[reportPrivateUsage]
             if not was_marked and id(loop) in marked:
                 again = not self.settle(loop, condition)
-            for i, (argument, value) in enumerate(zip(arguments, yielded)):
-                if id(argument) in live and id(value) not in live:
-                    self.make_live(loop._operands[2 + i])  # pyright: ignore[reportPrivateUsage]  # loop.carried[i]
-                    again |= not self.settle(loop, value)
+            settled = False
+            while not settled:  # a yielded value may be a carried argument checked before it became live
+                settled = True
+                for i, (argument, value) in enumerate(zip(arguments, yielded)):
+                    if id(argument) in live:
+                        initial = loop._operands[2 + i]  # pyright: ignore[reportPrivateUsage]  # loop.carried[i]
+                        if id(initial) not in live:  # also when the yielded value was live already
+                            self.make_live(initial)
+                        if id(value) not in live:
+                            again |= not self.settle(loop, value)
+                            settled = False
             if written and len(self.live_memory) != memory and not written.isdisjoint(self.live_memory):
                 again = True
             if not again:

@@ -313,3 +313,57 @@ func.func @write_to_wildcard(%x : !ts.tensor) -> !ts.tensor {
   %v = aten.add_ %t, %one, %one : (!ts.tensor, !ts.int, !ts.int) -> !ts.tensor
   func.return %x : !ts.tensor
 }
+
+// A carried value that a live one receives in the next iteration is live, however
+// long the chain: here %c decides whether the while loop goes on, takes %b's value,
+// which takes %a's, which takes %e's.
+
+// CHECK-LABEL: func.func @carried_chain
+// CHECK-NEXT:    %true = prim.Constant true : !ts.bool
+// CHECK-NEXT:    %p, %q, %r = prim.Loop %n, %true iter(%i) carried(%a = %x : !ts.tensor, %b = %x : !ts.tensor, %c = %x : !ts.tensor) -> (!ts.tensor, !ts.tensor, !ts.tensor) {
+// CHECK-NEXT:      %e = aten.neg %x : (!ts.tensor) -> !ts.tensor
+// CHECK-NEXT:      %more = aten.is_nonzero %c : (!ts.tensor) -> !ts.bool
+// CHECK-NEXT:      prim.Yield %more, %e, %a, %b : !ts.bool, !ts.tensor, !ts.tensor, !ts.tensor
+// CHECK-NEXT:    }
+// CHECK-NEXT:    func.return %x : !ts.tensor
+func.func @carried_chain(%x : !ts.tensor, %n : !ts.int) -> !ts.tensor {
+  %true = prim.Constant true : !ts.bool
+  %p, %q, %r = prim.Loop %n, %true iter(%i) carried(%a = %x : !ts.tensor, %b = %x : !ts.tensor, %c = %x : !ts.tensor) -> (!ts.tensor, !ts.tensor, !ts.tensor) {
+    %e = aten.neg %x : (!ts.tensor) -> !ts.tensor
+    %more = aten.is_nonzero %c : (!ts.tensor) -> !ts.bool
+    prim.Yield %more, %e, %a, %b : !ts.bool, !ts.tensor, !ts.tensor, !ts.tensor
+  }
+  func.return %x : !ts.tensor
+}
+
+// A live carried value makes its initial value live even when what the body yields
+// for it was live already: the outer loop's %a reaches the inner while loop's
+// condition through %v, so %a's next value, %k, stays.
+
+// CHECK-LABEL: func.func @live_initial_value
+// CHECK:         %z = prim.Loop %n, %true iter(%i) carried(%a = %y : !ts.tensor) -> (!ts.tensor) {
+// CHECK-NEXT:      %k = aten.neg %y : (!ts.tensor) -> !ts.tensor
+// CHECK-NEXT:      prim.If %d {
+// CHECK:             %s, %t = prim.Loop %n, %true iter(%j) carried(%u = %x : !ts.tensor, %v = %a : !ts.tensor) -> (!ts.tensor, !ts.tensor) {
+// CHECK-NEXT:          %m = aten.mul %k, %u : (!ts.tensor, !ts.tensor) -> !ts.tensor
+// CHECK-NEXT:          %more = aten.is_nonzero %m : (!ts.tensor) -> !ts.bool
+// CHECK-NEXT:          prim.Yield %more, %v, %y : !ts.bool, !ts.tensor, !ts.tensor
+// CHECK:           prim.Yield %c, %k : !ts.bool, !ts.tensor
+func.func @live_initial_value(%x : !ts.tensor, %y : !ts.tensor, %c : !ts.bool, %d : !ts.bool, %n : !ts.int) -> !ts.tensor {
+  %true = prim.Constant true : !ts.bool
+  %z = prim.Loop %n, %true iter(%i) carried(%a = %y : !ts.tensor) -> (!ts.tensor) {
+    %k = aten.neg %y : (!ts.tensor) -> !ts.tensor
+    prim.If %d {
+      prim.Yield
+    } else {
+      %s, %t = prim.Loop %n, %true iter(%j) carried(%u = %x : !ts.tensor, %v = %a : !ts.tensor) -> (!ts.tensor, !ts.tensor) {
+        %m = aten.mul %k, %u : (!ts.tensor, !ts.tensor) -> !ts.tensor
+        %more = aten.is_nonzero %m : (!ts.tensor) -> !ts.bool
+        prim.Yield %more, %v, %y : !ts.bool, !ts.tensor, !ts.tensor
+      }
+      prim.Yield
+    }
+    prim.Yield %c, %k : !ts.bool, !ts.tensor
+  }
+  func.return %y : !ts.tensor
+}
