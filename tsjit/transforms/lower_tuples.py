@@ -38,24 +38,27 @@ from tsjit.dialects.prim import (
 )
 from tsjit.dialects.traversal import nested_ops
 from tsjit.dialects.types import TupleType
+from tsjit.transforms.mostly_local import MostlyLocalPattern
 from tsjit.transforms.pass_logging import TsjitPass
 from tsjit.transforms.shape_propagation import can_stand_in
 
 
-class ForwardTupleUnpack(RewritePattern):
+class ForwardTupleUnpack(RewritePattern, MostlyLocalPattern):
     """`prim.TupleUnpack (prim.TupleConstruct a, b)` → `a, b`."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: TupleUnpackOp, rewriter: PatternRewriter, /) -> None:
         construct = op.tuple.owner
-        if isinstance(construct, TupleConstructOp) and all(
-            can_stand_in(e, r) for e, r in zip(construct.elements, op.outs, strict=True)
-        ):
+        if not isinstance(construct, TupleConstructOp):
+            return
+        if all(can_stand_in(e, r) for e, r in zip(construct.elements, op.outs, strict=True)):
             rewriter.replace(op, [], list(construct.elements))
             erase_if_unused(construct, rewriter)
+        else:
+            self.declined_for_the_graph()  # the construct's operands, which may be replaced
 
 
-class ForwardTupleIndex(RewritePattern):
+class ForwardTupleIndex(RewritePattern, MostlyLocalPattern):
     """`prim.TupleIndex (prim.TupleConstruct a, b)[c]` with a constant `c` → element c
     (the verifier has checked that a constant index is in range)."""
 
@@ -70,6 +73,8 @@ class ForwardTupleIndex(RewritePattern):
         if can_stand_in(element, op.result):
             rewriter.replace(op, [], [element])
             erase_if_unused(construct, rewriter)
+        else:
+            self.declined_for_the_graph()  # the construct's operands, which may be replaced
 
 
 class ForwardTupleSlice(RewritePattern):
