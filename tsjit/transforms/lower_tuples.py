@@ -38,6 +38,7 @@ from tsjit.dialects.prim import (
 )
 from tsjit.dialects.traversal import nested_ops
 from tsjit.dialects.types import TupleType
+from tsjit.transforms.forwarding import erase_if_unused, forward_results
 from tsjit.transforms.mostly_local import MostlyLocalPattern
 from tsjit.transforms.pass_logging import TsjitPass
 from tsjit.transforms.shape_propagation import can_stand_in
@@ -52,7 +53,7 @@ class ForwardTupleUnpack(RewritePattern, MostlyLocalPattern):
         if not isinstance(construct, TupleConstructOp):
             return
         if all(can_stand_in(e, r) for e, r in zip(construct.elements, op.outs, strict=True)):
-            rewriter.replace(op, [], list(construct.elements))
+            forward_results(op, construct.elements, rewriter)
             erase_if_unused(construct, rewriter)
         else:
             self.declined_for_the_graph()  # the construct's operands, which may be replaced
@@ -71,7 +72,7 @@ class ForwardTupleIndex(RewritePattern, MostlyLocalPattern):
         assert isinstance(index.value, IntegerAttr)
         element = construct.elements[index.value.value.data]
         if can_stand_in(element, op.result):
-            rewriter.replace(op, [], [element])
+            forward_results(op, [element], rewriter)
             erase_if_unused(construct, rewriter)
         else:
             self.declined_for_the_graph()  # the construct's operands, which may be replaced
@@ -157,11 +158,6 @@ class EraseUnusedTupleOp(RewritePattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         if isinstance(op, (TupleConstructOp, TupleUnpackOp, TupleIndexOp, TupleSliceOp)):
             erase_if_unused(op, rewriter)
-
-
-def erase_if_unused(op: Operation, rewriter: PatternRewriter) -> None:
-    if op.parent is not None and not any(r.uses for r in op.results):
-        rewriter.erase(op)
 
 
 def _terminator(block: Block) -> YieldOp:

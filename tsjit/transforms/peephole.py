@@ -58,6 +58,7 @@ from tsjit.dialects.types import (
 )
 from tsjit.transforms.analysis.alias_analysis import AliasDb
 from tsjit.transforms.analysis.shape_rules import UNKNOWN, Operands, constant_value
+from tsjit.transforms.forwarding import forward_results
 from tsjit.transforms.lower_tuples import ForwardTupleIndex, ForwardTupleUnpack
 from tsjit.transforms.mostly_local import MostlyLocalPattern
 from tsjit.transforms.pattern_driver import LocalPattern
@@ -88,7 +89,7 @@ def forward(op: Operation, value: SSAValue, rewriter: PatternRewriter) -> bool:
     """Replaces the single-result `op` by `value` when it can stand in for the result;
     False when it cannot."""
     if can_stand_in(value, op.results[0]):
-        rewriter.replace(op, [], [value])
+        forward_results(op, [value], rewriter)
         return True
     return False
 
@@ -518,7 +519,7 @@ class ForwardListUnpackOfListLiteral(ListLiteralPattern):
         if literal is None:
             return
         if len(literal.elements) == len(op.outs) and all(can_stand_in(e, r) for e, r in zip(literal.elements, op.outs)):
-            rewriter.replace(op, [], list(literal.elements))
+            forward_results(op, literal.elements, rewriter)
         else:
             self.declined_for_the_graph()  # the literal's items, which may be replaced
 
