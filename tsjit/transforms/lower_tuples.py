@@ -49,11 +49,14 @@ class ForwardTupleUnpack(RewritePattern, MostlyLocalPattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: TupleUnpackOp, rewriter: PatternRewriter, /) -> None:
-        construct = op.tuple.owner
-        if not isinstance(construct, TupleConstructOp):
+        # The op's fields, read directly: IRDL's accessors (`op.tuple`, `op.outs`) cost
+        # more than the rest of the match.
+        construct = op._operands[0].owner  # pyright: ignore[reportPrivateUsage]
+        if type(construct) is not TupleConstructOp:
             return
-        if all(can_stand_in(e, r) for e, r in zip(construct.elements, op.outs, strict=True)):
-            forward_results(op, construct.elements, rewriter)
+        elements = construct._operands  # pyright: ignore[reportPrivateUsage]
+        if all(can_stand_in(e, r) for e, r in zip(elements, op.results, strict=True)):
+            forward_results(op, elements, rewriter)
             erase_if_unused(construct, rewriter)
         else:
             self.declined_for_the_graph()  # the construct's operands, which may be replaced
@@ -65,13 +68,13 @@ class ForwardTupleIndex(RewritePattern, MostlyLocalPattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: TupleIndexOp, rewriter: PatternRewriter, /) -> None:
-        construct = op.tuple.owner
-        index = op.index.owner
-        if not isinstance(construct, TupleConstructOp) or not isinstance(index, ConstantOp):
+        tuple_value, index_value = op._operands  # pyright: ignore[reportPrivateUsage]  (as in ForwardTupleUnpack)
+        construct, index = tuple_value.owner, index_value.owner
+        if type(construct) is not TupleConstructOp or type(index) is not ConstantOp:
             return
         assert isinstance(index.value, IntegerAttr)
-        element = construct.elements[index.value.value.data]
-        if can_stand_in(element, op.result):
+        element = construct._operands[index.value.value.data]  # pyright: ignore[reportPrivateUsage]
+        if can_stand_in(element, op.results[0]):
             forward_results(op, [element], rewriter)
             erase_if_unused(construct, rewriter)
         else:
