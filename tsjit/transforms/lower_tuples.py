@@ -36,7 +36,7 @@ from tsjit.dialects.prim import (
     TupleUnpackOp,
     YieldOp,
 )
-from tsjit.dialects.traversal import nested_ops
+from tsjit.dialects.traversal import child_blocks
 from tsjit.dialects.types import TupleType
 from tsjit.transforms.forwarding import erase_if_unused, forward_results
 from tsjit.transforms.mostly_local import MostlyLocalPattern
@@ -230,22 +230,28 @@ class LowerTuplesPass(TsjitPass):
 _TUPLE_READS = frozenset({TupleUnpackOp, TupleIndexOp, TupleSliceOp})
 
 
-def _has_tuple_work(module: ModuleOp) -> bool:
-    """Whether a pattern of this pass may act on `module`: it holds an op that reads a
-    tuple, an unused `prim.TupleConstruct`, or an If or Loop with a tuple result. Other
-    tuples (inputs, returns, calls' results) stay, so the driver has nothing to do.
-    Compares exact types: `isinstance` against xDSL's ABC classes costs several times
-    more, and no op class subclasses these."""
-    for op in nested_ops(module):
-        kind = type(op)
-        if kind in _TUPLE_READS:
-            return True
-        if kind is TupleConstructOp:
-            if op.results[0].first_use is None:
+def _has_tuple_work(op: Operation) -> bool:
+    """Whether a pattern of this pass may act on the ops nested in `op`: one reads a
+    tuple, is an unused `prim.TupleConstruct`, or is an If or Loop with a tuple result.
+    Other tuples (inputs, returns, calls' results) stay, so the driver has nothing to
+    do. One walk that stops at the first find; compares exact types: `isinstance`
+    against xDSL's ABC classes costs several times more, and no op class subclasses
+    these."""
+    for block in child_blocks(op):
+        inner = block._first_op  # pyright: ignore[reportPrivateUsage]
+        while inner is not None:
+            kind = type(inner)
+            if kind in _TUPLE_READS:
                 return True
-        elif kind is IfOp or kind is LoopOp:
-            for result in op.results:
-                if type(result.type) is TupleType:
+            if kind is TupleConstructOp:
+                if inner.results[0].first_use is None:
                     return True
+            elif inner.regions:
+                if kind is IfOp or kind is LoopOp:
+                    for result in inner.results:
+                        if type(result.type) is TupleType:
+                            return True
+                if _has_tuple_work(inner):
+                    return True
+            inner = inner._next_op  # pyright: ignore[reportPrivateUsage]
     return False
-
