@@ -68,7 +68,7 @@ class ForwardTupleIndex(RewritePattern, MostlyLocalPattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: TupleIndexOp, rewriter: PatternRewriter, /) -> None:
-        tuple_value, index_value = op._operands  # pyright: ignore[reportPrivateUsage]  (as in ForwardTupleUnpack)
+        tuple_value, index_value = op._operands  # pyright: ignore[reportPrivateUsage]
         construct, index = tuple_value.owner, index_value.owner
         if type(construct) is not TupleConstructOp or type(index) is not ConstantOp:
             return

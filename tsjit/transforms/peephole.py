@@ -357,7 +357,9 @@ class RemoveNoOpExpand(RewritePattern, MostlyLocalPattern):
         if source is None or source.shape is None or None in source.shape:
             return
         sizes = q.ints("size")  # read from a list literal's items and uses: beyond the op
-        if sizes is None or len(sizes) != len(source.shape) or not all(r in (-1, s) for r, s in zip(sizes, source.shape)):
+        if sizes is None or len(sizes) != len(source.shape):
+            return self.declined_for_the_graph()
+        if not all(r in (-1, s) for r, s in zip(sizes, source.shape)):
             return self.declined_for_the_graph()
         kept = q.value("self")
         assert kept is not None
@@ -415,7 +417,9 @@ class RemoveDoubleTranspose(RewritePattern, MostlyLocalPattern):
         if getattr(type(op), "OPERATOR", None) != "aten::t":
             return
         inner = op.operands[0].owner
-        if getattr(type(inner), "OPERATOR", None) == "aten::t" and not forward(op, inner.operands[0], rewriter):  # pyright: ignore[reportAttributeAccessIssue]
+        if getattr(type(inner), "OPERATOR", None) != "aten::t":
+            return
+        if not forward(op, inner.operands[0], rewriter):  # pyright: ignore[reportAttributeAccessIssue]
             self.declined_for_the_graph()  # the producer's operand, which may be replaced
 
 
@@ -518,8 +522,9 @@ class ForwardListUnpackOfListLiteral(ListLiteralPattern):
         literal = self.unwritten_literal(op.list)
         if literal is None:
             return
-        if len(literal.elements) == len(op.outs) and all(can_stand_in(e, r) for e, r in zip(literal.elements, op.outs)):
-            forward_results(op, literal.elements, rewriter)
+        elements = literal.elements
+        if len(elements) == len(op.outs) and all(can_stand_in(e, r) for e, r in zip(elements, op.outs)):
+            forward_results(op, elements, rewriter)
         else:
             self.declined_for_the_graph()  # the literal's items, which may be replaced
 
@@ -534,9 +539,12 @@ class ChunkUnpackToConstantChunk(RewritePattern, MostlyLocalPattern):
         q = operands_of(chunk, ("aten::chunk",)) if isinstance(chunk, Operation) else None
         if q is None:
             return
+        # Beyond this op's neighbourhood: the list's other uses, the chunk's operands.
+        if not op.list.has_one_use():
+            return self.declined_for_the_graph()
         chunks, dim = q.constant("chunks"), q.constant("dim")
-        if not op.list.has_one_use() or not isinstance(chunks, int) or not isinstance(dim, int) or chunks != len(op.outs):
-            return self.declined_for_the_graph()  # the list's uses, the chunk's operands
+        if not isinstance(chunks, int) or not isinstance(dim, int) or chunks != len(op.outs):
+            return self.declined_for_the_graph()
         source = q.value("self")
         assert source is not None and isinstance(chunk, Operation)
         replacement = ConstantChunkOp(source, chunks, dim, op.outs.types)
@@ -558,10 +566,11 @@ class ForwardConditionOutput(RewritePattern, MostlyLocalPattern):
     def match_and_rewrite(self, op: IfOp, rewriter: PatternRewriter, /) -> None:
         # The op's fields, read directly: IRDL's accessors (`op.then_region`, `op.outs`,
         # `values`) cost more than the rest of the match, which most Ifs fail.
-        then_region, else_region = op.regions
-        then_yield, else_yield = then_region._first_block._last_op, else_region._first_block._last_op  # pyright: ignore
+        then_block, else_block = (region._first_block for region in op.regions)  # pyright: ignore[reportPrivateUsage]
+        then_yield, else_yield = then_block._last_op, else_block._last_op  # pyright: ignore
         assert type(then_yield) is YieldOp and type(else_yield) is YieldOp
-        for result, a, b in zip(op.results, then_yield._operands, else_yield._operands):  # pyright: ignore[reportPrivateUsage]
+        then_values, else_values = then_yield._operands, else_yield._operands  # pyright: ignore[reportPrivateUsage]
+        for result, a, b in zip(op.results, then_values, else_values):
             if _constant_bool(a) is True and _constant_bool(b) is False:
                 if result.uses:
                     rewriter.replace_all_uses_with(result, op.cond)
@@ -576,33 +585,35 @@ def _constant_bool(value: SSAValue) -> bool | None:
     return None
 
 
+def peephole_patterns(aliases: AliasDb) -> list[RewritePattern]:
+    """The peephole pass's patterns for one graph, `aliases` its alias analysis."""
+    return [
+        FoldTensorQuery(aliases),
+        RemoveArithmeticIdentity(aliases),
+        ForwardNumberRoundTrip(),
+        RemoveNoOpExpand(),
+        RemoveNoOpConversion(),
+        RemoveDoubleTranspose(),
+        ForwardUncheckedCast(),
+        FoldIsNone(),
+        FoldLenOfListLiteral(aliases),
+        ForwardGetItemOfListLiteral(aliases),
+        ForwardListUnpackOfListLiteral(aliases),
+        ChunkUnpackToConstantChunk(),
+        ForwardTupleUnpack(),
+        ForwardTupleIndex(),
+        ForwardConditionOutput(),
+    ]
+
+
 @dataclass(frozen=True)
 class PeepholePass(TsjitPass):
     """PyTorch's peephole family: algebraic identities, no-op conversions, type-decided
-    queries and None checks, list and tuple idioms."""
+    queries and None checks, list and tuple idioms. Every pattern is local (see
+    `MostlyLocalPattern`), so the driver makes no sweep that cannot change anything."""
 
     name = "peephole"
 
     def run(self, ctx: Context, op: ModuleOp) -> None:
         for graph in self.graphs(op):
-            aliases = AliasDb(graph, lazy=True)
-            self.rewrite(
-                graph,
-                [
-                    FoldTensorQuery(aliases),
-                    RemoveArithmeticIdentity(aliases),
-                    ForwardNumberRoundTrip(),
-                    RemoveNoOpExpand(),
-                    RemoveNoOpConversion(),
-                    RemoveDoubleTranspose(),
-                    ForwardUncheckedCast(),
-                    FoldIsNone(),
-                    FoldLenOfListLiteral(aliases),
-                    ForwardGetItemOfListLiteral(aliases),
-                    ForwardListUnpackOfListLiteral(aliases),
-                    ChunkUnpackToConstantChunk(),
-                    ForwardTupleUnpack(),
-                    ForwardTupleIndex(),
-                    ForwardConditionOutput(),
-                ],
-            )
+            self.rewrite(graph, peephole_patterns(AliasDb(graph, lazy=True)))
