@@ -566,8 +566,9 @@ class ForwardConditionOutput(RewritePattern, MostlyLocalPattern):
     def match_and_rewrite(self, op: IfOp, rewriter: PatternRewriter, /) -> None:
         # The op's fields, read directly: IRDL's accessors (`op.then_region`, `op.outs`,
         # `values`) cost more than the rest of the match, which most Ifs fail.
-        then_block, else_block = (region._first_block for region in op.regions)  # pyright: ignore[reportPrivateUsage]
-        then_yield, else_yield = then_block._last_op, else_block._last_op  # pyright: ignore
+        then_region, else_region = op.regions
+        then_yield = then_region._first_block._last_op  # pyright: ignore
+        else_yield = else_region._first_block._last_op  # pyright: ignore
         assert type(then_yield) is YieldOp and type(else_yield) is YieldOp
         then_values, else_values = then_yield._operands, else_yield._operands  # pyright: ignore[reportPrivateUsage]
         for result, a, b in zip(op.results, then_values, else_values):
