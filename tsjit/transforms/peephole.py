@@ -536,11 +536,12 @@ class ChunkUnpackToConstantChunk(RewritePattern, MostlyLocalPattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ListUnpackOp, rewriter: PatternRewriter, /) -> None:
         chunk = op.list.owner
-        q = operands_of(chunk, ("aten::chunk",)) if isinstance(chunk, Operation) else None
-        if q is None:
+        if getattr(type(chunk), "OPERATOR", None) != "aten::chunk":
             return
-        # Beyond this op's neighbourhood: the list's other uses, the chunk's operands.
-        if not op.list.has_one_use():
+        # Beyond this op's neighbourhood: the chunk's operands (which decide its
+        # overload and sizes), the list's other uses.
+        q = operands_of(chunk, ("aten::chunk",))  # pyright: ignore[reportArgumentType]
+        if q is None or not op.list.has_one_use():
             return self.declined_for_the_graph()
         chunks, dim = q.constant("chunks"), q.constant("dim")
         if not isinstance(chunks, int) or not isinstance(dim, int) or chunks != len(op.outs):
