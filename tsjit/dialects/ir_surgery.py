@@ -69,35 +69,3 @@ def drop_unused_results(op: Operation, indices: Sequence[int]) -> None:
             result.index = len(kept)
             kept.append(result)
     op.results = SSAValues(kept)
-
-
-def erase_unused_op(op: Operation) -> None:
-    """Takes `op`, whose results are all unused, out of its block and drops its uses of
-    other values, as `block.erase_op(op)` would but without making an `ErasedSSAValue`
-    per result and with the use lists unlinked in place: dead code elimination erases
-    every op it removes so. The ops in its regions drop their references as xDSL's do."""
-    block = op.parent
-    assert block is not None
-    previous, following = op._prev_op, op._next_op  # pyright: ignore[reportPrivateUsage]
-    if previous is None:
-        block._first_op = following  # pyright: ignore[reportPrivateUsage]
-    else:
-        previous._next_op = following  # pyright: ignore[reportPrivateUsage]
-    if following is None:
-        block._last_op = previous  # pyright: ignore[reportPrivateUsage]
-    else:
-        following._prev_op = previous  # pyright: ignore[reportPrivateUsage]
-    op._prev_op = op._next_op = None  # pyright: ignore[reportPrivateUsage]
-    if op.regions:
-        op.drop_all_references()
-        return
-    op.parent = None
-    for value, use in zip(op._operands, op._operand_uses):  # pyright: ignore[reportPrivateUsage]
-        before, after = use._prev_use, use._next_use  # pyright: ignore[reportPrivateUsage]  # `value.remove_use(use)`, inlined
-        if before is None:
-            value.first_use = after
-        else:
-            before._next_use = after  # pyright: ignore[reportPrivateUsage]
-        if after is not None:
-            after._prev_use = before  # pyright: ignore[reportPrivateUsage]
-    op._operand_uses = ()  # pyright: ignore[reportPrivateUsage]

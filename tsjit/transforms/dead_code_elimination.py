@@ -37,7 +37,8 @@ from xdsl.dialects.func import FuncOp
 from xdsl.ir import Block, Operation, SSAValue
 
 from tsjit.dialects.aten import OperatorOp
-from tsjit.dialects.ir_surgery import drop_operands, drop_unused_results, erase_unused_op
+from tsjit.dialects.ir_surgery import drop_operands, drop_unused_results
+from tsjit.dialects.op_building import erase_built_op
 from tsjit.dialects.prim import IfOp, LoopOp
 from tsjit.dialects.traversal import is_terminator, nested_ops, region_block
 from tsjit.transforms.analysis.alias_analysis import ALIAS_RULES, AliasDb, is_quiet
@@ -359,7 +360,7 @@ def _erase_trivially_dead(candidates: list[Operation]) -> tuple[bool, bool]:
                 break
         else:
             operands = op._operands  # pyright: ignore[reportPrivateUsage]
-            erase_unused_op(op)
+            erase_built_op(op)
             erased = True
             for value in operands:
                 if value.first_use is None:
@@ -390,11 +391,11 @@ class _Sweeper:
                         break
                 else:  # unmarked and unused
                     if not watched:
-                        erase_unused_op(op)
+                        erase_built_op(op)
                         self.changed = True
                     elif allow_rewrite():
                         log_update("removed", op)
-                        erase_unused_op(op)
+                        erase_built_op(op)
                         self.changed = True
                     op = previous
                     continue

@@ -1,6 +1,6 @@
 """`nested_ops` lists the same ops as xDSL's walk, in the same order, and `nested_ops_of`
 those of given kinds; `child_blocks` and `region_block` read the blocks xDSL's accessors
-give; the in-place rewiring of `ir_surgery` leaves use lists as xDSL's own calls would."""
+give."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from xdsl.ir import Block, Operation, Region
 
 from tsjit.context import make_context
 from tsjit.dialects import prim
-from tsjit.dialects.ir_surgery import drop_operands, erase_unused_op, replace_all_uses
+from tsjit.dialects.ir_surgery import drop_operands, replace_all_uses
 from tsjit.dialects.traversal import child_blocks, nested_ops, nested_ops_of, region_block
 from tsjit.dialects.types import BoolType
 from tsjit.formats.mlir import parse_mlir
@@ -78,36 +78,6 @@ def test_drop_operands_unlinks_the_dropped_and_renumbers_the_kept_uses():
     assert list(ret.operands) == [y, y] and not x.uses and not z.uses
     assert [use.index for use in ret._operand_uses] == [0, 1]  # pyright: ignore[reportPrivateUsage]
     assert sorted(use.index for use in y.uses) == [0, 1] and y.uses.get_length() == 2
-
-
-def test_erase_unused_op_unlinks_it_and_its_uses_wherever_they_sit_in_the_use_lists():
-    text = f"""func.func @f(%x : {T}, %c : !ts.bool) -> {T} {{
-  %a = aten.mul %x, %x : ({T}, {T}) -> {T}
-  %b = aten.add %x, %a, %x : ({T}, {T}, {T}) -> {T}
-  %r = prim.If %c -> ({T}) {{
-    %n = aten.neg %a : ({T}) -> {T}
-    prim.Yield %n : {T}
-  }} else {{
-    prim.Yield %x : {T}
-  }}
-  %d = aten.relu %x : ({T}) -> {T}
-  func.return %d : {T}
-}}"""
-    module = parse_mlir(make_context(), text, "erase.mlir")
-    block = module.body.block.first_op.body.block  # pyright: ignore[reportAttributeAccessIssue]
-    x = block.args[0]
-    mul, add, if_op, relu, ret = list(block.ops)
-    erase_unused_op(add)  # the middle op of the block; uses of %x first, middle and last in its list
-    assert add.parent is None and [op.name for op in block.ops] == ["aten.mul", "prim.If", "aten.relu", "func.return"]
-    assert mul.next_op is if_op and if_op.prev_op is mul
-    assert sorted(use.operation.name for use in x.uses) == ["aten.mul", "aten.mul", "aten.relu", "prim.Yield"]
-    assert [use.operation.name for use in mul.results[0].uses] == ["aten.neg"]
-    erase_unused_op(if_op)  # an op with regions: their ops drop their uses too
-    assert not mul.results[0].uses and block.first_op is mul and mul.next_op is relu
-    erase_unused_op(mul)
-    assert block.first_op is relu and relu.prev_op is None
-    assert sorted(use.operation.name for use in x.uses) == ["aten.relu"]
-    module.verify()
 
 
 def test_child_blocks_and_region_block_follow_the_regions():
