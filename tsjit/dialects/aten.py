@@ -128,21 +128,32 @@ def schema_of(op: Operation) -> FunctionSchema | None:
     """The overload `op` calls, resolved from its operand and result types; None for
     ops outside the schema table and for operands no overload accepts.
 
-    Every pass asks this, often many times per op, and hashing xDSL types is slow (their
-    hash is not cached), so the answer is kept on the op together with the type objects
-    it was computed from; it is reused while the op's types are those same objects."""
-    operator = getattr(type(op), "OPERATOR", None)
+    Every pass asks this, often many times per op, and hashing xDSL types is slow, so
+    the answer is kept on the op together with the type objects it was computed from;
+    it is reused while the op's types are those same objects. Types are mostly interned
+    (one object per type), so a first question is answered by the identities of its
+    types too: ops of one signature resolve their overload once."""
+    kind = type(op)
+    operator = getattr(kind, "OPERATOR", None)
     if operator is None:
         return None
-    operand_types = [value.type for value in op.operands]
-    result_types = [result.type for result in op.results]
-    types = tuple(operand_types + result_types)
+    types = (*[value._type for value in op._operands], *[result._type for result in op.results])  # pyright: ignore[reportPrivateUsage]
     cached = op.__dict__.get("_tsjit_schema")
     if cached is not None and cached[0] == types:  # identical types compare without __eq__
         return cached[1]
-    schema = resolve_overload(operator, operand_types, result_types)
-    op.__dict__["_tsjit_schema"] = (types, schema)
-    return schema
+    operands = len(op._operands)  # pyright: ignore[reportPrivateUsage]
+    signature = (operator, operands, *map(id, types))
+    known = _BY_SIGNATURE.get(signature)
+    if known is None or known[0] != types:
+        schema = resolve_overload(operator, types[:operands], types[operands:])
+        known = _BY_SIGNATURE[signature] = (types, schema)
+    op.__dict__["_tsjit_schema"] = known
+    return known[1]
+
+
+_BY_SIGNATURE: dict[tuple[object, ...], tuple[tuple[Attribute, ...], FunctionSchema | None]] = {}
+"""`schema_of` by operator, operand count and the identities of the types (which the
+entry holds, so that they stay those objects)."""
 
 
 @functools.cache
