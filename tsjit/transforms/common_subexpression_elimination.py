@@ -55,7 +55,13 @@ from tsjit.dialects.prim import AllocatesResult, ConstantOp, LoopOp
 from tsjit.dialects.schema import FunctionSchema
 from tsjit.dialects.traversal import is_terminator
 from tsjit.dialects.types import EnumType, TensorType
-from tsjit.transforms.analysis.alias_analysis import PRECISE_CONTAINER_USES, AliasDb, OpFacts, is_mutable_type
+from tsjit.transforms.analysis.alias_analysis import (
+    PRECISE_CONTAINER_USES,
+    AliasDb,
+    OpFacts,
+    is_mutable_type,
+    op_facts,
+)
 from tsjit.transforms.pass_logging import LogLevel, TsjitPass, allow_rewrite, log_debug, log_update, logging_at
 
 
@@ -104,6 +110,8 @@ class _Eliminator:
         self.replaced: dict[int, SSAValue] = {}
         """id of a merged op's result -> the result that replaces it (ops are kept, and
         their results alive, until `apply`)."""
+        self.replaced_ids: dict[int, int] = {}
+        """`replaced` by ids, for keys."""
         self.log_update, self.log_debug = logging_at(LogLevel.UPDATE), logging_at(LogLevel.DEBUG)
         terminator = graph.body.block.last_op
         self.graph_return = terminator if isinstance(terminator, ReturnOp) else None
@@ -112,14 +120,16 @@ class _Eliminator:
 
     def run(self, block: Block) -> None:
         visit = self.visit
-        for op in block.ops:
+        op = block.first_op
+        while op is not None:
             if op.regions:
                 self.enter(op)
             else:
                 visit(op)
+            op = op._next_op  # pyright: ignore[reportPrivateUsage]  # no getter
 
     def enter(self, op: Operation) -> None:
-        if not self.db.facts_of(op).writes_nothing and self.quiet:
+        if self.quiet and not op_facts(op).writes_nothing:
             raise _WritesMemory
         if isinstance(op, LoopOp) and not self.quiet:
             self.record_writes(op)  # iteration n+1 runs after the whole body of n
@@ -136,7 +146,7 @@ class _Eliminator:
             self.record_writes(op)
 
     def visit(self, op: Operation) -> None:
-        facts = self.db.facts_of(op)
+        facts = op_facts(op)
         if not facts.writes_nothing:
             if self.quiet:
                 raise _WritesMemory
@@ -144,7 +154,8 @@ class _Eliminator:
             return  # an op that writes is no candidate
         if not self.quiet and self.record_writes(op):  # a random op's generator state
             return
-        if not self.is_candidate(op, facts):
+        kind = _KINDS.get((type(op), facts)) or _kind_of(op, facts)
+        if kind is _Kind.NEVER or not op.results or not self.is_candidate(op, kind):
             return
         key = self.key(op)
         entry = (op, self.clock)
@@ -166,13 +177,9 @@ class _Eliminator:
             self.undo.append((key, known))
         self.table[key] = entry
 
-    def is_candidate(self, op: Operation, facts: OpFacts) -> bool:
-        """Whether `op`, which writes nothing, may be merged with an equal op."""
-        kind = _KINDS.get((type(op), facts))
-        if kind is None:
-            kind = _kind_of(op, facts)
-        if kind is _Kind.NEVER or not op.results:
-            return False
+    def is_candidate(self, op: Operation, kind: _Kind) -> bool:
+        """Whether `op`, which writes nothing, has results, and is of a kind that may
+        be merged, may be merged with an equal op."""
         if kind is _Kind.CONSTANT and _enum_constant(op):
             return False
         if kind is _Kind.NEW_OBJECT or (kind is _Kind.PER_OP and makes_new_object(op)):
@@ -185,13 +192,13 @@ class _Eliminator:
         result types, properties and attributes (constants thus compare by value).
         Operands compare by identity, so their ids stand for them: the graph keeps them
         alive and in place until every merge is decided."""
-        replaced = self.replaced
-        operands = op._operands  # pyright: ignore[reportPrivateUsage]  # no operand view
+        replaced_ids = self.replaced_ids
+        operands = map(id, op._operands)  # pyright: ignore[reportPrivateUsage]  # no operand view
         properties, attributes = op.properties, op.attributes
         return (
             op.name,
-            tuple([id(replaced.get(id(v), v)) for v in operands]) if replaced else tuple(map(id, operands)),
-            tuple([r.type for r in op.results]),
+            tuple([replaced_ids.get(i, i) for i in operands]) if replaced_ids else tuple(operands),
+            tuple([r._type for r in op.results]),  # pyright: ignore[reportPrivateUsage]  # no getter
             tuple(sorted(properties.items())) if properties else (),
             tuple(sorted(attributes.items())) if attributes else (),
         )
@@ -200,6 +207,7 @@ class _Eliminator:
         returned, replaced = self.returned, self.replaced
         for old, new in zip(op.results, existing.results):
             replaced[id(old)] = new
+            self.replaced_ids[id(old)] = id(new)
             if id(old) in returned:
                 returned.add(id(new))
         self.merges.append((op, existing))
@@ -263,8 +271,7 @@ class _Eliminator:
         when only the memory DAG can tell. Immutable results reach nothing. A new
         tensor that only ops with new outputs use (an operator reading it, a print) is
         related to no other value: it reaches an output only by being one."""
-        facts_of = self.db.facts_of
-        fresh = facts_of(op).fresh_outputs
+        fresh = op_facts(op).fresh_outputs
         graph_return = self.graph_return
         for result in op.results:
             if not isinstance(result.type, TensorType):
@@ -277,7 +284,7 @@ class _Eliminator:
                 return True
             for use in result.uses:
                 user = use.operation
-                if user is not graph_return and not facts_of(user).fresh_outputs:
+                if user is not graph_return and not op_facts(user).fresh_outputs:
                     return None
         return False
 

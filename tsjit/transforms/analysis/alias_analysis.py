@@ -28,6 +28,7 @@ import functools
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Block, Operation, SSAValue
@@ -334,8 +335,42 @@ _NO_FACTS = OpFacts(
 _FACTS_BY_NAME: dict[str, OpFacts] = {}
 """The facts of the ops `ALIAS_RULES` lists, which follow from their name."""
 
+_BY_SCHEMA: dict[type[Operation], bool] = {}
+"""Op classes analyzed by their operator's schema: operators `ALIAS_RULES` does not
+list (an operator class has one name)."""
 
-def _op_facts(op: Operation) -> OpFacts:
+_FACTS_BY_SIGNATURE: dict[tuple[object, ...], OpFacts] = {}
+"""The facts of operators by class, operand types and result types (which decide the
+overload), unless random (whose facts may depend on a `train` flag)."""
+
+_TYPE = attrgetter("_type")
+"""An SSA value's type, without the property."""
+
+
+def op_facts(op: Operation) -> OpFacts:
+    """What the analysis knows of `op` from the op alone (`AliasDb.facts_of` without
+    the database's memo)."""
+    kind = type(op)
+    by_schema = _BY_SCHEMA.get(kind)
+    if by_schema is None:
+        by_schema = _BY_SCHEMA[kind] = isinstance(op, OperatorOp) and op.name not in ALIAS_RULES
+    if by_schema:
+        signature = (kind, *map(_TYPE, op._operands), None, *map(_TYPE, op.results))  # pyright: ignore[reportPrivateUsage]
+        facts = _FACTS_BY_SIGNATURE.get(signature)
+        if facts is not None:
+            return facts
+        schema = schema_of(op)
+        if schema is None or schema.is_vararg or schema.is_varret:
+            facts = _CONSERVATIVE_FACTS
+        else:
+            traits = _traits_of(schema)
+            if traits.nondeterministic:  # unless `train=False` here: the op's own facts
+                if _deterministic_here(op, schema):
+                    return traits.facts
+                return dataclasses.replace(traits.facts, nondeterministic=True)
+            facts = traits.facts
+        _FACTS_BY_SIGNATURE[signature] = facts
+        return facts
     name = op.name
     facts = _FACTS_BY_NAME.get(name)
     if facts is not None:
@@ -352,14 +387,6 @@ def _op_facts(op: Operation) -> OpFacts:
         )
         _FACTS_BY_NAME[name] = facts
         return facts
-    if isinstance(op, OperatorOp):
-        schema = schema_of(op)
-        if schema is None or schema.is_vararg or schema.is_varret:
-            return _CONSERVATIVE_FACTS
-        traits = _traits_of(schema)
-        if not traits.nondeterministic or _deterministic_here(op, schema):
-            return traits.facts
-        return dataclasses.replace(traits.facts, nondeterministic=True)
     effects = get_effects(op)
     if effects is None or any(e.kind is MemoryEffectKind.WRITE for e in effects):
         return _CONSERVATIVE_FACTS
@@ -409,7 +436,8 @@ class AliasDb:
     def __init__(self, graph: FuncOp, *, lazy: bool = False):
         self.graph = graph
         self._facts: dict[int, tuple[Operation, OpFacts]] = {}
-        """id(op) -> (op, its facts); holding the op keeps its id from being reused."""
+        """id(op) -> (op, its facts); holding the op keeps its id from being reused (ids
+        hash faster than ops)."""
         self._effects: dict[Operation, bool] = {}
         self._built = False
         if not lazy:
@@ -633,7 +661,7 @@ class AliasDb:
         (kept per op: resolving its overload is the costly part)."""
         known = self._facts.get(id(op))
         if known is None:
-            known = self._facts[id(op)] = (op, _op_facts(op))
+            known = self._facts[id(op)] = (op, op_facts(op))
         return known[1]
 
     def _analyze_schema(self, op: Operation, schema: FunctionSchema) -> None:
