@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Hashable
+from operator import attrgetter
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -97,9 +98,12 @@ class _Eliminator:
         self.quiet = quiet
         """No op writes memory (a random op's generator state aside, which only random
         ops read, and they are never merged): no clocks, no writers to ask about."""
-        self.table: dict[Hashable, tuple[Operation, int]] = {}
-        """Op key -> the op that computes it in scope, and the clock when it ran."""
-        self.undo: list[tuple[Hashable, tuple[Operation, int] | None]] | None = None
+        self.table: dict[Hashable, Operation] = {}
+        """Op key -> the op that computes it in scope."""
+        self.ran_at: dict[int, int] = {}
+        """id of an op in the table -> the clock when it ran (kept only when clocks run;
+        the graph keeps the op alive)."""
+        self.undo: list[tuple[Hashable, Operation | None]] | None = None
         """What to restore when the nested block being walked ends (None in the graph's
         own block, whose table ends with the walk)."""
         self.clock = 0
@@ -147,25 +151,28 @@ class _Eliminator:
 
     def visit(self, op: Operation) -> None:
         facts = op_facts(op)
+        quiet = self.quiet
         if not facts.writes_nothing:
-            if self.quiet:
+            if quiet:
                 raise _WritesMemory
             self.record_writes(op)
             return  # an op that writes is no candidate
-        if not self.quiet and self.record_writes(op):  # a random op's generator state
+        if not quiet and self.record_writes(op):  # a random op's generator state
             return
         kind = _KINDS.get((type(op), facts)) or _kind_of(op, facts)
-        if kind is _Kind.NEVER or not op.results or not self.is_candidate(op, kind):
+        if kind is _Kind.NEVER or not op.results:
+            return
+        if (kind is not _Kind.ALWAYS or not quiet) and not self.is_candidate(op, kind):
             return
         key = self.key(op)
-        entry = (op, self.clock)
-        known = self.table.setdefault(key, entry)
-        if known is entry:
+        existing = self.table.setdefault(key, op)
+        if existing is op:
             if self.undo is not None:
                 self.undo.append((key, None))
+            if not quiet:
+                self.ran_at[id(op)] = self.clock
             return
-        existing, when = known
-        if not self.quiet and not self.unchanged_since(op, when):
+        if not quiet and not self.unchanged_since(op, self.ran_at[id(existing)]):
             if self.log_debug:
                 log_debug(f"kept: memory it reads was written since the equal op at {_where(existing)}", op)
         elif self.may_merge(existing, op) and allow_rewrite():
@@ -174,8 +181,10 @@ class _Eliminator:
             self.merge(op, existing)
             return
         if self.undo is not None:
-            self.undo.append((key, known))
-        self.table[key] = entry
+            self.undo.append((key, existing))
+        self.table[key] = op
+        if not self.quiet:
+            self.ran_at[id(op)] = self.clock
 
     def is_candidate(self, op: Operation, kind: _Kind) -> bool:
         """Whether `op`, which writes nothing, has results, and is of a kind that may
@@ -194,14 +203,16 @@ class _Eliminator:
         alive and in place until every merge is decided."""
         replaced_ids = self.replaced_ids
         operands = map(id, op._operands)  # pyright: ignore[reportPrivateUsage]  # no operand view
-        properties, attributes = op.properties, op.attributes
-        return (
+        key = (
             op.name,
-            tuple([replaced_ids.get(i, i) for i in operands]) if replaced_ids else tuple(operands),
-            tuple([r._type for r in op.results]),  # pyright: ignore[reportPrivateUsage]  # no getter
-            tuple(sorted(properties.items())) if properties else (),
-            tuple(sorted(attributes.items())) if attributes else (),
-        )
+            *([replaced_ids.get(i, i) for i in operands] if replaced_ids else operands),
+            None,  # neither an id nor a type
+            *map(_TYPE, op.results),
+        )  # one flat tuple: keys are made for every op
+        properties, attributes = op.properties, op.attributes
+        if properties or attributes:
+            key += (tuple(sorted(properties.items())), tuple(sorted(attributes.items())))
+        return key
 
     def merge(self, op: Operation, existing: Operation) -> None:
         returned, replaced = self.returned, self.replaced
@@ -294,6 +305,10 @@ class _Eliminator:
             return []
         replaced = self.replaced
         return [replaced.get(id(v), v) for v in self.graph_return.operands]
+
+
+_TYPE = attrgetter("_type")
+"""An SSA value's type, without the property."""
 
 
 class _Kind(enum.Enum):

@@ -339,9 +339,15 @@ _BY_SCHEMA: dict[type[Operation], bool] = {}
 """Op classes analyzed by their operator's schema: operators `ALIAS_RULES` does not
 list (an operator class has one name)."""
 
-_FACTS_BY_SIGNATURE: dict[tuple[object, ...], OpFacts] = {}
-"""The facts of operators by class, operand types and result types (which decide the
-overload), unless random (whose facts may depend on a `train` flag)."""
+_FACTS_BY_SIGNATURE: dict[tuple[object, ...], tuple[tuple[Attribute, ...], OpFacts]] = {}
+"""The facts of operators by class and the identities of their operand and result
+types (which decide the overload), unless random (whose facts may depend on a `train`
+flag). Types are mostly interned, and hashing them costs more than hashing their ids;
+each entry holds its types, so that no other object takes their ids."""
+
+_SIGNATURES_KEPT = 4096
+"""Entries `_FACTS_BY_SIGNATURE` keeps before starting over (types that are not
+interned would otherwise grow it without end)."""
 
 _TYPE = attrgetter("_type")
 """An SSA value's type, without the property."""
@@ -355,10 +361,11 @@ def op_facts(op: Operation) -> OpFacts:
     if by_schema is None:
         by_schema = _BY_SCHEMA[kind] = isinstance(op, OperatorOp) and op.name not in ALIAS_RULES
     if by_schema:
-        signature = (kind, *map(_TYPE, op._operands), None, *map(_TYPE, op.results))  # pyright: ignore[reportPrivateUsage]
-        facts = _FACTS_BY_SIGNATURE.get(signature)
-        if facts is not None:
-            return facts
+        operands = op._operands  # pyright: ignore[reportPrivateUsage]  # no operand view
+        signature = (kind, *map(id, map(_TYPE, operands)), None, *map(id, map(_TYPE, op.results)))
+        known = _FACTS_BY_SIGNATURE.get(signature)
+        if known is not None:
+            return known[1]
         schema = schema_of(op)
         if schema is None or schema.is_vararg or schema.is_varret:
             facts = _CONSERVATIVE_FACTS
@@ -369,7 +376,9 @@ def op_facts(op: Operation) -> OpFacts:
                     return traits.facts
                 return dataclasses.replace(traits.facts, nondeterministic=True)
             facts = traits.facts
-        _FACTS_BY_SIGNATURE[signature] = facts
+        if len(_FACTS_BY_SIGNATURE) >= _SIGNATURES_KEPT:
+            _FACTS_BY_SIGNATURE.clear()
+        _FACTS_BY_SIGNATURE[signature] = ((*map(_TYPE, operands), *map(_TYPE, op.results)), facts)
         return facts
     name = op.name
     facts = _FACTS_BY_NAME.get(name)
