@@ -116,6 +116,8 @@ class _Eliminator:
         their results alive, until `apply`)."""
         self.replaced_ids: dict[int, int] = {}
         """`replaced` by ids, for keys."""
+        self.replacing: set[int] = set()
+        """ids of the results that replace others."""
         self.log_update, self.log_debug = logging_at(LogLevel.UPDATE), logging_at(LogLevel.DEBUG)
         terminator = graph.body.block.last_op
         self.graph_return = terminator if isinstance(terminator, ReturnOp) else None
@@ -164,6 +166,8 @@ class _Eliminator:
             return
         if (kind is not _Kind.ALWAYS or not quiet) and not self.is_candidate(op, kind):
             return
+        if self.unique(op):
+            return
         key = self.key(op)
         existing = self.table.setdefault(key, op)
         if existing is op:
@@ -196,6 +200,18 @@ class _Eliminator:
                 return False
         return self.quiet or not any(self.db.has_writers(result) for result in op.results)
 
+    def unique(self, op: Operation) -> bool:
+        """Whether no other op can equal `op`: one that did would use its first
+        operand too, which only `op` uses (and no merge made it stand for another)."""
+        operands = op._operands  # pyright: ignore[reportPrivateUsage]  # no operand view
+        if not operands:
+            return False
+        first = operands[0]
+        use = first.first_use
+        if use is None or use._next_use is not None:  # pyright: ignore[reportPrivateUsage]
+            return False
+        return not self.replaced_ids or (id(first) not in self.replaced_ids and id(first) not in self.replacing)
+
     def key(self, op: Operation) -> Hashable:
         """What equal ops share: name, operands (after the merges decided so far),
         result types, properties and attributes (constants thus compare by value).
@@ -219,6 +235,7 @@ class _Eliminator:
         for old, new in zip(op.results, existing.results):
             replaced[id(old)] = new
             self.replaced_ids[id(old)] = id(new)
+            self.replacing.add(id(new))
             if id(old) in returned:
                 returned.add(id(new))
         self.merges.append((op, existing))

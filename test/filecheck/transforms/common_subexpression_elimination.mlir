@@ -277,3 +277,25 @@ func.func @written_later(%x : !ts.tensor, %y : !ts.tensor, %c : !ts.bool) -> !ts
   }
   func.return %r : !ts.tensor
 }
+
+// Merges follow chains: once %b is %a, %d uses what %c uses and is %c too, although
+// %c is the only op that uses %a itself.
+
+// CHECK-LABEL: func.func @chains
+// CHECK-NEXT:    %one = prim.Constant 1 : !ts.int
+// CHECK-NEXT:    %a = aten.relu %x : (!ts.tensor) -> !ts.tensor
+// CHECK-NEXT:    %c = aten.neg %a : (!ts.tensor) -> !ts.tensor
+// CHECK-NEXT:    %e = aten.exp %c : (!ts.tensor) -> !ts.tensor
+// CHECK-NEXT:    %s = aten.add %e, %e, %one : (!ts.tensor, !ts.tensor, !ts.int) -> !ts.tensor
+// CHECK-NEXT:    func.return %s : !ts.tensor
+func.func @chains(%x : !ts.tensor) -> !ts.tensor {
+  %one = prim.Constant 1 : !ts.int
+  %a = aten.relu %x : (!ts.tensor) -> !ts.tensor
+  %b = aten.relu %x : (!ts.tensor) -> !ts.tensor
+  %c = aten.neg %a : (!ts.tensor) -> !ts.tensor
+  %d = aten.neg %b : (!ts.tensor) -> !ts.tensor
+  %e = aten.exp %c : (!ts.tensor) -> !ts.tensor
+  %f = aten.exp %d : (!ts.tensor) -> !ts.tensor
+  %s = aten.add %e, %f, %one : (!ts.tensor, !ts.tensor, !ts.int) -> !ts.tensor
+  func.return %s : !ts.tensor
+}
