@@ -13,7 +13,8 @@ properties and attributes; constants thus compare by value) that dominates it: i
 same block or an enclosing one. It is not replaced when memory it reads may have been
 written in between (a write inside a loop counts from the loop's start, since the next
 iteration runs after it), when its results may be written anywhere, when both results
-would leave the graph as outputs (the caller could see them become one), or when the op
+may reach the graph's outputs as they are after the merges before (the caller could see
+them become one; PyTorch asks the graph's outputs at each merge), or when the op
 has side effects, is random, or makes a new mutable object (lists, dicts, objects,
 tensor factories) whose identity is part of the program's meaning: two lists that are
 only read by `cat` and `stack` merge, as nothing can tell them apart.
@@ -22,6 +23,13 @@ xDSL's `cse` merges only reads that sit in the same block with no write in betwe
 knows nothing of aliasing (a write to a view of `x` does not stop it), and copies its
 table per region and rescans blocks for writes, which is quadratic on large graphs; this
 pass keeps one scoped table and write clocks instead, so it stays linear.
+
+The alias analysis is lazy and most graphs never build its memory DAG: every merge is
+decided on the graph as it was (merges are made at the end), so the analysis, built at
+any point, describes that graph. A graph in which no op writes needs no write clocks and
+no writers (the first walk assumes so and starts over, with clocks, at the first write),
+and whether a new tensor that only operators read reaches an output is seen from its
+uses: only other results need the DAG.
 """
 
 from __future__ import annotations
@@ -54,7 +62,7 @@ from tsjit.dialects.ir_surgery import replace_all_uses
 from tsjit.dialects.op_building import erase_built_op
 from tsjit.dialects.prim import AllocatesResult, ConstantOp, LoopOp
 from tsjit.dialects.schema import FunctionSchema
-from tsjit.dialects.traversal import is_terminator
+from tsjit.dialects.traversal import is_terminator, nested_ops
 from tsjit.dialects.types import EnumType, TensorType
 from tsjit.transforms.analysis.alias_analysis import (
     PRECISE_CONTAINER_USES,
@@ -63,12 +71,27 @@ from tsjit.transforms.analysis.alias_analysis import (
     is_mutable_type,
     op_facts,
 )
-from tsjit.transforms.pass_logging import LogLevel, TsjitPass, allow_rewrite, log_debug, log_update, logging_at
+from tsjit.transforms.pass_logging import (
+    LogLevel,
+    TsjitPass,
+    active_log,
+    allow_rewrite,
+    log_debug,
+    log_update,
+    logging_at,
+)
 
 
 def eliminate_common_subexpressions(graph: FuncOp) -> bool:
     """CSE over one graph; True when any op was replaced."""
     db = AliasDb(graph, lazy=True)
+    log = active_log()
+    if log is not None and (log.limit is not None or log.enabled(LogLevel.UPDATE)):
+        # Merges are counted against the limit and logged as they are decided: no walk
+        # may be started over, so whether the graph writes is found first.
+        eliminator = _Eliminator(graph, db, quiet=_writes_nothing(graph))
+        eliminator.run(graph.body.block)
+        return eliminator.apply()
     try:
         eliminator = _Eliminator(graph, db, quiet=True)
         eliminator.run(graph.body.block)
@@ -76,6 +99,11 @@ def eliminate_common_subexpressions(graph: FuncOp) -> bool:
         eliminator = _Eliminator(graph, db, quiet=False)
         eliminator.run(graph.body.block)
     return eliminator.apply()
+
+
+def _writes_nothing(graph: FuncOp) -> bool:
+    """Whether no op of `graph` writes memory, as the alias analysis sees it."""
+    return all(op_facts(op).writes_nothing for op in nested_ops(graph))
 
 
 class _WritesMemory(Exception):
@@ -140,7 +168,10 @@ class _Eliminator:
         if isinstance(op, LoopOp) and not self.quiet:
             self.record_writes(op)  # iteration n+1 runs after the whole body of n
         saved_table, saved_undo = self.table, self.undo
-        if op.has_trait(IsolatedFromAbove):
+        isolated = _ISOLATED.get(type(op))
+        if isolated is None:
+            isolated = _ISOLATED[type(op)] = op.has_trait(IsolatedFromAbove)
+        if isolated:
             self.table = {}
         for region in op.regions:
             for block in region.blocks:
@@ -203,10 +234,10 @@ class _Eliminator:
     def unique(self, op: Operation) -> bool:
         """Whether no other op can equal `op`: one that did would use its first
         operand too, which only `op` uses (and no merge made it stand for another)."""
-        operands = op._operands  # pyright: ignore[reportPrivateUsage]  # no operand view
-        if not operands:
+        for first in op._operands:  # pyright: ignore[reportPrivateUsage]  # (SSAValues indexes in Python)
+            break
+        else:
             return False
-        first = operands[0]
         use = first.first_use
         if use is None or use._next_use is not None:  # pyright: ignore[reportPrivateUsage]
             return False
@@ -323,6 +354,9 @@ class _Eliminator:
         replaced = self.replaced
         return [replaced.get(id(v), v) for v in self.graph_return.operands]
 
+
+_ISOLATED: dict[type[Operation], bool] = {}
+"""Whether ops of a class are `IsolatedFromAbove` (a trait of the class)."""
 
 _TYPE = attrgetter("_type")
 """An SSA value's type, without the property."""
