@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Hashable
-from operator import attrgetter
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -57,7 +56,7 @@ from xdsl.traits import (
 )
 
 from tsjit.diagnostics import SourceLocation
-from tsjit.dialects.aten import OperatorOp, schema_of
+from tsjit.dialects.aten import OperatorOp, schema_of, type_of
 from tsjit.dialects.ir_surgery import replace_all_uses
 from tsjit.dialects.op_building import erase_built_op
 from tsjit.dialects.prim import AllocatesResult, ConstantOp, LoopOp
@@ -234,14 +233,14 @@ class _Eliminator:
     def unique(self, op: Operation) -> bool:
         """Whether no other op can equal `op`: one that did would use its first
         operand too, which only `op` uses (and no merge made it stand for another)."""
-        for first in op._operands:  # pyright: ignore[reportPrivateUsage]  # (SSAValues indexes in Python)
-            break
-        else:
+        first = next(iter(op._operands), None)  # pyright: ignore[reportPrivateUsage]  # (SSAValues indexes in Python)
+        if first is None:
             return False
         use = first.first_use
         if use is None or use._next_use is not None:  # pyright: ignore[reportPrivateUsage]
             return False
-        return not self.replaced_ids or (id(first) not in self.replaced_ids and id(first) not in self.replacing)
+        replaced_ids = self.replaced_ids
+        return not replaced_ids or (id(first) not in replaced_ids and id(first) not in self.replacing)
 
     def key(self, op: Operation) -> Hashable:
         """What equal ops share: name, operands (after the merges decided so far),
@@ -254,7 +253,7 @@ class _Eliminator:
             op.name,
             *([replaced_ids.get(i, i) for i in operands] if replaced_ids else operands),
             None,  # neither an id nor a type
-            *map(_TYPE, op.results),
+            *map(type_of, op.results),
         )  # one flat tuple: keys are made for every op
         properties, attributes = op.properties, op.attributes
         if properties or attributes:
@@ -357,9 +356,6 @@ class _Eliminator:
 
 _ISOLATED: dict[type[Operation], bool] = {}
 """Whether ops of a class are `IsolatedFromAbove` (a trait of the class)."""
-
-_TYPE = attrgetter("_type")
-"""An SSA value's type, without the property."""
 
 
 class _Kind(enum.Enum):

@@ -28,13 +28,12 @@ import functools
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from operator import attrgetter
 
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.traits import MemoryEffectKind, get_effects
 
-from tsjit.dialects.aten import OperatorOp, schema_of
+from tsjit.dialects.aten import OperatorOp, schema_of, type_of
 from tsjit.dialects.prim import ConstantOp, UninitializedOp
 from tsjit.dialects.schema import FunctionSchema, schemas_for
 from tsjit.dialects.schema.effects import is_nondeterministic, schema_effect
@@ -215,9 +214,6 @@ class _SchemaTraits:
     nothing is written (beyond running stats)."""
     facts: OpFacts
     """The facts of its ops, shared when they do not depend on the op (not random)."""
-    writes_nothing: bool
-    """No annotation writes (`(a!)`, also inside a container) and no running stats:
-    its ops write no memory, random ones aside (they write the generator's state)."""
 
 
 _TRAITS: dict[int, tuple[FunctionSchema, _SchemaTraits]] = {}
@@ -247,7 +243,6 @@ def _traits_of(schema: FunctionSchema) -> _SchemaTraits:
                 AliasRule.SCHEMA, schema, side_effecting, nondeterministic=False,
                 writes_nothing=writes_nothing, fresh_outputs=unannotated,
             ),
-            writes_nothing=writes_nothing,
         )  # fmt: skip
         known = _TRAITS[id(schema)] = (schema, traits)
     return known[1]
@@ -328,8 +323,9 @@ class OpFacts:
 
 
 _NO_FACTS = OpFacts(
-    AliasRule.FRESH, None, side_effecting=False, nondeterministic=False, writes_nothing=True, fresh_outputs=True
-)
+    AliasRule.FRESH, None, side_effecting=False, nondeterministic=False, writes_nothing=True,
+    fresh_outputs=True,
+)  # fmt: skip
 """The facts of an op a rewrite removed."""
 
 _FACTS_BY_NAME: dict[str, OpFacts] = {}
@@ -349,10 +345,6 @@ _SIGNATURES_KEPT = 4096
 """Entries `_FACTS_BY_SIGNATURE` keeps before starting over (types that are not
 interned would otherwise grow it without end)."""
 
-_TYPE = attrgetter("_type")
-"""An SSA value's type, without the property."""
-
-
 def op_facts(op: Operation) -> OpFacts:
     """What the analysis knows of `op` from the op alone (`AliasDb.facts_of` without
     the database's memo)."""
@@ -362,7 +354,7 @@ def op_facts(op: Operation) -> OpFacts:
         by_schema = _BY_SCHEMA[kind] = isinstance(op, OperatorOp) and op.name not in ALIAS_RULES
     if by_schema:
         operands = op._operands  # pyright: ignore[reportPrivateUsage]  # no operand view
-        signature = (kind, *map(id, map(_TYPE, operands)), None, *map(id, map(_TYPE, op.results)))
+        signature = (kind, *map(id, map(type_of, operands)), None, *map(id, map(type_of, op.results)))
         known = _FACTS_BY_SIGNATURE.get(signature)
         if known is not None:
             return known[1]
@@ -378,7 +370,7 @@ def op_facts(op: Operation) -> OpFacts:
             facts = traits.facts
         if len(_FACTS_BY_SIGNATURE) >= _SIGNATURES_KEPT:
             _FACTS_BY_SIGNATURE.clear()
-        _FACTS_BY_SIGNATURE[signature] = ((*map(_TYPE, operands), *map(_TYPE, op.results)), facts)
+        _FACTS_BY_SIGNATURE[signature] = ((*map(type_of, operands), *map(type_of, op.results)), facts)
         return facts
     name = op.name
     facts = _FACTS_BY_NAME.get(name)
@@ -403,11 +395,13 @@ def op_facts(op: Operation) -> OpFacts:
 
 
 _CONSERVATIVE_FACTS = OpFacts(
-    AliasRule.CONSERVATIVE, None, side_effecting=True, nondeterministic=False, writes_nothing=False, fresh_outputs=False
-)
+    AliasRule.CONSERVATIVE, None, side_effecting=True, nondeterministic=False, writes_nothing=False,
+    fresh_outputs=False,
+)  # fmt: skip
 _FRESH_FACTS = OpFacts(
-    AliasRule.FRESH, None, side_effecting=False, nondeterministic=False, writes_nothing=True, fresh_outputs=True
-)
+    AliasRule.FRESH, None, side_effecting=False, nondeterministic=False, writes_nothing=True,
+    fresh_outputs=True,
+)  # fmt: skip
 
 
 def _deterministic_here(op: Operation, schema: FunctionSchema) -> bool:
