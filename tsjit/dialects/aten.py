@@ -21,6 +21,7 @@ import functools
 import keyword
 import re
 from collections.abc import Sequence
+from operator import attrgetter
 from typing import ClassVar
 
 from xdsl.dialects.builtin import LocationAttr
@@ -124,25 +125,47 @@ class SchemaOp(OperatorOp):
         )
 
 
+type_of = attrgetter("_type")
+"""An SSA value's type, read without the property (`map(type_of, op.results)`)."""
+
+
 def schema_of(op: Operation) -> FunctionSchema | None:
     """The overload `op` calls, resolved from its operand and result types; None for
     ops outside the schema table and for operands no overload accepts.
 
-    Every pass asks this, often many times per op, and hashing xDSL types is slow (their
-    hash is not cached), so the answer is kept on the op together with the type objects
-    it was computed from; it is reused while the op's types are those same objects."""
-    operator = getattr(type(op), "OPERATOR", None)
+    Every pass asks this, often many times per op, and hashing xDSL types is slow, so
+    the answer is kept on the op together with the type objects it was computed from;
+    it is reused while the op's types are those same objects. Types are mostly interned
+    (one object per type), so a first question is answered by the identities of its
+    types too: ops of one signature resolve their overload once."""
+    kind = type(op)
+    operator = getattr(kind, "OPERATOR", None)
     if operator is None:
         return None
-    operand_types = [value.type for value in op.operands]
-    result_types = [result.type for result in op.results]
-    types = tuple(operand_types + result_types)
+    operands = op._operands  # pyright: ignore[reportPrivateUsage]  # no operand view
+    types = (*map(type_of, operands), *map(type_of, op.results))
     cached = op.__dict__.get("_tsjit_schema")
     if cached is not None and cached[0] == types:  # identical types compare without __eq__
         return cached[1]
-    schema = resolve_overload(operator, operand_types, result_types)
-    op.__dict__["_tsjit_schema"] = (types, schema)
-    return schema
+    count = len(operands)
+    signature = (operator, count, *map(id, types))
+    known = _BY_SIGNATURE.get(signature)
+    if known is None or known[0] != types:
+        if len(_BY_SIGNATURE) >= _SIGNATURES_KEPT:
+            _BY_SIGNATURE.clear()
+        schema = resolve_overload(operator, types[:count], types[count:])
+        known = _BY_SIGNATURE[signature] = (types, schema)
+    op.__dict__["_tsjit_schema"] = known
+    return known[1]
+
+
+_BY_SIGNATURE: dict[tuple[object, ...], tuple[tuple[Attribute, ...], FunctionSchema | None]] = {}
+"""`schema_of` by operator, operand count and the identities of the types (which the
+entry holds, so that they stay those objects)."""
+
+_SIGNATURES_KEPT = 4096
+"""Entries `_BY_SIGNATURE` keeps before starting over (types that are not interned
+would otherwise grow it without end)."""
 
 
 @functools.cache

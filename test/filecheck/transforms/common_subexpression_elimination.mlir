@@ -186,3 +186,116 @@ func.func @lists_only_read(%x : !ts.tensor, %y : !ts.tensor) -> !ts.tensor {
   %s = aten.sub %a, %b, %zero : (!ts.tensor, !ts.tensor, !ts.int) -> !ts.tensor
   func.return %s : !ts.tensor
 }
+
+// A graph's outputs are counted as they are after the merges before: once %b is
+// replaced by %a, %a is returned, and %c, returned too, stays apart (PyTorch asks
+// the graph's outputs at each merge).
+
+// CHECK-LABEL: func.func @outputs_after_merge
+// CHECK-NEXT:    %a = aten.mul %x, %x : (!ts.tensor, !ts.tensor) -> !ts.tensor
+// CHECK-NEXT:    %c = aten.mul %x, %x : (!ts.tensor, !ts.tensor) -> !ts.tensor
+// CHECK-NEXT:    %d = aten.relu %a : (!ts.tensor) -> !ts.tensor
+// CHECK-NEXT:    func.return %d, %a, %c : !ts.tensor, !ts.tensor, !ts.tensor
+func.func @outputs_after_merge(%x : !ts.tensor) -> (!ts.tensor, !ts.tensor, !ts.tensor) {
+  %a = aten.mul %x, %x : (!ts.tensor, !ts.tensor) -> !ts.tensor
+  %b = aten.mul %x, %x : (!ts.tensor, !ts.tensor) -> !ts.tensor
+  %c = aten.mul %x, %x : (!ts.tensor, !ts.tensor) -> !ts.tensor
+  %d = aten.relu %a : (!ts.tensor) -> !ts.tensor
+  func.return %d, %b, %c : !ts.tensor, !ts.tensor, !ts.tensor
+}
+
+// A result reaches an output through what uses it, not only by being returned: a
+// view of it, a list holding it, a loop carrying it. Views of one input all alias
+// it, so a view kept local still shares memory with a returned equal view.
+
+// CHECK-LABEL: func.func @outputs_through_uses
+// CHECK-NEXT:    %zero = prim.Constant 0 : !ts.int
+// CHECK-NEXT:    %true = prim.Constant true : !ts.bool
+// CHECK-NEXT:    %a = aten.relu %x : (!ts.tensor) -> !ts.tensor
+// CHECK-NEXT:    %b = aten.relu %x : (!ts.tensor) -> !ts.tensor
+// CHECK-NEXT:    %vb = aten.select %b, %zero, %zero : (!ts.tensor, !ts.int, !ts.int) -> !ts.tensor
+// CHECK-NEXT:    %c = aten.relu %x : (!ts.tensor) -> !ts.tensor
+// CHECK-NEXT:    %l = prim.ListConstruct %c : (!ts.tensor) -> !ts.list<!ts.tensor>
+// CHECK-NEXT:    %d = aten.relu %x : (!ts.tensor) -> !ts.tensor
+// CHECK-NEXT:    %o = prim.Loop %n, %true iter(%i) carried(%acc = %d : !ts.tensor) -> (!ts.tensor) {
+// CHECK-NEXT:      prim.Yield %true, %acc : !ts.bool, !ts.tensor
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %v1 = aten.select %x, %zero, %zero : (!ts.tensor, !ts.int, !ts.int) -> !ts.tensor
+// CHECK-NEXT:    %v2 = aten.select %x, %zero, %zero : (!ts.tensor, !ts.int, !ts.int) -> !ts.tensor
+// CHECK-NEXT:    %s = aten.sum %v2, %none : (!ts.tensor, !ts.none) -> !ts.tensor
+// CHECK-NEXT:    func.return %a, %vb, %l, %o, %v1, %s : !ts.tensor, !ts.tensor, !ts.list<!ts.tensor>, !ts.tensor, !ts.tensor, !ts.tensor
+func.func @outputs_through_uses(%x : !ts.tensor, %n : !ts.int, %none : !ts.none) -> (!ts.tensor, !ts.tensor, !ts.list<!ts.tensor>, !ts.tensor, !ts.tensor, !ts.tensor) {
+  %zero = prim.Constant 0 : !ts.int
+  %true = prim.Constant true : !ts.bool
+  %a = aten.relu %x : (!ts.tensor) -> !ts.tensor
+  %b = aten.relu %x : (!ts.tensor) -> !ts.tensor
+  %vb = aten.select %b, %zero, %zero : (!ts.tensor, !ts.int, !ts.int) -> !ts.tensor
+  %c = aten.relu %x : (!ts.tensor) -> !ts.tensor
+  %l = prim.ListConstruct %c : (!ts.tensor) -> !ts.list<!ts.tensor>
+  %d = aten.relu %x : (!ts.tensor) -> !ts.tensor
+  %o = prim.Loop %n, %true iter(%i) carried(%acc = %d : !ts.tensor) -> (!ts.tensor) {
+    prim.Yield %true, %acc : !ts.bool, !ts.tensor
+  }
+  %v1 = aten.select %x, %zero, %zero : (!ts.tensor, !ts.int, !ts.int) -> !ts.tensor
+  %v2 = aten.select %x, %zero, %zero : (!ts.tensor, !ts.int, !ts.int) -> !ts.tensor
+  %s = aten.sum %v2, %none : (!ts.tensor, !ts.none) -> !ts.tensor
+  func.return %a, %vb, %l, %o, %v1, %s : !ts.tensor, !ts.tensor, !ts.list<!ts.tensor>, !ts.tensor, !ts.tensor, !ts.tensor
+}
+
+// A result merges only when nothing ever writes it: a write that comes after the
+// equal ops (here inside an If, and to a view) still counts.
+
+// CHECK-LABEL: func.func @written_later
+// CHECK-NEXT:    %one = prim.Constant 1 : !ts.int
+// CHECK-NEXT:    %a = aten.mul %x, %x : (!ts.tensor, !ts.tensor) -> !ts.tensor
+// CHECK-NEXT:    %b = aten.mul %x, %x : (!ts.tensor, !ts.tensor) -> !ts.tensor
+// CHECK-NEXT:    %s = aten.add %a, %b, %one : (!ts.tensor, !ts.tensor, !ts.int) -> !ts.tensor
+// CHECK-NEXT:    %e = aten.exp %y : (!ts.tensor) -> !ts.tensor
+// CHECK-NEXT:    %t = aten.add %e, %e, %one : (!ts.tensor, !ts.tensor, !ts.int) -> !ts.tensor
+// CHECK-NEXT:    %r = prim.If %c -> (!ts.tensor) {
+// CHECK-NEXT:      %v = aten.select %a, %one, %one : (!ts.tensor, !ts.int, !ts.int) -> !ts.tensor
+// CHECK-NEXT:      %w = aten.add_ %v, %one, %one : (!ts.tensor, !ts.int, !ts.int) -> !ts.tensor
+// CHECK-NEXT:      prim.Yield %s : !ts.tensor
+// CHECK-NEXT:    } else {
+// CHECK-NEXT:      prim.Yield %t : !ts.tensor
+// CHECK-NEXT:    }
+// CHECK-NEXT:    func.return %r : !ts.tensor
+func.func @written_later(%x : !ts.tensor, %y : !ts.tensor, %c : !ts.bool) -> !ts.tensor {
+  %one = prim.Constant 1 : !ts.int
+  %a = aten.mul %x, %x : (!ts.tensor, !ts.tensor) -> !ts.tensor
+  %b = aten.mul %x, %x : (!ts.tensor, !ts.tensor) -> !ts.tensor
+  %s = aten.add %a, %b, %one : (!ts.tensor, !ts.tensor, !ts.int) -> !ts.tensor
+  %e = aten.exp %y : (!ts.tensor) -> !ts.tensor
+  %e2 = aten.exp %y : (!ts.tensor) -> !ts.tensor
+  %t = aten.add %e, %e2, %one : (!ts.tensor, !ts.tensor, !ts.int) -> !ts.tensor
+  %r = prim.If %c -> (!ts.tensor) {
+    %v = aten.select %a, %one, %one : (!ts.tensor, !ts.int, !ts.int) -> !ts.tensor
+    %w = aten.add_ %v, %one, %one : (!ts.tensor, !ts.int, !ts.int) -> !ts.tensor
+    prim.Yield %s : !ts.tensor
+  } else {
+    prim.Yield %t : !ts.tensor
+  }
+  func.return %r : !ts.tensor
+}
+
+// Merges follow chains: once %b is %a, %d uses what %c uses and is %c too, although
+// %c is the only op that uses %a itself.
+
+// CHECK-LABEL: func.func @chains
+// CHECK-NEXT:    %one = prim.Constant 1 : !ts.int
+// CHECK-NEXT:    %a = aten.relu %x : (!ts.tensor) -> !ts.tensor
+// CHECK-NEXT:    %c = aten.neg %a : (!ts.tensor) -> !ts.tensor
+// CHECK-NEXT:    %e = aten.exp %c : (!ts.tensor) -> !ts.tensor
+// CHECK-NEXT:    %s = aten.add %e, %e, %one : (!ts.tensor, !ts.tensor, !ts.int) -> !ts.tensor
+// CHECK-NEXT:    func.return %s : !ts.tensor
+func.func @chains(%x : !ts.tensor) -> !ts.tensor {
+  %one = prim.Constant 1 : !ts.int
+  %a = aten.relu %x : (!ts.tensor) -> !ts.tensor
+  %b = aten.relu %x : (!ts.tensor) -> !ts.tensor
+  %c = aten.neg %a : (!ts.tensor) -> !ts.tensor
+  %d = aten.neg %b : (!ts.tensor) -> !ts.tensor
+  %e = aten.exp %c : (!ts.tensor) -> !ts.tensor
+  %f = aten.exp %d : (!ts.tensor) -> !ts.tensor
+  %s = aten.add %e, %f, %one : (!ts.tensor, !ts.tensor, !ts.int) -> !ts.tensor
+  func.return %s : !ts.tensor
+}

@@ -9,7 +9,7 @@ from xdsl.ir import Operation, SSAValue
 
 from tsjit.context import make_context
 from tsjit.formats import read_program
-from tsjit.transforms.analysis.alias_analysis import AliasDb
+from tsjit.transforms.analysis.alias_analysis import AliasDb, op_facts
 from tsjit.transforms.analysis.memory_dag import JOIN_LIMIT
 
 
@@ -373,3 +373,28 @@ def test_a_lazy_db_sees_the_rewrites_made_before_it_was_built():
     write.erase()
     assert not lazy.has_writers(g["p"]) and lazy.may_alias(g["x"], g["x"])
     assert not lazy.has_writers(g["x"])  # the only write went with its op
+
+
+def test_op_facts_are_shared_per_overload_and_tell_writes_and_fresh_outputs():
+    g = Graph("""graph(%x : Tensor, %p : float):
+  %false : bool = prim::Constant[value=0]()
+  %true : bool = prim::Constant[value=1]()
+  %zero : int = prim::Constant[value=0]()
+  %r1 : Tensor = aten::relu(%x)
+  %r2 : Tensor = aten::relu(%x)
+  %v : Tensor = aten::select(%x, %zero, %zero)
+  %w : Tensor = aten::relu_(%r1)
+  %d1 : Tensor = aten::dropout(%x, %p, %false)
+  %d2 : Tensor = aten::dropout(%x, %p, %true)
+  %l : Tensor[] = prim::ListConstruct(%r1, %r2)
+  return (%l)""")
+    facts = {name: op_facts(g.op(name)) for name in ("r1", "r2", "v", "w", "d1", "d2", "l", "zero")}
+    assert facts["r1"] is facts["r2"]  # one overload, one object
+    assert facts["r1"].writes_nothing and facts["r1"].fresh_outputs
+    assert facts["v"].writes_nothing and not facts["v"].fresh_outputs  # a view aliases its input
+    assert not facts["w"].writes_nothing
+    assert facts["zero"].writes_nothing and facts["zero"].fresh_outputs
+    assert facts["l"].writes_nothing and not facts["l"].fresh_outputs  # holds its inputs
+    # One signature, but only dropout while training draws: random facts are per op.
+    assert not facts["d1"].nondeterministic and facts["d2"].nondeterministic
+    assert op_facts(g.op("d2")) is not facts["d2"] and g.db.facts_of(g.op("d2")) is g.db.facts_of(g.op("d2"))

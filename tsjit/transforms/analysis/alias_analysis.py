@@ -22,6 +22,7 @@ location sets. Passes that rewrite keep it current with `replace_value`/`forget_
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import functools
 from collections import Counter
@@ -32,7 +33,7 @@ from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.traits import MemoryEffectKind, get_effects
 
-from tsjit.dialects.aten import OperatorOp, schema_of
+from tsjit.dialects.aten import OperatorOp, schema_of, type_of
 from tsjit.dialects.prim import ConstantOp, UninitializedOp
 from tsjit.dialects.schema import FunctionSchema, schemas_for
 from tsjit.dialects.schema.effects import is_nondeterministic, schema_effect
@@ -211,7 +212,7 @@ class _SchemaTraits:
     unannotated: bool
     """No argument or return carries an alias annotation: outputs are fresh memory and
     nothing is written (beyond running stats)."""
-    facts: _OpFacts
+    facts: OpFacts
     """The facts of its ops, shared when they do not depend on the op (not random)."""
 
 
@@ -224,17 +225,34 @@ def _traits_of(schema: FunctionSchema) -> _SchemaTraits:
     known = _TRAITS.get(id(schema))
     if known is None or known[0] is not schema:
         side_effecting = schema_effect(schema) is None
+        running_stats_flag = RUNNING_STATS_WRITERS.get(schema.name)
+        unannotated = all(a.alias_info is None for a in schema.arguments) and all(
+            r.alias_info is None for r in schema.returns
+        )
+        writes_nothing = (
+            running_stats_flag is None
+            and not any(a.alias_info is not None and a.alias_info.writes for a in schema.arguments)
+            and not any(r.alias_info is not None and r.alias_info.writes for r in schema.returns)
+        )
         traits = _SchemaTraits(
             side_effecting=side_effecting,
             nondeterministic=is_nondeterministic(schema),
-            running_stats_flag=RUNNING_STATS_WRITERS.get(schema.name),
-            unannotated=all(a.alias_info is None for a in schema.arguments)
-            and all(r.alias_info is None for r in schema.returns),
-            facts=_OpFacts(AliasRule.SCHEMA, schema, side_effecting, nondeterministic=False),
-        )
+            running_stats_flag=running_stats_flag,
+            unannotated=unannotated,
+            facts=OpFacts(
+                AliasRule.SCHEMA, schema, side_effecting, nondeterministic=False,
+                writes_nothing=writes_nothing, fresh_outputs=unannotated,
+            ),
+        )  # fmt: skip
         known = _TRAITS[id(schema)] = (schema, traits)
     return known[1]
 
+
+WRITING_RULES = frozenset({AliasRule.SET_ATTR, AliasRule.CONSERVATIVE})
+"""Rules whose ops the analysis records writes for."""
+
+FRESH_OUTPUT_RULES = frozenset({AliasRule.FRESH, AliasRule.READ})
+"""Rules whose outputs are new memory and whose operands flow nowhere."""
 
 QUIET_RULES = frozenset({
     AliasRule.FRESH, AliasRule.CONTAINER, AliasRule.EXTRACT, AliasRule.FORWARD, AliasRule.FORWARD_EACH,
@@ -285,51 +303,105 @@ def _quiet_operator(operator: str, operands: int) -> bool:
     )
 
 
-@dataclass(frozen=True)
-class _OpFacts:
+@dataclass(frozen=True, eq=False)
+class OpFacts:
     """What the analysis knows of an op from the op alone (its kind, its schema, its
-    constant flags), without the memory DAG."""
+    constant flags), without the memory DAG. One object serves every op of a name or
+    overload, so facts hash and compare by identity."""
 
     rule: AliasRule
     schema: FunctionSchema | None
     """The overload, for ops analyzed by their schema annotations."""
     side_effecting: bool
     nondeterministic: bool
+    writes_nothing: bool
+    """The analysis records no write for the op: no `(a!)`, no running stats, no
+    setattr, not conservative (a random op still writes the generator's state)."""
+    fresh_outputs: bool
+    """Its outputs are new memory holding nothing and its operands flow nowhere: using
+    a value relates that value to nothing (most operators, constants, prints)."""
 
 
-_NO_FACTS = _OpFacts(AliasRule.FRESH, None, side_effecting=False, nondeterministic=False)
+_NO_FACTS = OpFacts(
+    AliasRule.FRESH, None, side_effecting=False, nondeterministic=False, writes_nothing=True,
+    fresh_outputs=True,
+)  # fmt: skip
 """The facts of an op a rewrite removed."""
 
-_FACTS_BY_NAME: dict[str, _OpFacts] = {}
+_FACTS_BY_NAME: dict[str, OpFacts] = {}
 """The facts of the ops `ALIAS_RULES` lists, which follow from their name."""
 
+_BY_SCHEMA: dict[type[Operation], bool] = {}
+"""Op classes analyzed by their operator's schema: operators `ALIAS_RULES` does not
+list (an operator class has one name)."""
 
-def _op_facts(op: Operation) -> _OpFacts:
+_FACTS_BY_SIGNATURE: dict[tuple[object, ...], tuple[tuple[Attribute, ...], OpFacts]] = {}
+"""The facts of operators by class and the identities of their operand and result
+types (which decide the overload), unless random (whose facts may depend on a `train`
+flag). Types are mostly interned, and hashing them costs more than hashing their ids;
+each entry holds its types, so that no other object takes their ids."""
+
+_SIGNATURES_KEPT = 4096
+"""Entries `_FACTS_BY_SIGNATURE` keeps before starting over (types that are not
+interned would otherwise grow it without end)."""
+
+def op_facts(op: Operation) -> OpFacts:
+    """What the analysis knows of `op` from the op alone (`AliasDb.facts_of` without
+    the database's memo)."""
+    kind = type(op)
+    by_schema = _BY_SCHEMA.get(kind)
+    if by_schema is None:
+        by_schema = _BY_SCHEMA[kind] = isinstance(op, OperatorOp) and op.name not in ALIAS_RULES
+    if by_schema:
+        operands = op._operands  # pyright: ignore[reportPrivateUsage]  # no operand view
+        signature = (kind, *map(id, map(type_of, operands)), None, *map(id, map(type_of, op.results)))
+        known = _FACTS_BY_SIGNATURE.get(signature)
+        if known is not None:
+            return known[1]
+        schema = schema_of(op)
+        if schema is None or schema.is_vararg or schema.is_varret:
+            facts = _CONSERVATIVE_FACTS
+        else:
+            traits = _traits_of(schema)
+            if traits.nondeterministic:  # unless `train=False` here: the op's own facts
+                if _deterministic_here(op, schema):
+                    return traits.facts
+                return dataclasses.replace(traits.facts, nondeterministic=True)
+            facts = traits.facts
+        if len(_FACTS_BY_SIGNATURE) >= _SIGNATURES_KEPT:
+            _FACTS_BY_SIGNATURE.clear()
+        _FACTS_BY_SIGNATURE[signature] = ((*map(type_of, operands), *map(type_of, op.results)), facts)
+        return facts
     name = op.name
     facts = _FACTS_BY_NAME.get(name)
     if facts is not None:
         return facts
     rule = ALIAS_RULES.get(name)
     if rule is not None:
-        facts = _OpFacts(rule, None, rule in SIDE_EFFECTING_RULES or name in SIDE_EFFECTING_OPS, False)
+        facts = OpFacts(
+            rule,
+            None,
+            rule in SIDE_EFFECTING_RULES or name in SIDE_EFFECTING_OPS,
+            nondeterministic=False,
+            writes_nothing=rule not in WRITING_RULES,
+            fresh_outputs=rule in FRESH_OUTPUT_RULES,
+        )
         _FACTS_BY_NAME[name] = facts
         return facts
-    if isinstance(op, OperatorOp):
-        schema = schema_of(op)
-        if schema is None or schema.is_vararg or schema.is_varret:
-            return _CONSERVATIVE_FACTS
-        traits = _traits_of(schema)
-        if not traits.nondeterministic or _deterministic_here(op, schema):
-            return traits.facts
-        return _OpFacts(AliasRule.SCHEMA, schema, traits.side_effecting, nondeterministic=True)
     effects = get_effects(op)
     if effects is None or any(e.kind is MemoryEffectKind.WRITE for e in effects):
         return _CONSERVATIVE_FACTS
     return _FRESH_FACTS
 
 
-_CONSERVATIVE_FACTS = _OpFacts(AliasRule.CONSERVATIVE, None, side_effecting=True, nondeterministic=False)
-_FRESH_FACTS = _OpFacts(AliasRule.FRESH, None, side_effecting=False, nondeterministic=False)
+_CONSERVATIVE_FACTS = OpFacts(
+    AliasRule.CONSERVATIVE, None, side_effecting=True, nondeterministic=False, writes_nothing=False,
+    fresh_outputs=False,
+)  # fmt: skip
+_FRESH_FACTS = OpFacts(
+    AliasRule.FRESH, None, side_effecting=False, nondeterministic=False, writes_nothing=True,
+    fresh_outputs=True,
+)  # fmt: skip
 
 
 def _deterministic_here(op: Operation, schema: FunctionSchema) -> bool:
@@ -366,8 +438,9 @@ class AliasDb:
 
     def __init__(self, graph: FuncOp, *, lazy: bool = False):
         self.graph = graph
-        self._facts: dict[int, tuple[Operation, _OpFacts]] = {}
-        """id(op) -> (op, its facts); holding the op keeps its id from being reused."""
+        self._facts: dict[int, tuple[Operation, OpFacts]] = {}
+        """id(op) -> (op, its facts); holding the op keeps its id from being reused (ids
+        hash faster than ops)."""
         self._effects: dict[Operation, bool] = {}
         self._built = False
         if not lazy:
@@ -486,16 +559,16 @@ class AliasDb:
         """Whether `op` or an op in its regions has effects beyond memory (I/O, calls,
         exceptions, control transfer): it is never removed or reordered."""
         if not op.regions:
-            return self._facts_of(op).side_effecting
+            return self.facts_of(op).side_effecting
         cached = self._effects.get(op)
         if cached is None:
-            cached = self._facts_of(op).side_effecting or any(self.has_side_effects(i) for i in _nested_ops(op))
+            cached = self.facts_of(op).side_effecting or any(self.has_side_effects(i) for i in _nested_ops(op))
             self._effects[op] = cached
         return cached
 
     def is_nondeterministic(self, op: Operation) -> bool:
         """Random ops: equal inputs may give different outputs."""
-        return self._facts_of(op).nondeterministic
+        return self.facts_of(op).nondeterministic
 
     def describe(self) -> str:
         """The analysis as text, for GRAPH_DEBUG logs: the locations of each mutable
@@ -578,7 +651,7 @@ class AliasDb:
             self._analyze(op)
 
     def _analyze(self, op: Operation) -> None:
-        facts = self._facts_of(op)
+        facts = self.facts_of(op)
         if facts.nondeterministic:
             self._nondeterministic.add(op)
         if facts.schema is not None:
@@ -586,10 +659,12 @@ class AliasDb:
         else:
             _HANDLERS[facts.rule](self, op)
 
-    def _facts_of(self, op: Operation) -> _OpFacts:
+    def facts_of(self, op: Operation) -> OpFacts:
+        """What the analysis knows of `op` from the op alone, without the memory DAG
+        (kept per op: resolving its overload is the costly part)."""
         known = self._facts.get(id(op))
         if known is None:
-            known = self._facts[id(op)] = (op, _op_facts(op))
+            known = self._facts[id(op)] = (op, op_facts(op))
         return known[1]
 
     def _analyze_schema(self, op: Operation, schema: FunctionSchema) -> None:

@@ -63,6 +63,18 @@ def test_create_op_and_schema_of():
         create_op("prim.foo", [x], [T])
 
 
+def test_schema_of_follows_the_types_of_each_op():
+    a, b = values(I, I)
+    x, y = values(F, F)
+    ints = create_op("aten.add", [a, b], [I])
+    floats = create_op("aten.add", [x, y], [F])  # one class, one operand count, other types
+    assert schema_of(ints).qualified_name == "aten::add.int"
+    assert schema_of(floats).qualified_name == "aten::add.float"
+    ints.operands[0], ints.operands[1] = x, y  # the types an op was resolved for changed
+    ints.results[0]._type = F  # pyright: ignore[reportPrivateUsage]
+    assert schema_of(ints).qualified_name == "aten::add.float"
+
+
 def test_create_op_prefers_hand_written_prim_ops():
     (pair,) = values(TupleType([I, T]))
     unpack = create_op("prim.TupleUnpack", [pair], [I, T])
