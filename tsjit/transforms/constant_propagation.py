@@ -40,6 +40,7 @@ from xdsl.rewriter import InsertPoint
 
 from tsjit.dialects.aten import OperatorOp, schema_of
 from tsjit.dialects.ir_surgery import drop_operands, drop_unused_results
+from tsjit.dialects.op_building import move_ops_before
 from tsjit.dialects.prim import (
     ConstantError,
     ConstantOp,
@@ -58,11 +59,12 @@ from tsjit.dialects.prim import (
     constant_attr,
 )
 from tsjit.dialects.schema import schemas_for
+from tsjit.dialects.traversal import region_block
 from tsjit.dialects.types import BoolType, DeviceType, DictType, ListType, TensorType, is_subtype_of
 from tsjit.transforms.analysis.alias_analysis import AliasDb
 from tsjit.transforms.constant_pooling import constant_key
 from tsjit.transforms.pass_logging import TsjitPass
-from tsjit.transforms.pattern_driver import LocalPattern
+from tsjit.transforms.pattern_driver import LocalPattern, erase_op, insert_ops_before, replace_op, replace_uses
 from tsjit.transforms.shape_propagation import stand_in
 
 MAX_TENSOR_ELEMENTS = 4096
@@ -184,7 +186,7 @@ def constant_operands(op: Operation) -> list[ConstantOp] | None:
     `isinstance` against xDSL's ABC op classes costs more, and no class derives from
     `ConstantOp`)."""
     constants: list[ConstantOp] = []
-    for value in op.operands:
+    for value in op._operands:  # pyright: ignore[reportPrivateUsage]
         owner = value.owner
         if type(owner) is not ConstantOp:
             return None
@@ -283,11 +285,11 @@ class FoldConstantOp(RewritePattern, LocalPattern):
                 return
             constant.location = op.location
             folded.append(constant)
-        rewriter.insert(folded)
+        insert_ops_before(rewriter, folded, op)
         for result, constant in zip(op.results, folded):
             self.aliases.replace_value(result, constant.result)
         self.aliases.forget_op(op)
-        rewriter.replace(op, [], [c.result for c in folded])
+        replace_op(rewriter, op, [c.result for c in folded])
 
     def is_safe(self, op: Operation) -> bool:
         """PyTorch's `supportedNode`: no effects, deterministic, nothing written in the
@@ -304,23 +306,27 @@ class FoldConstantOp(RewritePattern, LocalPattern):
 
 @dataclass
 class FoldConstantIf(RewritePattern, LocalPattern):
-    """`prim.If` on a constant condition → the ops of the branch taken."""
+    """`prim.If` on a constant condition → the ops of the branch taken.
+
+    Rewritten in place (If fields by position: the condition is operand 0, the
+    branches regions 0 and 1, the outputs all results), with the events of xDSL's
+    `erase` of the branch's terminator, `inline_block` and `replace` of the If."""
 
     aliases: AliasDb
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: IfOp, rewriter: PatternRewriter, /) -> None:
-        condition = op.cond.owner
-        if not isinstance(condition, ConstantOp):
+        condition = op._operands[0].owner  # pyright: ignore[reportPrivateUsage]
+        if type(condition) is not ConstantOp:
             return
-        block = (op.then_region if condition.python_value else op.else_region).block
-        terminator = block.last_op
-        assert isinstance(terminator, YieldOp)
-        values = list(terminator.values)
+        block = region_block(op, 0 if condition.python_value else 1)
+        terminator = _yield(block)
+        values = list(terminator._operands)  # pyright: ignore[reportPrivateUsage]
         self.aliases.forget_op(op)
-        rewriter.erase(terminator)
-        rewriter.inline_block(block, InsertPoint.before(op))
-        rewriter.replace(op, [], [stand_in(v, r, rewriter) for v, r in zip(values, op.outs, strict=True)])
+        erase_op(rewriter, terminator)
+        if (first := block.first_op) is not None:
+            move_ops_before(first, block.last_op, op)  # pyright: ignore[reportArgumentType]
+        replace_op(rewriter, op, [stand_in(v, r, rewriter) for v, r in zip(values, op.results, strict=True)])
 
 
 CONTAINERS = (ListConstructOp, DictConstructOp, TupleConstructOp)
@@ -351,9 +357,9 @@ class RemoveUniformIfOutputs(RewritePattern, LocalPattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: IfOp, rewriter: PatternRewriter, /) -> None:
-        then_yield, else_yield = _yield(op.then_region.block), _yield(op.else_region.block)
+        then_yield, else_yield = _yield(region_block(op, 0)), _yield(region_block(op, 1))
         replacements: dict[int, SSAValue] = {}
-        for i, (a, b) in enumerate(zip(then_yield.values, else_yield.values, strict=True)):
+        for i, (a, b) in enumerate(zip(then_yield._operands, else_yield._operands, strict=True)):  # pyright: ignore[reportPrivateUsage]
             if a is b:
                 replacements[i] = stand_in(a, op.outs[i], rewriter)
             elif _equal_constants(a, b) and not self.aliases.is_mutable(op.outs[i]):
@@ -391,13 +397,14 @@ class RemoveNeverRunLoop(RewritePattern, LocalPattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: LoopOp, rewriter: PatternRewriter, /) -> None:
-        trips, condition = op.max_trip_count.owner, op.initial_condition.owner
-        never = (isinstance(trips, ConstantOp) and trips.python_value <= 0) or (  # pyright: ignore[reportOperatorIssue]
-            isinstance(condition, ConstantOp) and condition.python_value is False
+        operands = op._operands  # pyright: ignore[reportPrivateUsage]  # trip count, condition, carried values
+        trips, condition = operands[0].owner, operands[1].owner
+        never = (type(trips) is ConstantOp and trips.python_value <= 0) or (  # pyright: ignore[reportOperatorIssue]
+            type(condition) is ConstantOp and condition.python_value is False
         )
         if never:
             self.aliases.forget_op(op)
-            rewriter.replace(op, [], [stand_in(v, r, rewriter) for v, r in zip(op.carried, op.outs, strict=True)])
+            replace_op(rewriter, op, [stand_in(v, r, rewriter) for v, r in zip(operands[2:], op.results, strict=True)])
 
 
 @dataclass
@@ -409,10 +416,12 @@ class RemoveLoopInvariantCarried(RewritePattern, LocalPattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: LoopOp, rewriter: PatternRewriter, /) -> None:
-        block = op.body.block
+        block = region_block(op, 0)
         terminator = _yield(block)
         invariant = [
-            i for i, (argument, yielded) in enumerate(zip(block.args[1:], terminator.values[1:])) if argument is yielded
+            i
+            for i, (argument, yielded) in enumerate(zip(block._args[1:], terminator._operands[1:]))  # pyright: ignore[reportPrivateUsage]
+            if argument is yielded
         ]
         if not invariant:
             return
@@ -424,14 +433,14 @@ class RemoveLoopInvariantCarried(RewritePattern, LocalPattern):
         initial = {i: _initial_value(op, i, rewriter) for i in invariant}
         for i in reversed(invariant):
             argument = block.args[1 + i]
-            rewriter.replace_all_uses_with(argument, initial[i])
+            replace_uses(rewriter, argument, initial[i])
             rewriter.erase_block_argument(argument)
         rewriter.notify_op_modified(op)
         rewriter.handle_operation_replacement(op, [initial.get(i, out) for i, out in enumerate(op.outs)])
         for i in invariant:
             out, value = op.outs[i], initial[i]
             self.aliases.replace_value(out, value)
-            rewriter.replace_all_uses_with(out, value)
+            replace_uses(rewriter, out, value)
             if not value.name_hint:
                 value.name_hint = out.name_hint
         dropped = [2 + i for i in invariant]  # after the trip count and the condition

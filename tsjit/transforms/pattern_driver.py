@@ -29,10 +29,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.ir import Operation, Region, SSAValue
+from xdsl.ir import Operation, Region, SSAValue, SSAValues
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriterListener, RewritePattern
 from xdsl.rewriter import InsertPoint
 
+from tsjit.dialects.op_building import erase_built_op, insert_built_op
 from tsjit.transforms.pass_logging import (
     LimitedPattern,
     LogLevel,
@@ -65,6 +66,25 @@ class LocalPattern:
 
 def _left_alone_locally(pattern: RewritePattern) -> bool:
     return isinstance(pattern, LocalPattern) and pattern.left_alone_locally()
+
+
+class _DriverRewriter(PatternRewriter):
+    """xDSL's rewriter whose insertion point, before the op being offered, is made
+    when a pattern first asks for it: most offers rewrite nothing."""
+
+    _point: InsertPoint | None = None
+
+    @property
+    def insertion_point(self) -> InsertPoint:  # pyright: ignore[reportIncompatibleVariableOverride]
+        point = self._point
+        if point is None:
+            assert self._current_operation is not None
+            point = self._point = InsertPoint.before(self._current_operation)
+        return point
+
+    @insertion_point.setter
+    def insertion_point(self, point: InsertPoint) -> None:  # pyright: ignore[reportIncompatibleVariableOverride]
+        self._point = point
 
 
 class PatternDriver:
@@ -104,9 +124,9 @@ class PatternDriver:
         log = active_log()
         if log is not None and log.limit is None and not log.enabled(LogLevel.UPDATE):
             log = None  # nothing to count or log: patterns are called directly
-        rewriter = PatternRewriter(InsertPoint.at_start(region.blocks[0])) if region.blocks else None
-        if rewriter is None:
+        if region.first_block is None:
             return False
+        rewriter = _DriverRewriter(InsertPoint.at_start(region.first_block))
         self._track = self.apply_recursively and log is None
         rewriter.extend_from_listener(self._listener())
         changed = self._sweep(region, rewriter, log)
@@ -169,7 +189,7 @@ class PatternDriver:
             patterns = table.get(op.name) or self.candidates(op)
             rewriter.has_done_action = False
             rewriter._current_operation = op  # pyright: ignore[reportPrivateUsage]
-            rewriter.insertion_point = InsertPoint.before(op)
+            rewriter._point = None  # pyright: ignore[reportPrivateUsage]  # before `op`, made when asked
             rewriter._name_hint = None  # pyright: ignore[reportPrivateUsage]
             try:
                 if log is None:
@@ -302,3 +322,84 @@ def _walk(region: Region, out: list[Operation], reverse: bool, regions_first: bo
             else:
                 append(op)
             op = op.prev_op if reverse else op.next_op
+
+
+# --------------------------------------------------------------------------------------
+# Rewrites in place, with the rewriter's events
+# --------------------------------------------------------------------------------------
+# xDSL's `PatternRewriter.insert`, `replace` and `erase` check ancestry on every insertion,
+# rebuild an operand view per use and make an `ErasedSSAValue` per erased result: for
+# constant folding, which replaces thousands of small ops, that costs more than deciding
+# what to fold. These do the same rewrites on xDSL's fields, with the same events in the
+# same order (the driver's worklist and the pass log follow them), and leave the same IR,
+# use lists in the same order included.
+
+
+def insert_ops_before(rewriter: PatternRewriter, ops: Sequence[Operation], before: Operation) -> None:
+    """`rewriter.insert(ops, InsertPoint.before(before))` for new ops."""
+    rewriter.has_done_action = True
+    block = before.parent
+    assert block is not None
+    for op in ops:
+        insert_built_op(op, block, before)
+    hint = rewriter._name_hint  # pyright: ignore[reportPrivateUsage]
+    for op in ops:
+        if hint is not None:
+            for result in op.results:
+                if result.name_hint is None:
+                    result._name = hint  # pyright: ignore[reportPrivateUsage]
+        rewriter.handle_operation_insertion(op)
+
+
+def replace_op(rewriter: PatternRewriter, op: Operation, new_results: Sequence[SSAValue]) -> None:
+    """`rewriter.replace(op, [], new_results)`: `op`'s users use `new_results` instead,
+    name hints carry over, and `op` is erased."""
+    rewriter.has_done_action = True
+    results = op.results
+    if len(results) != len(new_results):
+        raise ValueError(f"Expected {len(results)} new results, but got {len(new_results)}")
+    rewriter.handle_operation_replacement(op, new_results)
+    for old, new in zip(results, new_results):
+        replace_uses(rewriter, old, new)
+        if not new.name_hint:
+            new.name_hint = old.name_hint
+    erase_op(rewriter, op)
+
+
+def replace_uses(rewriter: PatternRewriter, value: SSAValue, replacement: SSAValue) -> None:
+    """`rewriter.replace_all_uses_with(value, replacement)`: each use moves to the front
+    of `replacement`'s use list in turn, as xDSL's operand setter moves it, and each
+    user is reported modified."""
+    if value is replacement:
+        return
+    users: list[Operation] = []
+    head = replacement.first_use
+    use = value.first_use
+    while use is not None:
+        following = use._next_use  # pyright: ignore[reportPrivateUsage]
+        user = use._operation  # pyright: ignore[reportPrivateUsage]
+        users.append(user)
+        operands = list(user._operands)  # pyright: ignore[reportPrivateUsage]
+        operands[use._index] = replacement  # pyright: ignore[reportPrivateUsage]
+        user._operands = SSAValues(operands)  # pyright: ignore[reportPrivateUsage]
+        use._prev_use = None  # pyright: ignore[reportPrivateUsage]
+        use._next_use = head  # pyright: ignore[reportPrivateUsage]
+        if head is not None:
+            head._prev_use = use  # pyright: ignore[reportPrivateUsage]
+        head = use
+        use = following
+    replacement.first_use = head
+    value.first_use = None
+    if replacement.name_hint is None:
+        replacement.name_hint = value.name_hint
+    if users:
+        rewriter.has_done_action = True
+    for user in users:
+        rewriter.handle_operation_modification(user)
+
+
+def erase_op(rewriter: PatternRewriter, op: Operation) -> None:
+    """`rewriter.erase(op)` for an op of a block whose results are unused."""
+    rewriter.has_done_action = True
+    rewriter.handle_operation_removal(op)
+    erase_built_op(op)
