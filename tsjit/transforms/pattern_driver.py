@@ -27,13 +27,14 @@ and a pattern's exception reported against the op. What it changes is the cost:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from xdsl.ir import Operation, Region, SSAValue, SSAValues
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriterListener, RewritePattern
 from xdsl.rewriter import InsertPoint
 
 from tsjit.dialects.op_building import erase_built_op, insert_built_op
+from tsjit.dialects.traversal import nested_ops
 from tsjit.transforms.pass_logging import (
     LimitedPattern,
     LogLevel,
@@ -166,14 +167,12 @@ class PatternDriver:
             for pattern in self.patterns:
                 _left_alone_locally(pattern)
         ops: list[Operation] = []
-        _walk(region, ops, self.walk_reverse, self.walk_regions_first)
-        table, stack, index = self.table, self._stack, self._index
+        _walk(region, ops, self.walk_reverse, self.walk_regions_first, self.table, self.candidates)
+        stack, index = self._stack, self._index
         for op in reversed(ops):  # a stack: the first op to process goes on top (`_push`, inlined)
-            patterns = table.get(op.name)
-            if patterns is None:
-                patterns = self.candidates(op)
-            if patterns and id(op) not in index:
-                index[id(op)] = len(stack)
+            key = id(op)
+            if key not in index:
+                index[key] = len(stack)
                 stack.append(op)
         return self._process(rewriter, log)
 
@@ -185,12 +184,14 @@ class PatternDriver:
             op = stack.pop()
             if op is None:
                 continue
-            del index[id(op)]
+            key = id(op)
+            del index[key]
             patterns = table.get(op.name) or self.candidates(op)
             rewriter.has_done_action = False
             rewriter._current_operation = op  # pyright: ignore[reportPrivateUsage]
             rewriter._point = None  # pyright: ignore[reportPrivateUsage]  # before `op`, made when asked
-            rewriter._name_hint = None  # pyright: ignore[reportPrivateUsage]
+            if rewriter._name_hint is not None:  # pyright: ignore[reportPrivateUsage]
+                rewriter._name_hint = None  # pyright: ignore[reportPrivateUsage]
             try:
                 if log is None:
                     for pattern in patterns:
@@ -204,7 +205,7 @@ class PatternDriver:
             if track:
                 offered[id(patterns)] = patterns
                 if not rewriter.has_done_action:
-                    dirty.pop(id(op), None)
+                    dirty.pop(key, None)
                 elif op.parent is not None:
                     self._touch(op)
             changed |= rewriter.has_done_action
@@ -254,8 +255,12 @@ class PatternDriver:
             if patterns:
                 dirty[id(current)] = current
             block = current.parent
-            region = block.parent if block is not None else None
-            current = region.parent if region is not None else None
+            if block is None:
+                return
+            region = block.parent
+            if region is None:
+                return
+            current = region.parent
 
     def _listener(self) -> PatternRewriterListener:
         """xDSL's walker's reactions to the rewriter's events."""
@@ -271,14 +276,15 @@ class PatternDriver:
             if track:
                 touch(op)
             if recursive:
-                for operand in op.operands:
-                    if operand.has_one_use() and isinstance(owner := operand.owner, Operation):
-                        self._push(owner)
+                for operand in op._operands:  # pyright: ignore[reportPrivateUsage]
+                    first = operand.first_use
+                    if first is not None and first._next_use is None:  # pyright: ignore[reportPrivateUsage]
+                        if isinstance(owner := operand.owner, Operation):
+                            self._push(owner)
+            self._remove(op)
             if op.regions:
-                for inner in op.walk():
+                for inner in nested_ops(op):
                     self._remove(inner)
-            else:
-                self._remove(op)
 
         def modified(op: Operation) -> None:
             if track:
@@ -287,14 +293,16 @@ class PatternDriver:
                 self._push(op)
 
         def replaced(op: Operation, new_results: Sequence[SSAValue | None]) -> None:
-            if track:  # the users, whose operands' producer changes
-                for result in op.results:
-                    for use in result.uses:
-                        touch(use.operation)
-            if recursive:
-                for result in op.results:
-                    for use in result.uses:
-                        self._push(use.operation)
+            # the users, whose operands' producer changes (touched and listed in turn: the
+            # dirty marks and the worklist do not depend on each other)
+            for result in op.results:
+                use = result.first_use
+                while use is not None:
+                    if track:
+                        touch(use._operation)  # pyright: ignore[reportPrivateUsage]
+                    if recursive:
+                        self._push(use._operation)  # pyright: ignore[reportPrivateUsage]
+                    use = use._next_use  # pyright: ignore[reportPrivateUsage]
 
         return PatternRewriterListener(
             operation_insertion_handler=[inserted],
@@ -304,24 +312,35 @@ class PatternDriver:
         )
 
 
-def _walk(region: Region, out: list[Operation], reverse: bool, regions_first: bool) -> None:
-    """The order in which xDSL's walker processes the ops of `region`: pre-order
-    (an op, then its regions), forward; `reverse` runs blocks and ops backwards,
+def _walk(
+    region: Region,
+    out: list[Operation],
+    reverse: bool,
+    regions_first: bool,
+    table: dict[str, Candidates],
+    candidates: Callable[[Operation], Candidates],
+) -> None:
+    """The ops of `region` that some pattern can match (by `table`, filled in by
+    `candidates`), in the order in which xDSL's walker processes them: pre-order (an
+    op, then its regions), forward; `reverse` runs blocks and ops backwards,
     `regions_first` puts an op after its regions."""
     append = out.append
     for block in reversed(region.blocks) if reverse else region.blocks:
-        op = block.last_op if reverse else block.first_op
+        op = block._last_op if reverse else block._first_op  # pyright: ignore[reportPrivateUsage]
         while op is not None:
+            patterns = table.get(op.name)
+            if patterns is None:
+                patterns = candidates(op)
             if op.regions:
-                if not regions_first:
+                if patterns and not regions_first:
                     append(op)
                 for inner in reversed(op.regions) if reverse else op.regions:
-                    _walk(inner, out, reverse, regions_first)
-                if regions_first:
+                    _walk(inner, out, reverse, regions_first, table, candidates)
+                if patterns and regions_first:
                     append(op)
-            else:
+            elif patterns:
                 append(op)
-            op = op.prev_op if reverse else op.next_op
+            op = op._prev_op if reverse else op._next_op  # pyright: ignore[reportPrivateUsage]
 
 
 # --------------------------------------------------------------------------------------
