@@ -58,10 +58,11 @@ from tsjit.dialects.prim import (
     YieldOp,
     constant_attr,
 )
-from tsjit.dialects.schema import schemas_for
+from tsjit.dialects.constant_values import constant_python_value
+from tsjit.dialects.schema import FunctionSchema, schemas_for
 from tsjit.dialects.traversal import region_block
 from tsjit.dialects.types import BoolType, DeviceType, DictType, ListType, TensorType, is_subtype_of
-from tsjit.transforms.analysis.alias_analysis import AliasDb
+from tsjit.transforms.analysis.alias_analysis import AliasDb, is_mutable_type
 from tsjit.transforms.constant_pooling import constant_key
 from tsjit.transforms.pass_logging import TsjitPass
 from tsjit.transforms.pattern_driver import LocalPattern, erase_op, insert_ops_before, replace_op, replace_uses
@@ -139,7 +140,11 @@ def evaluator_of(op: Operation) -> Evaluator | None:
         return lambda *values: evaluate(op, *values)
     if not isinstance(op, OperatorOp):
         return None
-    schema = schema_of(op)
+    return operator_evaluator(schema_of(op))
+
+
+def operator_evaluator(schema: FunctionSchema | None) -> Evaluator | None:
+    """What computes an operator overload at compile time (see `evaluator_of`)."""
     if schema is None or schema.is_vararg or schema.is_varret or schema.name in NEVER_FOLDED:
         return None
     if (evaluate := OPERATOR_EVALUATORS.get(schema.name)) is not None:
@@ -171,10 +176,27 @@ def _operator_may_fold(operator: str) -> bool:
     )
 
 
+def constant_value(op: ConstantOp) -> object:
+    """`op.python_value`, kept on the op for immutable scalars (ints, floats, bools,
+    strings, None), whose reading costs more than the folding that asks for it; reused
+    while the op's value and type are those same objects."""
+    value_attr, result_type = op.properties.get("value"), op.results[0].type
+    cached = op.__dict__.get("_tsjit_constant_value")
+    if cached is not None and cached[0] is value_attr and cached[1] is result_type:
+        return cached[2]
+    value = constant_python_value(value_attr, result_type)
+    if value is None or type(value) in _SCALARS:
+        op.__dict__["_tsjit_constant_value"] = (value_attr, result_type, value)
+    return value
+
+
+_SCALARS = frozenset({int, float, bool, str})
+
+
 def runtime_value(op: ConstantOp) -> object:
     """A constant as the runtime passes it to kernels."""
-    value = op.python_value
-    if isinstance(op.result.type, DeviceType):
+    value = constant_value(op)
+    if isinstance(op.results[0].type, DeviceType):
         from tsjit.runtime.values import Device
 
         return Device.parse(value)  # pyright: ignore[reportArgumentType]
@@ -224,6 +246,8 @@ class _TooLarge(Exception):
 def _plain(value: object, max_tensor_elements: int) -> object:
     """Run-time values as `constant_attr` takes them: numpy scalars as Python numbers,
     devices as strings."""
+    if value is None or type(value) in _SCALARS:
+        return value
     from tsjit.runtime.values import Device
 
     if isinstance(value, np.ndarray):
@@ -253,6 +277,11 @@ class FoldConstantOp(RewritePattern, LocalPattern):
     aliases: AliasDb
     max_tensor_elements: int = MAX_TENSOR_ELEMENTS
     _left_alone_for_the_graph: bool = field(default=False, init=False, repr=False, compare=False)
+    _evaluators: dict[int, tuple[FunctionSchema, Evaluator | None]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+    """`operator_evaluator` by overload (by identity: the schema table's objects), for
+    this pattern's run: kernels may be registered between runs."""
 
     def left_alone_locally(self) -> bool:
         local = not self._left_alone_for_the_graph
@@ -272,7 +301,7 @@ class FoldConstantOp(RewritePattern, LocalPattern):
         if not self.is_safe(op):
             self._left_alone_for_the_graph = True  # alias facts: writers anywhere
             return
-        evaluate = evaluator_of(op)
+        evaluate = self.evaluator_of(op)
         if evaluate is None:
             return
         values = run_on_constants(evaluate, constants, len(op.results))
@@ -291,6 +320,16 @@ class FoldConstantOp(RewritePattern, LocalPattern):
         self.aliases.forget_op(op)
         replace_op(rewriter, op, [c.result for c in folded])
 
+    def evaluator_of(self, op: Operation) -> Evaluator | None:
+        """`evaluator_of(op)`, an operator's looked up once per overload."""
+        if not isinstance(op, OperatorOp):
+            return evaluator_of(op)
+        schema = schema_of(op)
+        known = self._evaluators.get(id(schema))
+        if known is None:
+            known = self._evaluators[id(schema)] = (schema, operator_evaluator(schema))  # pyright: ignore[reportArgumentType]
+        return known[1]
+
     def is_safe(self, op: Operation) -> bool:
         """PyTorch's `supportedNode`: no effects, deterministic, nothing written in the
         memory of the inputs or outputs; and mutable containers must not leave the
@@ -298,7 +337,8 @@ class FoldConstantOp(RewritePattern, LocalPattern):
         aliases = self.aliases
         if aliases.has_side_effects(op) or aliases.is_nondeterministic(op):
             return False
-        if any(aliases.has_writers(v) for v in (*op.operands, *op.results)):
+        values = (*op._operands, *op.results)  # pyright: ignore[reportPrivateUsage]
+        if any(aliases.has_writers(v) for v in values if is_mutable_type(v.type)):  # immutable: never written
             return False
         containers = [r for r in op.results if isinstance(r.type, (ListType, DictType))]
         return not containers or not aliases.escapes_scope(containers)
@@ -319,7 +359,7 @@ class FoldConstantIf(RewritePattern, LocalPattern):
         condition = op._operands[0].owner  # pyright: ignore[reportPrivateUsage]
         if type(condition) is not ConstantOp:
             return
-        block = region_block(op, 0 if condition.python_value else 1)
+        block = region_block(op, 0 if constant_value(condition) else 1)
         terminator = _yield(block)
         values = list(terminator._operands)  # pyright: ignore[reportPrivateUsage]
         self.aliases.forget_op(op)
@@ -399,8 +439,8 @@ class RemoveNeverRunLoop(RewritePattern, LocalPattern):
     def match_and_rewrite(self, op: LoopOp, rewriter: PatternRewriter, /) -> None:
         operands = op._operands  # pyright: ignore[reportPrivateUsage]  # trip count, condition, carried values
         trips, condition = operands[0].owner, operands[1].owner
-        never = (type(trips) is ConstantOp and trips.python_value <= 0) or (  # pyright: ignore[reportOperatorIssue]
-            type(condition) is ConstantOp and condition.python_value is False
+        never = (type(trips) is ConstantOp and constant_value(trips) <= 0) or (  # pyright: ignore[reportOperatorIssue, reportArgumentType]
+            type(condition) is ConstantOp and constant_value(condition) is False  # pyright: ignore[reportArgumentType]
         )
         if never:
             self.aliases.forget_op(op)

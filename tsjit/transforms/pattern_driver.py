@@ -117,6 +117,8 @@ class PatternDriver:
         """id(op) -> op, for the ops with candidates touched since their last offer."""
         self._offered: dict[int, Candidates] = {}
         """The candidate tuples offered an op in the current sweep, by id."""
+        self._region: Region | None = None
+        """The region being rewritten."""
 
     # ----------------------------------------------------------------------------------
 
@@ -129,6 +131,7 @@ class PatternDriver:
             return False
         rewriter = _DriverRewriter(InsertPoint.at_start(region.first_block))
         self._track = self.apply_recursively and log is None
+        self._region = region
         rewriter.extend_from_listener(self._listener())
         changed = self._sweep(region, rewriter, log)
         if not self.apply_recursively:
@@ -138,6 +141,7 @@ class PatternDriver:
             changed = self._sweep(region, rewriter, log)
         self._dirty.clear()
         self._offered.clear()
+        self._region = None
         return result
 
     def candidates(self, op: Operation) -> Candidates:
@@ -245,8 +249,9 @@ class PatternDriver:
 
     def _touch(self, op: Operation) -> None:
         """Marks the ops whose neighbourhood (see `LocalPattern`) holds `op`: `op` and
-        the ops enclosing it."""
-        dirty, table = self._dirty, self.table
+        the ops enclosing it, up to the region rewritten (the ops around it are never
+        offered)."""
+        dirty, table, root = self._dirty, self.table, self._region
         current: Operation | None = op
         while current is not None:
             patterns = table.get(current.name)
@@ -258,7 +263,7 @@ class PatternDriver:
             if block is None:
                 return
             region = block.parent
-            if region is None:
+            if region is None or region is root:
                 return
             current = region.parent
 
