@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, NoneAttr
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
 
@@ -468,24 +468,28 @@ class RemoveLoopInvariantCarried(RewritePattern, LocalPattern):
         # Rewritten in place (cheaper than a new Loop), with the worklist events of
         # replacing the op by a simpler one: the op, then its users, then the producers
         # of the dropped initial values that the op alone used.
+        # (Loop fields by position: operands are the trip count, the condition and the
+        # carried values; results the outputs; region 0 the body.)
         drop_operands(terminator, [1 + i for i in invariant])
         rewriter.notify_op_modified(terminator)
+        outs = op.results
         initial = {i: _initial_value(op, i, rewriter) for i in invariant}
         for i in reversed(invariant):
-            argument = block.args[1 + i]
+            argument = block._args[1 + i]  # pyright: ignore[reportPrivateUsage]
             replace_uses(rewriter, argument, initial[i])
-            rewriter.erase_block_argument(argument)
+            _erase_unused_argument(rewriter, argument)
         rewriter.notify_op_modified(op)
-        rewriter.handle_operation_replacement(op, [initial.get(i, out) for i, out in enumerate(op.outs)])
+        rewriter.handle_operation_replacement(op, [initial.get(i, out) for i, out in enumerate(outs)])
         for i in invariant:
-            out, value = op.outs[i], initial[i]
+            out, value = outs[i], initial[i]
             self.aliases.replace_value(out, value)
             replace_uses(rewriter, out, value)
             if not value.name_hint:
                 value.name_hint = out.name_hint
         dropped = [2 + i for i in invariant]  # after the trip count and the condition
+        operands = op._operands  # pyright: ignore[reportPrivateUsage]
         for index in dropped:
-            value = op.operands[index]
+            value = operands[index]
             if value.has_one_use() and isinstance(owner := value.owner, Operation):
                 rewriter.notify_op_modified(owner)
         drop_operands(op, dropped)
@@ -495,10 +499,22 @@ class RemoveLoopInvariantCarried(RewritePattern, LocalPattern):
 def _initial_value(op: LoopOp, i: int, rewriter: PatternRewriter) -> SSAValue:
     """Carried value i's initial value, as the loop result and body argument it
     replaces are typed (a narrower one is cast: users inside or after may need it)."""
-    initial = op.carried[i]
-    if initial.type == op.outs[i].type:
+    initial, wanted = op._operands[2 + i], op.results[i].type  # pyright: ignore[reportPrivateUsage]
+    if initial.type is wanted or initial.type == wanted:
         return initial
-    return rewriter.insert(UncheckedCastOp(initial, op.outs[i].type)).result
+    return rewriter.insert(UncheckedCastOp(initial, wanted)).result
+
+
+def _erase_unused_argument(rewriter: PatternRewriter, argument: BlockArgument) -> None:
+    """`rewriter.erase_block_argument(argument)` for an argument without uses: the
+    arguments after it move down one place (no event: xDSL reports none)."""
+    rewriter.has_done_action = True
+    block = argument.block
+    args = block._args  # pyright: ignore[reportPrivateUsage]
+    for later in args[argument.index + 1 :]:
+        later.index -= 1
+    assert argument.first_use is None, "erasing a used argument"
+    block._args = args[: argument.index] + args[argument.index + 1 :]  # pyright: ignore[reportPrivateUsage]
 
 
 def _yield(block: Block) -> YieldOp:
