@@ -251,14 +251,18 @@ class PatternDriver:
         """Marks the ops whose neighbourhood (see `LocalPattern`) holds `op`: `op` and
         the ops enclosing it, up to the region rewritten (the ops around it are never
         offered)."""
+        patterns = self.table.get(op.name)
+        if patterns is None:
+            patterns = self.candidates(op)
+        if patterns:
+            self._dirty[id(op)] = op
+        self._touch_enclosing(op)
+
+    def _touch_enclosing(self, op: Operation) -> None:
+        """`_touch` of the ops enclosing `op`."""
         dirty, table, root = self._dirty, self.table, self._region
-        current: Operation | None = op
-        while current is not None:
-            patterns = table.get(current.name)
-            if patterns is None:
-                patterns = self.candidates(current)
-            if patterns:
-                dirty[id(current)] = current
+        current = op
+        while True:
             block = current.parent
             if block is None:
                 return
@@ -266,16 +270,35 @@ class PatternDriver:
             if region is None or region is root:
                 return
             current = region.parent
+            if current is None:
+                return
+            patterns = table.get(current.name)
+            if patterns is None:
+                patterns = self.candidates(current)
+            if patterns:
+                dirty[id(current)] = current
 
     def _listener(self) -> PatternRewriterListener:
         """xDSL's walker's reactions to the rewriter's events."""
         recursive, track, touch = self.apply_recursively, self._track, self._touch
+        table, candidates, stack, index, dirty = self.table, self.candidates, self._stack, self._index, self._dirty
+        touch_enclosing = self._touch_enclosing
 
-        def inserted(op: Operation) -> None:
+        def changed(op: Operation) -> None:
+            """An op inserted or modified, or a user of a replaced op: touched and
+            listed (`_touch` and `_push` with one look-up)."""
+            patterns = table.get(op.name)
+            if patterns is None:
+                patterns = candidates(op)
+            if patterns:
+                key = id(op)
+                if track:
+                    dirty[key] = op
+                if recursive and key not in index:
+                    index[key] = len(stack)
+                    stack.append(op)
             if track:
-                touch(op)
-            if recursive:
-                self._push(op)
+                touch_enclosing(op)
 
         def removed(op: Operation) -> None:
             if track:
@@ -291,28 +314,17 @@ class PatternDriver:
                 for inner in nested_ops(op):
                     self._remove(inner)
 
-        def modified(op: Operation) -> None:
-            if track:
-                touch(op)
-            if recursive:
-                self._push(op)
-
         def replaced(op: Operation, new_results: Sequence[SSAValue | None]) -> None:
-            # the users, whose operands' producer changes (touched and listed in turn: the
-            # dirty marks and the worklist do not depend on each other)
-            for result in op.results:
+            for result in op.results:  # the users, whose operands' producer changes
                 use = result.first_use
                 while use is not None:
-                    if track:
-                        touch(use._operation)  # pyright: ignore[reportPrivateUsage]
-                    if recursive:
-                        self._push(use._operation)  # pyright: ignore[reportPrivateUsage]
+                    changed(use._operation)  # pyright: ignore[reportPrivateUsage]
                     use = use._next_use  # pyright: ignore[reportPrivateUsage]
 
         return PatternRewriterListener(
-            operation_insertion_handler=[inserted],
+            operation_insertion_handler=[changed],
             operation_removal_handler=[removed],
-            operation_modification_handler=[modified],
+            operation_modification_handler=[changed],
             operation_replacement_handler=[replaced],
         )
 
