@@ -16,13 +16,23 @@ and a pattern's exception reported against the op. What it changes is the cost:
   the worklist, so it costs one dict lookup per sweep;
 - the worklist is keyed by `id` (an xDSL op hashes in a Python method); it holds each
   op it indexes, so an id cannot be reused while it is listed;
-- ops are listed by a flat walk instead of nested generators;
+- ops are listed by a flat walk instead of nested generators, only those with
+  candidates;
+- the rewriter's insertion point (before the op offered) is made when a pattern
+  first asks for it: most offers rewrite nothing;
+- the ops a change touches are marked up to the region rewritten, not beyond: the
+  ops around it are never offered;
 - the running pass's rewrite limit and update log (`pass_logging`) are checked here,
   once per rewrite, and cost nothing when neither is set;
 - the sweep that would change nothing is skipped when it provably would: when every
   pattern offered an op is a `LocalPattern` that left ops alone for local reasons only,
   and no op was touched (inserted, modified, replaced, or a neighbour of such an op)
   after its last offer. Any other sweep runs as in xDSL's walker.
+
+`insert_ops_before`, `replace_op`, `replace_uses` and `erase_op` are the rewriter's
+`insert`, `replace`, `replace_all_uses_with` and `erase` done in place, for patterns
+that rewrite thousands of small ops (constant folding): the same events in the same
+order, the same IR, use lists in the same order included.
 """
 
 from __future__ import annotations
