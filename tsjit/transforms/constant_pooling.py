@@ -32,6 +32,7 @@ from xdsl.traits import IsolatedFromAbove
 from tsjit.dialects.ir_surgery import replace_all_uses
 from tsjit.dialects.op_building import insert_built_op
 from tsjit.dialects.prim import ConstantOp
+from tsjit.dialects.traversal import child_blocks
 from tsjit.dialects.types import EnumType
 from tsjit.transforms.analysis.alias_analysis import AliasDb, is_mutable_type
 from tsjit.transforms.pass_logging import LogLevel, TsjitPass, allow_rewrite, log_update, logging_at
@@ -92,21 +93,32 @@ def _scopes(graph: func.FuncOp) -> list[tuple[Operation, list[ConstantOp]]]:
         collect(scope, constants)
 
     def collect(parent: Operation, constants: list[ConstantOp]) -> None:
-        for region in parent.regions:
-            for block in region.blocks:
-                op = block.first_op
-                while op is not None:
-                    if type(op) is ConstantOp:
-                        constants.append(op)
-                    elif op.regions:
-                        if op.has_trait(IsolatedFromAbove):
-                            visit(op)
-                        else:
-                            collect(op, constants)
-                    op = op._next_op  # pyright: ignore[reportPrivateUsage]
+        for block in child_blocks(parent):
+            op = block._first_op  # pyright: ignore[reportPrivateUsage]
+            while op is not None:
+                if type(op) is ConstantOp:
+                    constants.append(op)
+                elif op.regions:
+                    if _isolated(op):
+                        visit(op)
+                    else:
+                        collect(op, constants)
+                op = op._next_op  # pyright: ignore[reportPrivateUsage]
 
     visit(graph)
     return scopes
+
+
+def _isolated(op: Operation) -> bool:
+    """`IsolatedFromAbove`, asked once per op class (traits belong to the class)."""
+    kind = type(op)
+    known = _ISOLATED.get(kind)
+    if known is None:
+        known = _ISOLATED[kind] = op.has_trait(IsolatedFromAbove)
+    return known
+
+
+_ISOLATED: dict[type[Operation], bool] = {}
 
 
 def _pool(entry: Block, constants: list[ConstantOp], analysis: Callable[[], AliasDb | None]) -> int:

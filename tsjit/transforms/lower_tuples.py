@@ -36,40 +36,49 @@ from tsjit.dialects.prim import (
     TupleUnpackOp,
     YieldOp,
 )
-from tsjit.dialects.traversal import nested_ops
+from tsjit.dialects.traversal import child_blocks
 from tsjit.dialects.types import TupleType
+from tsjit.transforms.forwarding import erase_if_unused, forward_results
+from tsjit.transforms.mostly_local import MostlyLocalPattern
 from tsjit.transforms.pass_logging import TsjitPass
 from tsjit.transforms.shape_propagation import can_stand_in
 
 
-class ForwardTupleUnpack(RewritePattern):
+class ForwardTupleUnpack(RewritePattern, MostlyLocalPattern):
     """`prim.TupleUnpack (prim.TupleConstruct a, b)` → `a, b`."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: TupleUnpackOp, rewriter: PatternRewriter, /) -> None:
-        construct = op.tuple.owner
-        if isinstance(construct, TupleConstructOp) and all(
-            can_stand_in(e, r) for e, r in zip(construct.elements, op.outs, strict=True)
-        ):
-            rewriter.replace(op, [], list(construct.elements))
+        # The op's fields, read directly: IRDL's accessors (`op.tuple`, `op.outs`) cost
+        # more than the rest of the match.
+        construct = op._operands[0].owner  # pyright: ignore[reportPrivateUsage]
+        if type(construct) is not TupleConstructOp:
+            return
+        elements = construct._operands  # pyright: ignore[reportPrivateUsage]
+        if all(can_stand_in(e, r) for e, r in zip(elements, op.results, strict=True)):
+            forward_results(op, elements, rewriter)
             erase_if_unused(construct, rewriter)
+        else:
+            self.declined_for_the_graph()  # the construct's operands, which may be replaced
 
 
-class ForwardTupleIndex(RewritePattern):
+class ForwardTupleIndex(RewritePattern, MostlyLocalPattern):
     """`prim.TupleIndex (prim.TupleConstruct a, b)[c]` with a constant `c` → element c
     (the verifier has checked that a constant index is in range)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: TupleIndexOp, rewriter: PatternRewriter, /) -> None:
-        construct = op.tuple.owner
-        index = op.index.owner
-        if not isinstance(construct, TupleConstructOp) or not isinstance(index, ConstantOp):
+        tuple_value, index_value = op._operands  # pyright: ignore[reportPrivateUsage]
+        construct, index = tuple_value.owner, index_value.owner
+        if type(construct) is not TupleConstructOp or type(index) is not ConstantOp:
             return
         assert isinstance(index.value, IntegerAttr)
-        element = construct.elements[index.value.value.data]
-        if can_stand_in(element, op.result):
-            rewriter.replace(op, [], [element])
+        element = construct._operands[index.value.value.data]  # pyright: ignore[reportPrivateUsage]
+        if can_stand_in(element, op.results[0]):
+            forward_results(op, [element], rewriter)
             erase_if_unused(construct, rewriter)
+        else:
+            self.declined_for_the_graph()  # the construct's operands, which may be replaced
 
 
 class ForwardTupleSlice(RewritePattern):
@@ -154,11 +163,6 @@ class EraseUnusedTupleOp(RewritePattern):
             erase_if_unused(op, rewriter)
 
 
-def erase_if_unused(op: Operation, rewriter: PatternRewriter) -> None:
-    if op.parent is not None and not any(r.uses for r in op.results):
-        rewriter.erase(op)
-
-
 def _terminator(block: Block) -> YieldOp:
     terminator = block.last_op
     assert isinstance(terminator, YieldOp)
@@ -226,22 +230,28 @@ class LowerTuplesPass(TsjitPass):
 _TUPLE_READS = frozenset({TupleUnpackOp, TupleIndexOp, TupleSliceOp})
 
 
-def _has_tuple_work(module: ModuleOp) -> bool:
-    """Whether a pattern of this pass may act on `module`: it holds an op that reads a
-    tuple, an unused `prim.TupleConstruct`, or an If or Loop with a tuple result. Other
-    tuples (inputs, returns, calls' results) stay, so the driver has nothing to do.
-    Compares exact types: `isinstance` against xDSL's ABC classes costs several times
-    more, and no op class subclasses these."""
-    for op in nested_ops(module):
-        kind = type(op)
-        if kind in _TUPLE_READS:
-            return True
-        if kind is TupleConstructOp:
-            if op.results[0].first_use is None:
+def _has_tuple_work(op: Operation) -> bool:
+    """Whether a pattern of this pass may act on the ops nested in `op`: one reads a
+    tuple, is an unused `prim.TupleConstruct`, or is an If or Loop with a tuple result.
+    Other tuples (inputs, returns, calls' results) stay, so the driver has nothing to
+    do. One walk that stops at the first find; compares exact types: `isinstance`
+    against xDSL's ABC classes costs several times more, and no op class subclasses
+    these."""
+    for block in child_blocks(op):
+        inner = block._first_op  # pyright: ignore[reportPrivateUsage]
+        while inner is not None:
+            kind = type(inner)
+            if kind in _TUPLE_READS:
                 return True
-        elif kind is IfOp or kind is LoopOp:
-            for result in op.results:
-                if type(result.type) is TupleType:
+            if kind is TupleConstructOp:
+                if inner.results[0].first_use is None:
                     return True
+            elif inner.regions:
+                if kind is IfOp or kind is LoopOp:
+                    for result in inner.results:
+                        if type(result.type) is TupleType:
+                            return True
+                if _has_tuple_work(inner):
+                    return True
+            inner = inner._next_op  # pyright: ignore[reportPrivateUsage]
     return False
-

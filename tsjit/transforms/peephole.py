@@ -54,10 +54,14 @@ from tsjit.dialects.types import (
     OptionalType,
     TensorType,
     UnionType,
+    is_subtype_of,
 )
 from tsjit.transforms.analysis.alias_analysis import AliasDb
-from tsjit.transforms.analysis.shape_rules import UNKNOWN, Operands
+from tsjit.transforms.analysis.shape_rules import UNKNOWN, Operands, constant_value
+from tsjit.transforms.forwarding import forward_results
 from tsjit.transforms.lower_tuples import ForwardTupleIndex, ForwardTupleUnpack
+from tsjit.transforms.mostly_local import MostlyLocalPattern
+from tsjit.transforms.pattern_driver import LocalPattern
 from tsjit.transforms.pass_logging import TsjitPass, operator_roots
 from tsjit.transforms.shape_propagation import can_stand_in
 
@@ -81,10 +85,19 @@ def _operators(overloads: tuple[str, ...]) -> frozenset[str]:
     return frozenset(overload.partition(".")[0] for overload in overloads)
 
 
-def forward(op: Operation, value: SSAValue | None, rewriter: PatternRewriter) -> None:
-    """Replaces the single-result `op` by `value` when it can stand in for the result."""
-    if value is not None and can_stand_in(value, op.results[0]):
-        rewriter.replace(op, [], [value])
+def forward(op: Operation, value: SSAValue, rewriter: PatternRewriter) -> bool:
+    """Replaces the single-result `op` by `value` when it can stand in for the result;
+    False when it cannot."""
+    if can_stand_in(value, op.results[0]):
+        forward_results(op, [value], rewriter)
+        return True
+    return False
+
+
+def refused_for_a_user(value: SSAValue, replaced: SSAValue) -> bool:
+    """Whether `can_stand_in` refused `value` for `replaced` only because a user needs
+    `replaced`'s exact type: a fact of the uses, outside the op's neighbourhood."""
+    return is_subtype_of(value.type, replaced.type)
 
 
 def replace_by_constant(op: Operation, value: object, rewriter: PatternRewriter) -> None:
@@ -132,9 +145,11 @@ TENSOR_QUERIES: dict[str, tuple[str, Callable[[TensorType, Operands], object]]] 
 }
 """Overload → (tensor argument, what its known type answers, or None)."""
 
+_TENSOR_QUERY_OVERLOADS = tuple(TENSOR_QUERIES)
+
 
 @dataclass
-class FoldTensorQuery(RewritePattern):
+class FoldTensorQuery(RewritePattern, MostlyLocalPattern):
     """`aten.size`, `aten.dim`, `prim.dtype`, `prim.device`, ... of a tensor whose type
     knows the answer: a constant. A size list must be one nothing writes."""
 
@@ -143,7 +158,7 @@ class FoldTensorQuery(RewritePattern):
     aliases: AliasDb
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
-        q = operands_of(op, tuple(TENSOR_QUERIES))
+        q = operands_of(op, _TENSOR_QUERY_OVERLOADS)
         if q is None:
             return
         argument, query = TENSOR_QUERIES[q.schema.qualified_name]
@@ -154,7 +169,7 @@ class FoldTensorQuery(RewritePattern):
         if self.aliases.is_mutable(op.results[0]) and (
             self.aliases.has_writers(op.results[0]) or self.aliases.escapes_scope(op.results)
         ):
-            return
+            return self.declined_for_the_graph()
         replace_by_constant(op, answer, rewriter)
 
 
@@ -198,7 +213,7 @@ _INEXACT_FLOAT_IDENTITIES = frozenset({"aten::add.float"})
 
 
 @dataclass
-class RemoveArithmeticIdentity(RewritePattern):
+class RemoveArithmeticIdentity(RewritePattern, MostlyLocalPattern):
     """`x + 0`, `x - 0`, `x * 1`, `x / 1` (and `x // 1` on ints) → `x`, when the
     result would have exactly x's type and value."""
 
@@ -207,13 +222,9 @@ class RemoveArithmeticIdentity(RewritePattern):
     aliases: AliasDb
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
-        operands = op.operands
-        if not any(
-            i < len(operands) and type(operands[i].owner) is ConstantOp
-            for i in _identity_positions(getattr(type(op), "OPERATOR", ""))
-        ):
-            return  # no constant where an identity takes one: no overload to resolve
-        q = operands_of(op, tuple(ARITHMETIC_IDENTITIES))
+        if not _may_be_identity(op):
+            return  # no identity constant where one would be taken: no overload to resolve
+        q = operands_of(op, _IDENTITY_OVERLOADS)
         if q is None or q.schema.qualified_name in _INEXACT_FLOAT_IDENTITIES:
             return
         identity = ARITHMETIC_IDENTITIES[q.schema.qualified_name]
@@ -226,11 +237,14 @@ class RemoveArithmeticIdentity(RewritePattern):
         assert kept is not None
         result = op.results[0]
         if isinstance(result.type, TensorType):
-            if not self.keeps_tensor(kept, q, identity) or not self.may_merge(kept, result):
+            if not self.keeps_tensor(kept, q, identity):
                 return
+            if not self.may_merge(kept, result):
+                return self.declined_for_the_graph()
         elif kept.type != result.type:
             return
-        forward(op, kept, rewriter)
+        if not forward(op, kept, rewriter) and refused_for_a_user(kept, result):
+            self.declined_for_the_graph()
 
     def keeps_tensor(self, kept: SSAValue, q: Operands, identity: Identity) -> bool:
         """No promotion: a known floating dtype takes any number; a known integral
@@ -251,15 +265,43 @@ class RemoveArithmeticIdentity(RewritePattern):
         return not (aliases.escapes_scope([kept]) and aliases.escapes_scope([result]))
 
 
-@functools.cache
-def _identity_positions(operator: str) -> frozenset[int]:
-    """The operand positions where `operator`'s overloads in `ARITHMETIC_IDENTITIES`
-    take the constant that makes them an identity."""
-    return frozenset(
-        index
-        for schema in schemas_for(operator)
-        if (identity := ARITHMETIC_IDENTITIES.get(schema.qualified_name)) is not None
-        and (index := schema.argument_index(identity.constant)) is not None
+_IDENTITY_OVERLOADS = tuple(ARITHMETIC_IDENTITIES)
+
+
+def _may_be_identity(op: Operation) -> bool:
+    """Whether an operand sits where one of the op's overloads in
+    `ARITHMETIC_IDENTITIES` takes its identity constant, and is that constant. Decided
+    from the op's kind and operands' producers, before resolving the overload: most
+    arithmetic is not an identity."""
+    positions = _IDENTITY_POSITIONS.get(type(op))
+    if positions is None:
+        positions = _IDENTITY_POSITIONS[type(op)] = _identity_positions(getattr(type(op), "OPERATOR", ""))
+    operands = op._operands  # pyright: ignore[reportPrivateUsage]  (`op.operands` builds a view per call)
+    for index, value in positions:
+        if index < len(operands):
+            if type(operands[index].owner) is ConstantOp:
+                number = constant_value(operands[index])  # as `Operands.constant` reads it
+                if isinstance(number, (int, float)) and not isinstance(number, bool) and number == value:
+                    return True
+    return False
+
+
+_IDENTITY_POSITIONS: dict[type[Operation], tuple[tuple[int, float], ...]] = {}
+"""Op class -> its `_identity_positions`."""
+
+
+def _identity_positions(operator: str) -> tuple[tuple[int, float], ...]:
+    """(operand position, identity value) for each way `operator`'s overloads in
+    `ARITHMETIC_IDENTITIES` take the constant that makes them an identity."""
+    return tuple(
+        sorted(
+            {
+                (index, identity.value)
+                for schema in schemas_for(operator)
+                if (identity := ARITHMETIC_IDENTITIES.get(schema.qualified_name)) is not None
+                and (index := schema.argument_index(identity.constant)) is not None
+            }
+        )
     )
 
 
@@ -273,14 +315,17 @@ NUMBER_ROUND_TRIPS: dict[str, type[Attribute]] = {
 when it is of this type."""
 
 
-class ForwardNumberRoundTrip(RewritePattern):
+_ROUND_TRIP_OVERLOADS = tuple(NUMBER_ROUND_TRIPS)
+
+
+class ForwardNumberRoundTrip(RewritePattern, MostlyLocalPattern):
     """`aten.Int(prim.NumToTensor(n))` → `n` for an int `n` (Float, Bool and
     ScalarImplicit alike)."""
 
     roots: ClassVar[frozenset[str]] = operator_roots(NUMBER_ROUND_TRIPS)
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
-        q = operands_of(op, tuple(NUMBER_ROUND_TRIPS))
+        q = operands_of(op, _ROUND_TRIP_OVERLOADS)
         if q is None:
             return
         tensor = q.value("a")
@@ -289,8 +334,8 @@ class ForwardNumberRoundTrip(RewritePattern):
             return
         number = producer.operands[0]  # pyright: ignore[reportAttributeAccessIssue]
         wanted = NUMBER_ROUND_TRIPS[q.schema.qualified_name]
-        if isinstance(number.type, wanted):
-            forward(op, number, rewriter)
+        if not isinstance(number.type, wanted) or not forward(op, number, rewriter):
+            self.declined_for_the_graph()  # the producer's operand, which may be replaced
 
 
 # --------------------------------------------------------------------------------------
@@ -298,7 +343,7 @@ class ForwardNumberRoundTrip(RewritePattern):
 # --------------------------------------------------------------------------------------
 
 
-class RemoveNoOpExpand(RewritePattern):
+class RemoveNoOpExpand(RewritePattern, MostlyLocalPattern):
     """`aten.expand(x, sizes)` with x's sizes known and equal to `sizes` → x (both are
     the same memory: expand returns a view)."""
 
@@ -308,14 +353,21 @@ class RemoveNoOpExpand(RewritePattern):
         q = operands_of(op, ("aten::expand",))
         if q is None:
             return
-        source, sizes = q.tensor("self"), q.ints("size")
-        if source is None or sizes is None or source.shape is None or None in source.shape:
+        source = q.tensor("self")
+        if source is None or source.shape is None or None in source.shape:
             return
-        if len(sizes) == len(source.shape) and all(r in (-1, s) for r, s in zip(sizes, source.shape)):
-            forward(op, q.value("self"), rewriter)
+        sizes = q.ints("size")  # read from a list literal's items and uses: beyond the op
+        if sizes is None or len(sizes) != len(source.shape):
+            return self.declined_for_the_graph()
+        if not all(r in (-1, s) for r, s in zip(sizes, source.shape)):
+            return self.declined_for_the_graph()
+        kept = q.value("self")
+        assert kept is not None
+        if not forward(op, kept, rewriter) and refused_for_a_user(kept, op.results[0]):
+            self.declined_for_the_graph()
 
 
-class RemoveNoOpConversion(RewritePattern):
+class RemoveNoOpConversion(RewritePattern, MostlyLocalPattern):
     """`aten.to` to the dtype (and device) x already has, without a copy, and
     `aten.type_as(x, y)` with equal known dtypes → x: PyTorch returns x itself."""
 
@@ -334,8 +386,11 @@ class RemoveNoOpConversion(RewritePattern):
             return
         if q.has("memory_format") and q.constant("memory_format") is not None:
             return
-        if self.same_dtype_and_device(q, source):
-            forward(op, q.value("self"), rewriter)
+        kept = q.value("self")
+        assert kept is not None
+        if self.same_dtype_and_device(q, source) and not forward(op, kept, rewriter):
+            if refused_for_a_user(kept, op.results[0]):
+                self.declined_for_the_graph()
 
     @staticmethod
     def same_dtype_and_device(q: Operands, source: TensorType) -> bool:
@@ -353,7 +408,7 @@ class RemoveNoOpConversion(RewritePattern):
         return dtype is None or (info is not None and dtype == info.code)
 
 
-class RemoveDoubleTranspose(RewritePattern):
+class RemoveDoubleTranspose(RewritePattern, MostlyLocalPattern):
     """`aten.t(aten.t(x))` → x."""
 
     roots: ClassVar[frozenset[str]] = frozenset({"aten.t"})
@@ -362,17 +417,20 @@ class RemoveDoubleTranspose(RewritePattern):
         if getattr(type(op), "OPERATOR", None) != "aten::t":
             return
         inner = op.operands[0].owner
-        if getattr(type(inner), "OPERATOR", None) == "aten::t":
-            forward(op, inner.operands[0], rewriter)  # pyright: ignore[reportAttributeAccessIssue]
+        if getattr(type(inner), "OPERATOR", None) != "aten::t":
+            return
+        if not forward(op, inner.operands[0], rewriter):  # pyright: ignore[reportAttributeAccessIssue]
+            self.declined_for_the_graph()  # the producer's operand, which may be replaced
 
 
-class ForwardUncheckedCast(RewritePattern):
+class ForwardUncheckedCast(RewritePattern, MostlyLocalPattern):
     """`prim.unchecked_cast x : T -> U` with x already a U → x (unless a user needs
     exactly U)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: UncheckedCastOp, rewriter: PatternRewriter, /) -> None:
-        forward(op, op.input, rewriter)
+        if not forward(op, op.input, rewriter) and refused_for_a_user(op.input, op.result):
+            self.declined_for_the_graph()
 
 
 # --------------------------------------------------------------------------------------
@@ -386,7 +444,7 @@ def _may_be_none(t: Attribute) -> bool:
     return isinstance(t, UnionType) and any(_may_be_none(m) for m in t.types)
 
 
-class FoldIsNone(RewritePattern):
+class FoldIsNone(RewritePattern, LocalPattern):
     """`x is None` / `x is not None` where x's type decides: both None, or one None
     and the other a type without None."""
 
@@ -411,74 +469,83 @@ class FoldIsNone(RewritePattern):
 # --------------------------------------------------------------------------------------
 
 
-def unwritten_literal(value: SSAValue, aliases: AliasDb) -> ListConstructOp | None:
-    """The `prim.ListConstruct` that built `value`, if nothing may write the list."""
-    owner = value.owner
-    if isinstance(owner, ListConstructOp) and not aliases.has_writers(value):
-        return owner
-    return None
-
-
 @dataclass
-class FoldLenOfListLiteral(RewritePattern):
+class ListLiteralPattern(RewritePattern, MostlyLocalPattern):
+    """A pattern on the lists built by `prim.ListConstruct` that nothing writes."""
+
+    aliases: AliasDb
+
+    def unwritten_literal(self, value: SSAValue) -> ListConstructOp | None:
+        """The `prim.ListConstruct` that built `value`, if nothing may write the list
+        (a fact of the whole graph, unlike the producer's kind)."""
+        owner = value.owner
+        if not isinstance(owner, ListConstructOp):
+            return None
+        if self.aliases.has_writers(value):
+            return self.declined_for_the_graph()
+        return owner
+
+
+class FoldLenOfListLiteral(ListLiteralPattern):
     """`aten.len(prim.ListConstruct a, b, c)` → 3."""
 
     roots: ClassVar[frozenset[str]] = frozenset({"aten.len"})
 
-    aliases: AliasDb
-
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         q = operands_of(op, ("aten::len.t",))
-        if q is not None and (literal := unwritten_literal(q.value("a"), self.aliases)) is not None:  # pyright: ignore[reportArgumentType]
+        if q is not None and (literal := self.unwritten_literal(q.value("a"))) is not None:  # pyright: ignore[reportArgumentType]
             replace_by_constant(op, len(literal.elements), rewriter)
 
 
-@dataclass
-class ForwardGetItemOfListLiteral(RewritePattern):
+class ForwardGetItemOfListLiteral(ListLiteralPattern):
     """`aten.__getitem__(prim.ListConstruct a, b, c, 1)` → b (constant in-range index)."""
 
     roots: ClassVar[frozenset[str]] = frozenset({"aten.__getitem__"})
 
-    aliases: AliasDb
-
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         q = operands_of(op, ("aten::__getitem__.t",))
-        if q is None or (literal := unwritten_literal(q.value("list"), self.aliases)) is None:  # pyright: ignore[reportArgumentType]
+        if q is None or (literal := self.unwritten_literal(q.value("list"))) is None:  # pyright: ignore[reportArgumentType]
             return
         index = q.constant("idx")
+        if not isinstance(index, int) or isinstance(index, bool):
+            return
         size = len(literal.elements)
-        if isinstance(index, int) and not isinstance(index, bool) and -size <= index < size:
-            forward(op, literal.elements[index], rewriter)
+        if not -size <= index < size or not forward(op, literal.elements[index], rewriter):
+            self.declined_for_the_graph()  # the literal's items, which may be replaced
 
 
-@dataclass
-class ForwardListUnpackOfListLiteral(RewritePattern):
+class ForwardListUnpackOfListLiteral(ListLiteralPattern):
     """`prim.ListUnpack(prim.ListConstruct a, b)` → a, b."""
-
-    aliases: AliasDb
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ListUnpackOp, rewriter: PatternRewriter, /) -> None:
-        literal = unwritten_literal(op.list, self.aliases)
-        if literal is None or len(literal.elements) != len(op.outs):
+        literal = self.unwritten_literal(op.list)
+        if literal is None:
             return
-        if all(can_stand_in(e, r) for e, r in zip(literal.elements, op.outs)):
-            rewriter.replace(op, [], list(literal.elements))
+        elements = literal.elements
+        if len(elements) == len(op.outs) and all(can_stand_in(e, r) for e, r in zip(elements, op.outs)):
+            forward_results(op, elements, rewriter)
+        else:
+            self.declined_for_the_graph()  # the literal's items, which may be replaced
 
 
-class ChunkUnpackToConstantChunk(RewritePattern):
+class ChunkUnpackToConstantChunk(RewritePattern, MostlyLocalPattern):
     """`prim.ListUnpack(aten.chunk(x, n, d))` with constant n and d, unpacked into n
     values and used nowhere else → `prim.ConstantChunk[chunks = n, dim = d] x`."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ListUnpackOp, rewriter: PatternRewriter, /) -> None:
         chunk = op.list.owner
-        q = operands_of(chunk, ("aten::chunk",)) if isinstance(chunk, Operation) else None
-        if q is None or not op.list.has_one_use():
+        if getattr(type(chunk), "OPERATOR", None) != "aten::chunk":
             return
+        # Beyond this op's neighbourhood: the chunk's operands (which decide its
+        # overload and sizes), the list's other uses.
+        q = operands_of(chunk, ("aten::chunk",))  # pyright: ignore[reportArgumentType]
+        if q is None or not op.list.has_one_use():
+            return self.declined_for_the_graph()
         chunks, dim = q.constant("chunks"), q.constant("dim")
         if not isinstance(chunks, int) or not isinstance(dim, int) or chunks != len(op.outs):
-            return
+            return self.declined_for_the_graph()
         source = q.value("self")
         assert source is not None and isinstance(chunk, Operation)
         replacement = ConstantChunkOp(source, chunks, dim, op.outs.types)
@@ -492,53 +559,63 @@ class ChunkUnpackToConstantChunk(RewritePattern):
 # --------------------------------------------------------------------------------------
 
 
-class ForwardConditionOutput(RewritePattern):
+class ForwardConditionOutput(RewritePattern, MostlyLocalPattern):
     """An If output that is `true` from the then-branch and `false` from the else-branch
     is the condition itself (the `x and True` / `x or False` of short circuits)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: IfOp, rewriter: PatternRewriter, /) -> None:
-        then_yield, else_yield = op.then_region.block.last_op, op.else_region.block.last_op
-        assert isinstance(then_yield, YieldOp) and isinstance(else_yield, YieldOp)
-        for result, a, b in zip(op.outs, then_yield.values, else_yield.values):
-            if result.uses and _constant_bool(a) is True and _constant_bool(b) is False:
-                rewriter.replace_all_uses_with(result, op.cond)
+        # The op's fields, read directly: IRDL's accessors (`op.then_region`, `op.outs`,
+        # `values`) cost more than the rest of the match, which most Ifs fail.
+        then_region, else_region = op.regions
+        then_yield = then_region._first_block._last_op  # pyright: ignore
+        else_yield = else_region._first_block._last_op  # pyright: ignore
+        assert type(then_yield) is YieldOp and type(else_yield) is YieldOp
+        then_values, else_values = then_yield._operands, else_yield._operands  # pyright: ignore[reportPrivateUsage]
+        for result, a, b in zip(op.results, then_values, else_values):
+            if _constant_bool(a) is True and _constant_bool(b) is False:
+                if result.uses:
+                    rewriter.replace_all_uses_with(result, op.cond)
+                else:
+                    self.declined_for_the_graph()  # uses may come
 
 
 def _constant_bool(value: SSAValue) -> bool | None:
     owner = value.owner
-    if isinstance(owner, ConstantOp) and isinstance(owner.result.type, BoolType):
+    if type(owner) is ConstantOp and isinstance(value.type, BoolType):
         return owner.python_value  # pyright: ignore[reportReturnType]
     return None
+
+
+def peephole_patterns(aliases: AliasDb) -> list[RewritePattern]:
+    """The peephole pass's patterns for one graph, `aliases` its alias analysis."""
+    return [
+        FoldTensorQuery(aliases),
+        RemoveArithmeticIdentity(aliases),
+        ForwardNumberRoundTrip(),
+        RemoveNoOpExpand(),
+        RemoveNoOpConversion(),
+        RemoveDoubleTranspose(),
+        ForwardUncheckedCast(),
+        FoldIsNone(),
+        FoldLenOfListLiteral(aliases),
+        ForwardGetItemOfListLiteral(aliases),
+        ForwardListUnpackOfListLiteral(aliases),
+        ChunkUnpackToConstantChunk(),
+        ForwardTupleUnpack(),
+        ForwardTupleIndex(),
+        ForwardConditionOutput(),
+    ]
 
 
 @dataclass(frozen=True)
 class PeepholePass(TsjitPass):
     """PyTorch's peephole family: algebraic identities, no-op conversions, type-decided
-    queries and None checks, list and tuple idioms."""
+    queries and None checks, list and tuple idioms. Every pattern is local (see
+    `MostlyLocalPattern`), so the driver makes no sweep that cannot change anything."""
 
     name = "peephole"
 
     def run(self, ctx: Context, op: ModuleOp) -> None:
         for graph in self.graphs(op):
-            aliases = AliasDb(graph, lazy=True)
-            self.rewrite(
-                graph,
-                [
-                    FoldTensorQuery(aliases),
-                    RemoveArithmeticIdentity(aliases),
-                    ForwardNumberRoundTrip(),
-                    RemoveNoOpExpand(),
-                    RemoveNoOpConversion(),
-                    RemoveDoubleTranspose(),
-                    ForwardUncheckedCast(),
-                    FoldIsNone(),
-                    FoldLenOfListLiteral(aliases),
-                    ForwardGetItemOfListLiteral(aliases),
-                    ForwardListUnpackOfListLiteral(aliases),
-                    ChunkUnpackToConstantChunk(),
-                    ForwardTupleUnpack(),
-                    ForwardTupleIndex(),
-                    ForwardConditionOutput(),
-                ],
-            )
+            self.rewrite(graph, peephole_patterns(AliasDb(graph, lazy=True)))

@@ -200,3 +200,57 @@ func.func @condition_output(%c : !ts.bool) -> !ts.bool {
   }
   func.return %r : !ts.bool
 }
+
+// -----
+
+// The If is offered before the ops of its branches: only after `None is None` in the
+// then-branch has become `true` does its output turn out to be the condition.
+// CHECK-LABEL: func.func @condition_output_after_a_fold_inside
+// CHECK:           %t = prim.Constant true : !ts.bool
+// CHECK-NEXT:      prim.Yield %t
+// CHECK:         func.return %c : !ts.bool
+func.func @condition_output_after_a_fold_inside(%c : !ts.bool) -> !ts.bool {
+  %r = prim.If %c -> (!ts.bool) {
+    %none = prim.Constant : !ts.none
+    %t = aten.__is__ %none, %none : (!ts.none, !ts.none) -> !ts.bool
+    prim.Yield %t : !ts.bool
+  } else {
+    %f = prim.Constant false : !ts.bool
+    prim.Yield %f : !ts.bool
+  }
+  func.return %r : !ts.bool
+}
+
+// -----
+
+// The 1 reaches the product through a tuple: forwarding the unpack makes `a * 1`.
+// CHECK-LABEL: func.func @identity_after_tuple_forwarding
+// CHECK-NEXT:    %one = prim.Constant 1 : !ts.int
+// CHECK-NEXT:    func.return %x : !ts.int
+func.func @identity_after_tuple_forwarding(%x : !ts.int) -> !ts.int {
+  %one = prim.Constant 1 : !ts.int
+  %t = prim.TupleConstruct %x, %one : (!ts.int, !ts.int) -> !ts.tuple<!ts.int, !ts.int>
+  %a, %k = prim.TupleUnpack %t : !ts.tuple<!ts.int, !ts.int> -> !ts.int, !ts.int
+  %y = aten.mul %a, %k : (!ts.int, !ts.int) -> !ts.int
+  func.return %y : !ts.int
+}
+
+// -----
+
+// The chunk list has a second use, in a tuple, when the unpack is offered; forwarding
+// the tuple removes that use but touches neither the unpack nor its operand's
+// producer, so only a further sweep finds the single-use chunk.
+// CHECK-LABEL: func.func @chunk_after_its_other_use_goes
+// CHECK-NEXT:    %two = prim.Constant 2
+// CHECK-NEXT:    %zero = prim.Constant 0
+// CHECK-NEXT:    %p, %q = prim.ConstantChunk[chunks = 2, dim = 0] %x
+// CHECK-NEXT:    func.return %p, %q, %x
+func.func @chunk_after_its_other_use_goes(%x : !ts.tensor<f32, [4]>) -> (!ts.tensor, !ts.tensor, !ts.tensor<f32, [4]>) {
+  %two = prim.Constant 2 : !ts.int
+  %zero = prim.Constant 0 : !ts.int
+  %chunks = aten.chunk %x, %two, %zero : (!ts.tensor<f32, [4]>, !ts.int, !ts.int) -> !ts.list<!ts.tensor>
+  %p, %q = prim.ListUnpack %chunks : !ts.list<!ts.tensor> -> !ts.tensor, !ts.tensor
+  %t = prim.TupleConstruct %chunks, %x : (!ts.list<!ts.tensor>, !ts.tensor<f32, [4]>) -> !ts.tuple<!ts.list<!ts.tensor>, !ts.tensor<f32, [4]>>
+  %l, %y = prim.TupleUnpack %t : !ts.tuple<!ts.list<!ts.tensor>, !ts.tensor<f32, [4]>> -> !ts.list<!ts.tensor>, !ts.tensor<f32, [4]>
+  func.return %p, %q, %y : !ts.tensor, !ts.tensor, !ts.tensor<f32, [4]>
+}
