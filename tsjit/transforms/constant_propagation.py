@@ -65,7 +65,8 @@ from tsjit.dialects.types import BoolType, DeviceType, DictType, ListType, Tenso
 from tsjit.transforms.analysis.alias_analysis import AliasDb, is_mutable_type
 from tsjit.transforms.constant_pooling import constant_key
 from tsjit.transforms.pass_logging import TsjitPass
-from tsjit.transforms.pattern_driver import LocalPattern, erase_op, insert_ops_before, replace_op, replace_uses
+from tsjit.transforms.forwarding import erase, forward_results
+from tsjit.transforms.pattern_driver import LocalPattern, insert_ops_before, replace_uses
 from tsjit.transforms.shape_propagation import stand_in
 
 MAX_TENSOR_ELEMENTS = 4096
@@ -318,7 +319,7 @@ class FoldConstantOp(RewritePattern, LocalPattern):
         for result, constant in zip(op.results, folded):
             self.aliases.replace_value(result, constant.result)
         self.aliases.forget_op(op)
-        replace_op(rewriter, op, [c.result for c in folded])
+        forward_results(op, [c.result for c in folded], rewriter)
 
     def evaluator_of(self, op: Operation) -> Evaluator | None:
         """`evaluator_of(op)`, an operator's looked up once per overload."""
@@ -363,10 +364,10 @@ class FoldConstantIf(RewritePattern, LocalPattern):
         terminator = _yield(block)
         values = list(terminator._operands)  # pyright: ignore[reportPrivateUsage]
         self.aliases.forget_op(op)
-        erase_op(rewriter, terminator)
+        erase(terminator, rewriter)
         if (first := block.first_op) is not None:
             move_ops_before(first, block.last_op, op)  # pyright: ignore[reportArgumentType]
-        replace_op(rewriter, op, [stand_in(v, r, rewriter) for v, r in zip(values, op.results, strict=True)])
+        forward_results(op, [stand_in(v, r, rewriter) for v, r in zip(values, op.results, strict=True)], rewriter)
 
 
 CONTAINERS = (ListConstructOp, DictConstructOp, TupleConstructOp)
@@ -444,7 +445,7 @@ class RemoveNeverRunLoop(RewritePattern, LocalPattern):
         )
         if never:
             self.aliases.forget_op(op)
-            replace_op(rewriter, op, [stand_in(v, r, rewriter) for v, r in zip(operands[2:], op.results, strict=True)])
+            forward_results(op, [stand_in(v, r, rewriter) for v, r in zip(operands[2:], op.results, strict=True)], rewriter)
 
 
 @dataclass

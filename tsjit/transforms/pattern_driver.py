@@ -29,10 +29,10 @@ and a pattern's exception reported against the op. What it changes is the cost:
   and no op was touched (inserted, modified, replaced, or a neighbour of such an op)
   after its last offer. Any other sweep runs as in xDSL's walker.
 
-`insert_ops_before`, `replace_op`, `replace_uses` and `erase_op` are the rewriter's
-`insert`, `replace`, `replace_all_uses_with` and `erase` done in place, for patterns
-that rewrite thousands of small ops (constant folding): the same events in the same
-order, the same IR, use lists in the same order included.
+`insert_ops_before` and `replace_uses` are the rewriter's `insert` and
+`replace_all_uses_with` done in place (as `forwarding` does `replace` and `erase`), for
+patterns that rewrite thousands of small ops (constant folding): the same events in the
+same order, the same IR, use lists in the same order included.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ from xdsl.ir import Operation, Region, SSAValue, SSAValues
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriterListener, RewritePattern
 from xdsl.rewriter import InsertPoint
 
-from tsjit.dialects.op_building import erase_built_op, insert_built_op
+from tsjit.dialects.op_building import insert_built_op
 from tsjit.dialects.traversal import nested_ops
 from tsjit.transforms.pass_logging import (
     LimitedPattern,
@@ -373,12 +373,12 @@ def _walk(
 # --------------------------------------------------------------------------------------
 # Rewrites in place, with the rewriter's events
 # --------------------------------------------------------------------------------------
-# xDSL's `PatternRewriter.insert`, `replace` and `erase` check ancestry on every insertion,
-# rebuild an operand view per use and make an `ErasedSSAValue` per erased result: for
-# constant folding, which replaces thousands of small ops, that costs more than deciding
-# what to fold. These do the same rewrites on xDSL's fields, with the same events in the
-# same order (the driver's worklist and the pass log follow them), and leave the same IR,
-# use lists in the same order included.
+# xDSL's `PatternRewriter.insert` checks ancestry on every insertion, and its
+# `replace_all_uses_with` rebuilds an operand view per use: for constant folding, which
+# replaces thousands of small ops, that costs more than deciding what to fold. These do
+# the same rewrites on xDSL's fields, with the same events in the same order (the
+# driver's worklist follows them), and leave the same IR, use lists in the same order
+# included; `tsjit.transforms.forwarding` does the same for `replace` and `erase`.
 
 
 def insert_ops_before(rewriter: PatternRewriter, ops: Sequence[Operation], before: Operation) -> None:
@@ -395,21 +395,6 @@ def insert_ops_before(rewriter: PatternRewriter, ops: Sequence[Operation], befor
                 if result.name_hint is None:
                     result._name = hint  # pyright: ignore[reportPrivateUsage]
         rewriter.handle_operation_insertion(op)
-
-
-def replace_op(rewriter: PatternRewriter, op: Operation, new_results: Sequence[SSAValue]) -> None:
-    """`rewriter.replace(op, [], new_results)`: `op`'s users use `new_results` instead,
-    name hints carry over, and `op` is erased."""
-    rewriter.has_done_action = True
-    results = op.results
-    if len(results) != len(new_results):
-        raise ValueError(f"Expected {len(results)} new results, but got {len(new_results)}")
-    rewriter.handle_operation_replacement(op, new_results)
-    for old, new in zip(results, new_results):
-        replace_uses(rewriter, old, new)
-        if not new.name_hint:
-            new.name_hint = old.name_hint
-    erase_op(rewriter, op)
 
 
 def replace_uses(rewriter: PatternRewriter, value: SSAValue, replacement: SSAValue) -> None:
@@ -442,10 +427,3 @@ def replace_uses(rewriter: PatternRewriter, value: SSAValue, replacement: SSAVal
         rewriter.has_done_action = True
     for user in users:
         rewriter.handle_operation_modification(user)
-
-
-def erase_op(rewriter: PatternRewriter, op: Operation) -> None:
-    """`rewriter.erase(op)` for an op of a block whose results are unused."""
-    rewriter.has_done_action = True
-    rewriter.handle_operation_removal(op)
-    erase_built_op(op)

@@ -24,14 +24,8 @@ from tsjit.formats.mlir import parse_mlir
 from tsjit.transforms.analysis.alias_analysis import AliasDb
 from tsjit.transforms.constant_propagation import FoldConstantIf, FoldConstantOp, RemoveUniformIfOutputs
 from tsjit.transforms.pass_logging import module_text
-from tsjit.transforms.pattern_driver import (
-    LocalPattern,
-    PatternDriver,
-    erase_op,
-    insert_ops_before,
-    replace_op,
-    replace_uses,
-)
+from tsjit.transforms.forwarding import erase, forward_results
+from tsjit.transforms.pattern_driver import LocalPattern, PatternDriver, insert_ops_before, replace_uses
 
 NESTED = """
 func.func @f(%x : !ts.tensor, %c : !ts.bool) -> !ts.tensor {
@@ -281,7 +275,7 @@ def _users(value: SSAValue) -> list[str]:
     return [f"{use.operation.results[0].name_hint}/{use.index}" for use in value.uses]
 
 
-def test_replace_op_rewrites_as_xdsls_replace():
+def test_inserting_in_place_rewrites_as_xdsls_insert():
     """`%k` replaced by a new constant: the same events in the same order, the same
     text, and the same use-list order on the replacement."""
     results: list[tuple[list[str], str, list[str]]] = []
@@ -292,7 +286,7 @@ def test_replace_op_rewrites_as_xdsls_replace():
         six = ConstantOp.from_value(6, k.results[0].type)
         if in_place:
             insert_ops_before(rewriter, [six], k)
-            replace_op(rewriter, k, [six.result])
+            forward_results(k, [six.result], rewriter)
         else:
             rewriter.insert(six, InsertPoint.before(k))
             rewriter.replace(k, [], [six.result])
@@ -303,7 +297,7 @@ def test_replace_op_rewrites_as_xdsls_replace():
     assert "%k = prim.Constant 6" in text and users == ["a/0", "b/0", "b/1"]  # reversed, as the operand setter relinks them
 
 
-def test_replace_uses_and_erase_op_rewrite_as_xdsls():
+def test_replacing_uses_in_place_rewrites_as_xdsls_replace_all_uses_with():
     """Uses moved onto a value that has uses of its own, then an op erased."""
     results: list[tuple[list[str], str, list[str]]] = []
     for in_place in (False, True):
@@ -312,7 +306,7 @@ def test_replace_uses_and_erase_op_rewrite_as_xdsls():
         y = ops["a"].operands[1]
         if in_place:
             replace_uses(rewriter, ops["k"].results[0], y)
-            erase_op(rewriter, ops["k"])
+            erase(ops["k"], rewriter)
         else:
             rewriter.replace_all_uses_with(ops["k"].results[0], y)
             rewriter.erase(ops["k"])
