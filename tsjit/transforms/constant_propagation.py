@@ -34,12 +34,13 @@ from typing import Any
 import numpy as np
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, NoneAttr
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
 
 from tsjit.dialects.aten import OperatorOp, schema_of
 from tsjit.dialects.ir_surgery import drop_operands, drop_unused_results
+from tsjit.dialects.op_building import move_ops_before
 from tsjit.dialects.prim import (
     ConstantError,
     ConstantOp,
@@ -57,12 +58,15 @@ from tsjit.dialects.prim import (
     YieldOp,
     constant_attr,
 )
-from tsjit.dialects.schema import schemas_for
+from tsjit.dialects.constant_values import constant_python_value
+from tsjit.dialects.schema import FunctionSchema, schemas_for
+from tsjit.dialects.traversal import region_block
 from tsjit.dialects.types import BoolType, DeviceType, DictType, ListType, TensorType, is_subtype_of
-from tsjit.transforms.analysis.alias_analysis import AliasDb
+from tsjit.transforms.analysis.alias_analysis import AliasDb, is_mutable_type
 from tsjit.transforms.constant_pooling import constant_key
 from tsjit.transforms.pass_logging import TsjitPass
-from tsjit.transforms.pattern_driver import LocalPattern
+from tsjit.transforms.forwarding import erase, forward_results
+from tsjit.transforms.pattern_driver import LocalPattern, insert_ops_before, replace_uses
 from tsjit.transforms.shape_propagation import stand_in
 
 MAX_TENSOR_ELEMENTS = 4096
@@ -137,7 +141,11 @@ def evaluator_of(op: Operation) -> Evaluator | None:
         return lambda *values: evaluate(op, *values)
     if not isinstance(op, OperatorOp):
         return None
-    schema = schema_of(op)
+    return operator_evaluator(schema_of(op))
+
+
+def operator_evaluator(schema: FunctionSchema | None) -> Evaluator | None:
+    """What computes an operator overload at compile time (see `evaluator_of`)."""
     if schema is None or schema.is_vararg or schema.is_varret or schema.name in NEVER_FOLDED:
         return None
     if (evaluate := OPERATOR_EVALUATORS.get(schema.name)) is not None:
@@ -169,10 +177,27 @@ def _operator_may_fold(operator: str) -> bool:
     )
 
 
+def constant_value(op: ConstantOp) -> object:
+    """`op.python_value`, kept on the op for immutable scalars (ints, floats, bools,
+    strings, None), whose reading costs more than the folding that asks for it; reused
+    while the op's value and type are those same objects."""
+    value_attr, result_type = op.properties.get("value"), op.results[0].type
+    cached = op.__dict__.get("_tsjit_constant_value")
+    if cached is not None and cached[0] is value_attr and cached[1] is result_type:
+        return cached[2]
+    value = constant_python_value(value_attr, result_type)
+    if value is None or type(value) in _SCALARS:
+        op.__dict__["_tsjit_constant_value"] = (value_attr, result_type, value)
+    return value
+
+
+_SCALARS = frozenset({int, float, bool, str})
+
+
 def runtime_value(op: ConstantOp) -> object:
     """A constant as the runtime passes it to kernels."""
-    value = op.python_value
-    if isinstance(op.result.type, DeviceType):
+    value = constant_value(op)
+    if isinstance(op.results[0].type, DeviceType):
         from tsjit.runtime.values import Device
 
         return Device.parse(value)  # pyright: ignore[reportArgumentType]
@@ -184,7 +209,7 @@ def constant_operands(op: Operation) -> list[ConstantOp] | None:
     `isinstance` against xDSL's ABC op classes costs more, and no class derives from
     `ConstantOp`)."""
     constants: list[ConstantOp] = []
-    for value in op.operands:
+    for value in op._operands:  # pyright: ignore[reportPrivateUsage]
         owner = value.owner
         if type(owner) is not ConstantOp:
             return None
@@ -222,6 +247,8 @@ class _TooLarge(Exception):
 def _plain(value: object, max_tensor_elements: int) -> object:
     """Run-time values as `constant_attr` takes them: numpy scalars as Python numbers,
     devices as strings."""
+    if value is None or type(value) in _SCALARS:
+        return value
     from tsjit.runtime.values import Device
 
     if isinstance(value, np.ndarray):
@@ -251,6 +278,11 @@ class FoldConstantOp(RewritePattern, LocalPattern):
     aliases: AliasDb
     max_tensor_elements: int = MAX_TENSOR_ELEMENTS
     _left_alone_for_the_graph: bool = field(default=False, init=False, repr=False, compare=False)
+    _evaluators: dict[int, tuple[FunctionSchema, Evaluator | None]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+    """`operator_evaluator` by overload (by identity: the schema table's objects), for
+    this pattern's run: kernels may be registered between runs."""
 
     def left_alone_locally(self) -> bool:
         local = not self._left_alone_for_the_graph
@@ -270,7 +302,7 @@ class FoldConstantOp(RewritePattern, LocalPattern):
         if not self.is_safe(op):
             self._left_alone_for_the_graph = True  # alias facts: writers anywhere
             return
-        evaluate = evaluator_of(op)
+        evaluate = self.evaluator_of(op)
         if evaluate is None:
             return
         values = run_on_constants(evaluate, constants, len(op.results))
@@ -283,11 +315,21 @@ class FoldConstantOp(RewritePattern, LocalPattern):
                 return
             constant.location = op.location
             folded.append(constant)
-        rewriter.insert(folded)
+        insert_ops_before(rewriter, folded, op)
         for result, constant in zip(op.results, folded):
             self.aliases.replace_value(result, constant.result)
         self.aliases.forget_op(op)
-        rewriter.replace(op, [], [c.result for c in folded])
+        forward_results(op, [c.result for c in folded], rewriter)
+
+    def evaluator_of(self, op: Operation) -> Evaluator | None:
+        """`evaluator_of(op)`, an operator's looked up once per overload."""
+        if not isinstance(op, OperatorOp):
+            return evaluator_of(op)
+        schema = schema_of(op)
+        known = self._evaluators.get(id(schema))
+        if known is None:
+            known = self._evaluators[id(schema)] = (schema, operator_evaluator(schema))  # pyright: ignore[reportArgumentType]
+        return known[1]
 
     def is_safe(self, op: Operation) -> bool:
         """PyTorch's `supportedNode`: no effects, deterministic, nothing written in the
@@ -296,7 +338,8 @@ class FoldConstantOp(RewritePattern, LocalPattern):
         aliases = self.aliases
         if aliases.has_side_effects(op) or aliases.is_nondeterministic(op):
             return False
-        if any(aliases.has_writers(v) for v in (*op.operands, *op.results)):
+        values = (*op._operands, *op.results)  # pyright: ignore[reportPrivateUsage]
+        if any(aliases.has_writers(v) for v in values if is_mutable_type(v.type)):  # immutable: never written
             return False
         containers = [r for r in op.results if isinstance(r.type, (ListType, DictType))]
         return not containers or not aliases.escapes_scope(containers)
@@ -304,23 +347,27 @@ class FoldConstantOp(RewritePattern, LocalPattern):
 
 @dataclass
 class FoldConstantIf(RewritePattern, LocalPattern):
-    """`prim.If` on a constant condition → the ops of the branch taken."""
+    """`prim.If` on a constant condition → the ops of the branch taken.
+
+    Rewritten in place (If fields by position: the condition is operand 0, the
+    branches regions 0 and 1, the outputs all results), with the events of xDSL's
+    `erase` of the branch's terminator, `inline_block` and `replace` of the If."""
 
     aliases: AliasDb
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: IfOp, rewriter: PatternRewriter, /) -> None:
-        condition = op.cond.owner
-        if not isinstance(condition, ConstantOp):
+        condition = op._operands[0].owner  # pyright: ignore[reportPrivateUsage]
+        if type(condition) is not ConstantOp:
             return
-        block = (op.then_region if condition.python_value else op.else_region).block
-        terminator = block.last_op
-        assert isinstance(terminator, YieldOp)
-        values = list(terminator.values)
+        block = region_block(op, 0 if constant_value(condition) else 1)
+        terminator = _yield(block)
+        values = list(terminator._operands)  # pyright: ignore[reportPrivateUsage]
         self.aliases.forget_op(op)
-        rewriter.erase(terminator)
-        rewriter.inline_block(block, InsertPoint.before(op))
-        rewriter.replace(op, [], [stand_in(v, r, rewriter) for v, r in zip(values, op.outs, strict=True)])
+        erase(terminator, rewriter)
+        if (first := block.first_op) is not None:
+            move_ops_before(first, block.last_op, op)  # pyright: ignore[reportArgumentType]
+        forward_results(op, [stand_in(v, r, rewriter) for v, r in zip(values, op.results, strict=True)], rewriter)
 
 
 CONTAINERS = (ListConstructOp, DictConstructOp, TupleConstructOp)
@@ -351,9 +398,9 @@ class RemoveUniformIfOutputs(RewritePattern, LocalPattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: IfOp, rewriter: PatternRewriter, /) -> None:
-        then_yield, else_yield = _yield(op.then_region.block), _yield(op.else_region.block)
+        then_yield, else_yield = _yield(region_block(op, 0)), _yield(region_block(op, 1))
         replacements: dict[int, SSAValue] = {}
-        for i, (a, b) in enumerate(zip(then_yield.values, else_yield.values, strict=True)):
+        for i, (a, b) in enumerate(zip(then_yield._operands, else_yield._operands, strict=True)):  # pyright: ignore[reportPrivateUsage]
             if a is b:
                 replacements[i] = stand_in(a, op.outs[i], rewriter)
             elif _equal_constants(a, b) and not self.aliases.is_mutable(op.outs[i]):
@@ -391,13 +438,14 @@ class RemoveNeverRunLoop(RewritePattern, LocalPattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: LoopOp, rewriter: PatternRewriter, /) -> None:
-        trips, condition = op.max_trip_count.owner, op.initial_condition.owner
-        never = (isinstance(trips, ConstantOp) and trips.python_value <= 0) or (  # pyright: ignore[reportOperatorIssue]
-            isinstance(condition, ConstantOp) and condition.python_value is False
+        operands = op._operands  # pyright: ignore[reportPrivateUsage]  # trip count, condition, carried values
+        trips, condition = operands[0].owner, operands[1].owner
+        never = (type(trips) is ConstantOp and constant_value(trips) <= 0) or (  # pyright: ignore[reportOperatorIssue, reportArgumentType]
+            type(condition) is ConstantOp and constant_value(condition) is False  # pyright: ignore[reportArgumentType]
         )
         if never:
             self.aliases.forget_op(op)
-            rewriter.replace(op, [], [stand_in(v, r, rewriter) for v, r in zip(op.carried, op.outs, strict=True)])
+            forward_results(op, [stand_in(v, r, rewriter) for v, r in zip(operands[2:], op.results, strict=True)], rewriter)
 
 
 @dataclass
@@ -409,34 +457,40 @@ class RemoveLoopInvariantCarried(RewritePattern, LocalPattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: LoopOp, rewriter: PatternRewriter, /) -> None:
-        block = op.body.block
+        block = region_block(op, 0)
         terminator = _yield(block)
         invariant = [
-            i for i, (argument, yielded) in enumerate(zip(block.args[1:], terminator.values[1:])) if argument is yielded
+            i
+            for i, (argument, yielded) in enumerate(zip(block._args[1:], terminator._operands[1:]))  # pyright: ignore[reportPrivateUsage]
+            if argument is yielded
         ]
         if not invariant:
             return
         # Rewritten in place (cheaper than a new Loop), with the worklist events of
         # replacing the op by a simpler one: the op, then its users, then the producers
         # of the dropped initial values that the op alone used.
+        # (Loop fields by position: operands are the trip count, the condition and the
+        # carried values; results the outputs; region 0 the body.)
         drop_operands(terminator, [1 + i for i in invariant])
         rewriter.notify_op_modified(terminator)
+        outs = op.results
         initial = {i: _initial_value(op, i, rewriter) for i in invariant}
         for i in reversed(invariant):
-            argument = block.args[1 + i]
-            rewriter.replace_all_uses_with(argument, initial[i])
-            rewriter.erase_block_argument(argument)
+            argument = block._args[1 + i]  # pyright: ignore[reportPrivateUsage]
+            replace_uses(rewriter, argument, initial[i])
+            _erase_unused_argument(rewriter, argument)
         rewriter.notify_op_modified(op)
-        rewriter.handle_operation_replacement(op, [initial.get(i, out) for i, out in enumerate(op.outs)])
+        rewriter.handle_operation_replacement(op, [initial.get(i, out) for i, out in enumerate(outs)])
         for i in invariant:
-            out, value = op.outs[i], initial[i]
+            out, value = outs[i], initial[i]
             self.aliases.replace_value(out, value)
-            rewriter.replace_all_uses_with(out, value)
+            replace_uses(rewriter, out, value)
             if not value.name_hint:
                 value.name_hint = out.name_hint
         dropped = [2 + i for i in invariant]  # after the trip count and the condition
+        operands = op._operands  # pyright: ignore[reportPrivateUsage]
         for index in dropped:
-            value = op.operands[index]
+            value = operands[index]
             if value.has_one_use() and isinstance(owner := value.owner, Operation):
                 rewriter.notify_op_modified(owner)
         drop_operands(op, dropped)
@@ -446,10 +500,22 @@ class RemoveLoopInvariantCarried(RewritePattern, LocalPattern):
 def _initial_value(op: LoopOp, i: int, rewriter: PatternRewriter) -> SSAValue:
     """Carried value i's initial value, as the loop result and body argument it
     replaces are typed (a narrower one is cast: users inside or after may need it)."""
-    initial = op.carried[i]
-    if initial.type == op.outs[i].type:
+    initial, wanted = op._operands[2 + i], op.results[i].type  # pyright: ignore[reportPrivateUsage]
+    if initial.type is wanted or initial.type == wanted:
         return initial
-    return rewriter.insert(UncheckedCastOp(initial, op.outs[i].type)).result
+    return rewriter.insert(UncheckedCastOp(initial, wanted)).result
+
+
+def _erase_unused_argument(rewriter: PatternRewriter, argument: BlockArgument) -> None:
+    """`rewriter.erase_block_argument(argument)` for an argument without uses: the
+    arguments after it move down one place (no event: xDSL reports none)."""
+    rewriter.has_done_action = True
+    block = argument.block
+    args = block._args  # pyright: ignore[reportPrivateUsage]
+    for later in args[argument.index + 1 :]:
+        later.index -= 1
+    assert argument.first_use is None, "erasing a used argument"
+    block._args = args[: argument.index] + args[argument.index + 1 :]  # pyright: ignore[reportPrivateUsage]
 
 
 def _yield(block: Block) -> YieldOp:

@@ -16,23 +16,35 @@ and a pattern's exception reported against the op. What it changes is the cost:
   the worklist, so it costs one dict lookup per sweep;
 - the worklist is keyed by `id` (an xDSL op hashes in a Python method); it holds each
   op it indexes, so an id cannot be reused while it is listed;
-- ops are listed by a flat walk instead of nested generators;
+- ops are listed by a flat walk instead of nested generators, only those with
+  candidates;
+- the rewriter's insertion point (before the op offered) is made when a pattern
+  first asks for it: most offers rewrite nothing;
+- the ops a change touches are marked up to the region rewritten, not beyond: the
+  ops around it are never offered;
 - the running pass's rewrite limit and update log (`pass_logging`) are checked here,
   once per rewrite, and cost nothing when neither is set;
 - the sweep that would change nothing is skipped when it provably would: when every
   pattern offered an op is a `LocalPattern` that left ops alone for local reasons only,
   and no op was touched (inserted, modified, replaced, or a neighbour of such an op)
   after its last offer. Any other sweep runs as in xDSL's walker.
+
+`insert_ops_before` and `replace_uses` are the rewriter's `insert` and
+`replace_all_uses_with` done in place (as `forwarding` does `replace` and `erase`), for
+patterns that rewrite thousands of small ops (constant folding): the same events in the
+same order, the same IR, use lists in the same order included.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-from xdsl.ir import Operation, Region, SSAValue
+from xdsl.ir import Operation, Region, SSAValue, SSAValues
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriterListener, RewritePattern
 from xdsl.rewriter import InsertPoint
 
+from tsjit.dialects.op_building import insert_built_op
+from tsjit.dialects.traversal import nested_ops
 from tsjit.transforms.pass_logging import (
     LimitedPattern,
     LogLevel,
@@ -67,6 +79,25 @@ def _left_alone_locally(pattern: RewritePattern) -> bool:
     return isinstance(pattern, LocalPattern) and pattern.left_alone_locally()
 
 
+class _DriverRewriter(PatternRewriter):
+    """xDSL's rewriter whose insertion point, before the op being offered, is made
+    when a pattern first asks for it: most offers rewrite nothing."""
+
+    _point: InsertPoint | None = None
+
+    @property
+    def insertion_point(self) -> InsertPoint:  # pyright: ignore[reportIncompatibleVariableOverride]
+        point = self._point
+        if point is None:
+            assert self._current_operation is not None
+            point = self._point = InsertPoint.before(self._current_operation)
+        return point
+
+    @insertion_point.setter
+    def insertion_point(self, point: InsertPoint) -> None:  # pyright: ignore[reportIncompatibleVariableOverride]
+        self._point = point
+
+
 class PatternDriver:
     """Applies `patterns` to the ops of a region until none applies (see the module
     doc); `walk_reverse` and `walk_regions_first` order the sweeps as xDSL's walker
@@ -96,6 +127,8 @@ class PatternDriver:
         """id(op) -> op, for the ops with candidates touched since their last offer."""
         self._offered: dict[int, Candidates] = {}
         """The candidate tuples offered an op in the current sweep, by id."""
+        self._region: Region | None = None
+        """The region being rewritten."""
 
     # ----------------------------------------------------------------------------------
 
@@ -104,10 +137,11 @@ class PatternDriver:
         log = active_log()
         if log is not None and log.limit is None and not log.enabled(LogLevel.UPDATE):
             log = None  # nothing to count or log: patterns are called directly
-        rewriter = PatternRewriter(InsertPoint.at_start(region.blocks[0])) if region.blocks else None
-        if rewriter is None:
+        if region.first_block is None:
             return False
+        rewriter = _DriverRewriter(InsertPoint.at_start(region.first_block))
         self._track = self.apply_recursively and log is None
+        self._region = region
         rewriter.extend_from_listener(self._listener())
         changed = self._sweep(region, rewriter, log)
         if not self.apply_recursively:
@@ -117,6 +151,7 @@ class PatternDriver:
             changed = self._sweep(region, rewriter, log)
         self._dirty.clear()
         self._offered.clear()
+        self._region = None
         return result
 
     def candidates(self, op: Operation) -> Candidates:
@@ -146,14 +181,12 @@ class PatternDriver:
             for pattern in self.patterns:
                 _left_alone_locally(pattern)
         ops: list[Operation] = []
-        _walk(region, ops, self.walk_reverse, self.walk_regions_first)
-        table, stack, index = self.table, self._stack, self._index
+        _walk(region, ops, self.walk_reverse, self.walk_regions_first, self.table, self.candidates)
+        stack, index = self._stack, self._index
         for op in reversed(ops):  # a stack: the first op to process goes on top (`_push`, inlined)
-            patterns = table.get(op.name)
-            if patterns is None:
-                patterns = self.candidates(op)
-            if patterns and id(op) not in index:
-                index[id(op)] = len(stack)
+            key = id(op)
+            if key not in index:
+                index[key] = len(stack)
                 stack.append(op)
         return self._process(rewriter, log)
 
@@ -165,12 +198,14 @@ class PatternDriver:
             op = stack.pop()
             if op is None:
                 continue
-            del index[id(op)]
+            key = id(op)
+            del index[key]
             patterns = table.get(op.name) or self.candidates(op)
             rewriter.has_done_action = False
             rewriter._current_operation = op  # pyright: ignore[reportPrivateUsage]
-            rewriter.insertion_point = InsertPoint.before(op)
-            rewriter._name_hint = None  # pyright: ignore[reportPrivateUsage]
+            rewriter._point = None  # pyright: ignore[reportPrivateUsage]  # before `op`, made when asked
+            if rewriter._name_hint is not None:  # pyright: ignore[reportPrivateUsage]
+                rewriter._name_hint = None  # pyright: ignore[reportPrivateUsage]
             try:
                 if log is None:
                     for pattern in patterns:
@@ -184,7 +219,7 @@ class PatternDriver:
             if track:
                 offered[id(patterns)] = patterns
                 if not rewriter.has_done_action:
-                    dirty.pop(id(op), None)
+                    dirty.pop(key, None)
                 elif op.parent is not None:
                     self._touch(op)
             changed |= rewriter.has_done_action
@@ -224,81 +259,171 @@ class PatternDriver:
 
     def _touch(self, op: Operation) -> None:
         """Marks the ops whose neighbourhood (see `LocalPattern`) holds `op`: `op` and
-        the ops enclosing it."""
-        dirty, table = self._dirty, self.table
-        current: Operation | None = op
-        while current is not None:
+        the ops enclosing it, up to the region rewritten (the ops around it are never
+        offered)."""
+        patterns = self.table.get(op.name)
+        if patterns is None:
+            patterns = self.candidates(op)
+        if patterns:
+            self._dirty[id(op)] = op
+        self._touch_enclosing(op)
+
+    def _touch_enclosing(self, op: Operation) -> None:
+        """`_touch` of the ops enclosing `op`."""
+        dirty, table, root = self._dirty, self.table, self._region
+        current = op
+        while True:
+            block = current.parent
+            if block is None:
+                return
+            region = block.parent
+            if region is None or region is root:
+                return
+            current = region.parent
+            if current is None:
+                return
             patterns = table.get(current.name)
             if patterns is None:
                 patterns = self.candidates(current)
             if patterns:
                 dirty[id(current)] = current
-            block = current.parent
-            region = block.parent if block is not None else None
-            current = region.parent if region is not None else None
 
     def _listener(self) -> PatternRewriterListener:
         """xDSL's walker's reactions to the rewriter's events."""
         recursive, track, touch = self.apply_recursively, self._track, self._touch
+        table, candidates, stack, index, dirty = self.table, self.candidates, self._stack, self._index, self._dirty
+        touch_enclosing = self._touch_enclosing
 
-        def inserted(op: Operation) -> None:
+        def changed(op: Operation) -> None:
+            """An op inserted or modified, or a user of a replaced op: touched and
+            listed (`_touch` and `_push` with one look-up)."""
+            patterns = table.get(op.name)
+            if patterns is None:
+                patterns = candidates(op)
+            if patterns:
+                key = id(op)
+                if track:
+                    dirty[key] = op
+                if recursive and key not in index:
+                    index[key] = len(stack)
+                    stack.append(op)
             if track:
-                touch(op)
-            if recursive:
-                self._push(op)
+                touch_enclosing(op)
 
         def removed(op: Operation) -> None:
             if track:
                 touch(op)
             if recursive:
-                for operand in op.operands:
-                    if operand.has_one_use() and isinstance(owner := operand.owner, Operation):
-                        self._push(owner)
+                for operand in op._operands:  # pyright: ignore[reportPrivateUsage]
+                    first = operand.first_use
+                    if first is not None and first._next_use is None:  # pyright: ignore[reportPrivateUsage]
+                        if isinstance(owner := operand.owner, Operation):
+                            self._push(owner)
+            self._remove(op)
             if op.regions:
-                for inner in op.walk():
+                for inner in nested_ops(op):
                     self._remove(inner)
-            else:
-                self._remove(op)
-
-        def modified(op: Operation) -> None:
-            if track:
-                touch(op)
-            if recursive:
-                self._push(op)
 
         def replaced(op: Operation, new_results: Sequence[SSAValue | None]) -> None:
-            if track:  # the users, whose operands' producer changes
-                for result in op.results:
-                    for use in result.uses:
-                        touch(use.operation)
-            if recursive:
-                for result in op.results:
-                    for use in result.uses:
-                        self._push(use.operation)
+            for result in op.results:  # the users, whose operands' producer changes
+                use = result.first_use
+                while use is not None:
+                    changed(use._operation)  # pyright: ignore[reportPrivateUsage]
+                    use = use._next_use  # pyright: ignore[reportPrivateUsage]
 
         return PatternRewriterListener(
-            operation_insertion_handler=[inserted],
+            operation_insertion_handler=[changed],
             operation_removal_handler=[removed],
-            operation_modification_handler=[modified],
+            operation_modification_handler=[changed],
             operation_replacement_handler=[replaced],
         )
 
 
-def _walk(region: Region, out: list[Operation], reverse: bool, regions_first: bool) -> None:
-    """The order in which xDSL's walker processes the ops of `region`: pre-order
-    (an op, then its regions), forward; `reverse` runs blocks and ops backwards,
+def _walk(
+    region: Region,
+    out: list[Operation],
+    reverse: bool,
+    regions_first: bool,
+    table: dict[str, Candidates],
+    candidates: Callable[[Operation], Candidates],
+) -> None:
+    """The ops of `region` that some pattern can match (by `table`, filled in by
+    `candidates`), in the order in which xDSL's walker processes them: pre-order (an
+    op, then its regions), forward; `reverse` runs blocks and ops backwards,
     `regions_first` puts an op after its regions."""
     append = out.append
     for block in reversed(region.blocks) if reverse else region.blocks:
-        op = block.last_op if reverse else block.first_op
+        op = block._last_op if reverse else block._first_op  # pyright: ignore[reportPrivateUsage]
         while op is not None:
+            patterns = table.get(op.name)
+            if patterns is None:
+                patterns = candidates(op)
             if op.regions:
-                if not regions_first:
+                if patterns and not regions_first:
                     append(op)
                 for inner in reversed(op.regions) if reverse else op.regions:
-                    _walk(inner, out, reverse, regions_first)
-                if regions_first:
+                    _walk(inner, out, reverse, regions_first, table, candidates)
+                if patterns and regions_first:
                     append(op)
-            else:
+            elif patterns:
                 append(op)
-            op = op.prev_op if reverse else op.next_op
+            op = op._prev_op if reverse else op._next_op  # pyright: ignore[reportPrivateUsage]
+
+
+# --------------------------------------------------------------------------------------
+# Rewrites in place, with the rewriter's events
+# --------------------------------------------------------------------------------------
+# xDSL's `PatternRewriter.insert` checks ancestry on every insertion, and its
+# `replace_all_uses_with` rebuilds an operand view per use: for constant folding, which
+# replaces thousands of small ops, that costs more than deciding what to fold. These do
+# the same rewrites on xDSL's fields, with the same events in the same order (the
+# driver's worklist follows them), and leave the same IR, use lists in the same order
+# included; `tsjit.transforms.forwarding` does the same for `replace` and `erase`.
+
+
+def insert_ops_before(rewriter: PatternRewriter, ops: Sequence[Operation], before: Operation) -> None:
+    """`rewriter.insert(ops, InsertPoint.before(before))` for new ops."""
+    rewriter.has_done_action = True
+    block = before.parent
+    assert block is not None
+    for op in ops:
+        insert_built_op(op, block, before)
+    hint = rewriter._name_hint  # pyright: ignore[reportPrivateUsage]
+    for op in ops:
+        if hint is not None:
+            for result in op.results:
+                if result.name_hint is None:
+                    result._name = hint  # pyright: ignore[reportPrivateUsage]
+        rewriter.handle_operation_insertion(op)
+
+
+def replace_uses(rewriter: PatternRewriter, value: SSAValue, replacement: SSAValue) -> None:
+    """`rewriter.replace_all_uses_with(value, replacement)`: each use moves to the front
+    of `replacement`'s use list in turn, as xDSL's operand setter moves it, and each
+    user is reported modified."""
+    if value is replacement:
+        return
+    users: list[Operation] = []
+    head = replacement.first_use
+    use = value.first_use
+    while use is not None:
+        following = use._next_use  # pyright: ignore[reportPrivateUsage]
+        user = use._operation  # pyright: ignore[reportPrivateUsage]
+        users.append(user)
+        operands = list(user._operands)  # pyright: ignore[reportPrivateUsage]
+        operands[use._index] = replacement  # pyright: ignore[reportPrivateUsage]
+        user._operands = SSAValues(operands)  # pyright: ignore[reportPrivateUsage]
+        use._prev_use = None  # pyright: ignore[reportPrivateUsage]
+        use._next_use = head  # pyright: ignore[reportPrivateUsage]
+        if head is not None:
+            head._prev_use = use  # pyright: ignore[reportPrivateUsage]
+        head = use
+        use = following
+    replacement.first_use = head
+    value.first_use = None
+    if replacement.name_hint is None:
+        replacement.name_hint = value.name_hint
+    if users:
+        rewriter.has_done_action = True
+    for user in users:
+        rewriter.handle_operation_modification(user)

@@ -195,3 +195,70 @@ func.func @is_none() -> (!ts.bool, !ts.bool, !ts.bool) {
   %same = aten.__is__ %one, %one : (!ts.int, !ts.int) -> !ts.bool
   func.return %is, %isnot, %same : !ts.bool, !ts.bool, !ts.bool
 }
+
+// -----
+
+// The branch taken moves before the If whole (an If inside it too); a value of a
+// narrower type than the If output is cast back where a return needs the exact type
+// (then the cast of a constant folds); a branch that only yields leaves its values.
+// CHECK-LABEL: func.func @inlined_branches
+// CHECK-NEXT:    %false = prim.Constant false : !ts.bool
+// CHECK-NEXT:    %two = prim.Constant 2 : !ts.int
+// CHECK-NEXT:    %three = prim.Constant 3 : !ts.int
+// CHECK-NEXT:    %inner = prim.If %c -> (!ts.tensor) {
+// CHECK-NEXT:      %r = aten.relu %x : (!ts.tensor) -> !ts.tensor
+// CHECK-NEXT:      prim.Yield %r : !ts.tensor
+// CHECK-NEXT:    } else {
+// CHECK-NEXT:      prim.Yield %x : !ts.tensor
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %o = prim.Constant 3 : !ts.optional<!ts.int>
+// CHECK-NEXT:    %k = prim.Constant 4 : !ts.int
+// CHECK-NEXT:    func.return %o, %inner, %k : !ts.optional<!ts.int>, !ts.tensor, !ts.int
+func.func @inlined_branches(%x : !ts.tensor, %c : !ts.bool) -> (!ts.optional<!ts.int>, !ts.tensor, !ts.int) {
+  %false = prim.Constant false : !ts.bool
+  %two = prim.Constant 2 : !ts.int
+  %o, %t = prim.If %false -> (!ts.optional<!ts.int>, !ts.tensor) {
+    %n = aten.neg %x : (!ts.tensor) -> !ts.tensor
+    prim.Yield %two, %n : !ts.int, !ts.tensor
+  } else {
+    %three = prim.Constant 3 : !ts.int
+    %inner = prim.If %c -> (!ts.tensor) {
+      %r = aten.relu %x : (!ts.tensor) -> !ts.tensor
+      prim.Yield %r : !ts.tensor
+    } else {
+      prim.Yield %x : !ts.tensor
+    }
+    prim.Yield %three, %inner : !ts.int, !ts.tensor
+  }
+  %e = prim.If %false -> (!ts.int) {
+    prim.Yield %two : !ts.int
+  } else {
+    prim.Yield %two : !ts.int
+  }
+  %k = aten.add %e, %two : (!ts.int, !ts.int) -> !ts.int
+  func.return %o, %t, %k : !ts.optional<!ts.int>, !ts.tensor, !ts.int
+}
+
+// -----
+
+// Several invariant carried values leave one Loop: the body's arguments after each
+// move down, and its uses inside and after the loop take the initial values.
+// CHECK-LABEL: func.func @invariants
+// CHECK-NEXT:    %true = prim.Constant true : !ts.bool
+// CHECK-NEXT:    %r, %c = prim.Loop %n, %true iter(%i) carried(%a = %x : !ts.tensor, %c0 = %k : !ts.int) -> (!ts.tensor, !ts.int) {
+// CHECK-NEXT:      %m = aten.mul %a, %x : (!ts.tensor, !ts.tensor) -> !ts.tensor
+// CHECK-NEXT:      %v = aten.add %k, %c0 : (!ts.int, !ts.int) -> !ts.int
+// CHECK-NEXT:      prim.Yield %true, %m, %v : !ts.bool, !ts.tensor, !ts.int
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %w = aten.add %k, %c : (!ts.int, !ts.int) -> !ts.int
+// CHECK-NEXT:    func.return %r, %k, %x, %w : !ts.tensor, !ts.int, !ts.tensor, !ts.int
+func.func @invariants(%x : !ts.tensor, %n : !ts.int, %k : !ts.int) -> (!ts.tensor, !ts.int, !ts.tensor, !ts.int) {
+  %true = prim.Constant true : !ts.bool
+  %b, %r, %same, %c = prim.Loop %n, %true iter(%i) carried(%b0 = %k : !ts.int, %a = %x : !ts.tensor, %s = %x : !ts.tensor, %c0 = %k : !ts.int) -> (!ts.int, !ts.tensor, !ts.tensor, !ts.int) {
+    %m = aten.mul %a, %s : (!ts.tensor, !ts.tensor) -> !ts.tensor
+    %v = aten.add %b0, %c0 : (!ts.int, !ts.int) -> !ts.int
+    prim.Yield %true, %b0, %m, %s, %v : !ts.bool, !ts.int, !ts.tensor, !ts.tensor, !ts.int
+  }
+  %w = aten.add %b, %c : (!ts.int, !ts.int) -> !ts.int
+  func.return %r, %b, %same, %w : !ts.tensor, !ts.int, !ts.tensor, !ts.int
+}

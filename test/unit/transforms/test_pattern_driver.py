@@ -7,14 +7,16 @@ import itertools
 
 import pytest
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Operation
+from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
+    PatternRewriterListener,
     PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
+from xdsl.rewriter import InsertPoint
 
 from tsjit.context import make_context
 from tsjit.dialects.prim import ConstantOp, IfOp
@@ -22,7 +24,8 @@ from tsjit.formats.mlir import parse_mlir
 from tsjit.transforms.analysis.alias_analysis import AliasDb
 from tsjit.transforms.constant_propagation import FoldConstantIf, FoldConstantOp, RemoveUniformIfOutputs
 from tsjit.transforms.pass_logging import module_text
-from tsjit.transforms.pattern_driver import LocalPattern, PatternDriver
+from tsjit.transforms.forwarding import erase, forward_results
+from tsjit.transforms.pattern_driver import LocalPattern, PatternDriver, insert_ops_before, replace_uses
 
 NESTED = """
 func.func @f(%x : !ts.tensor, %c : !ts.bool) -> !ts.tensor {
@@ -228,3 +231,104 @@ def test_a_failing_pattern_is_reported_against_its_op_as_by_xdsl():
     with pytest.raises(ValueError) as theirs:
         _run_xdsl(parse(NESTED), [Explode()])
     assert str(ours.value) == str(theirs.value)
+
+
+# --------------------------------------------------------------------------------------
+# Rewrites in place: the IR and the events of xDSL's rewriter
+# --------------------------------------------------------------------------------------
+
+USES = """
+func.func @u(%x : !ts.int, %y : !ts.int) -> !ts.int {
+  %two = prim.Constant 2 : !ts.int
+  %k = aten.mul %x, %two : (!ts.int, !ts.int) -> !ts.int
+  %a = aten.add %k, %y : (!ts.int, !ts.int) -> !ts.int
+  %b = aten.add %k, %k : (!ts.int, !ts.int) -> !ts.int
+  %c = aten.add %y, %a : (!ts.int, !ts.int) -> !ts.int
+  %d = aten.add %b, %c : (!ts.int, !ts.int) -> !ts.int
+  func.return %d : !ts.int
+}
+"""
+
+
+def _recording_rewriter(module: ModuleOp, events: list[str]) -> tuple[PatternRewriter, dict[str, Operation]]:
+    """A rewriter whose events are written to `events`, and the ops by result name."""
+    block = module.ops.first.body.block  # pyright: ignore[reportOptionalMemberAccess, reportAttributeAccessIssue]
+    ops = {op.results[0].name_hint or op.name: op for op in block.ops if op.results}
+
+    def name(op: Operation) -> str:
+        return f"{op.name}:{op.results[0].name_hint if op.results else ''}"
+
+    rewriter = PatternRewriter(InsertPoint.at_start(block))
+    rewriter.extend_from_listener(
+        PatternRewriterListener(
+            operation_insertion_handler=[lambda op: events.append(f"inserted {name(op)}")],
+            operation_removal_handler=[lambda op: events.append(f"removed {name(op)}")],
+            operation_modification_handler=[lambda op: events.append(f"modified {name(op)}")],
+            operation_replacement_handler=[lambda op, new: events.append(f"replaced {name(op)}")],
+        )
+    )
+    return rewriter, ops
+
+
+def _users(value: SSAValue) -> list[str]:
+    """The users of `value` in use-list order (later rewrites and walks follow it)."""
+    return [f"{use.operation.results[0].name_hint}/{use.index}" for use in value.uses]
+
+
+def test_inserting_in_place_rewrites_as_xdsls_insert():
+    """`%k` replaced by a new constant: the same events in the same order, the same
+    text, and the same use-list order on the replacement."""
+    results: list[tuple[list[str], str, list[str]]] = []
+    for in_place in (False, True):
+        module, events = parse(USES), []
+        rewriter, ops = _recording_rewriter(module, events)
+        k = ops["k"]
+        six = ConstantOp.from_value(6, k.results[0].type)
+        if in_place:
+            insert_ops_before(rewriter, [six], k)
+            forward_results(k, [six.result], rewriter)
+        else:
+            rewriter.insert(six, InsertPoint.before(k))
+            rewriter.replace(k, [], [six.result])
+        results.append((events, module_text(module), _users(six.result)))
+    assert results[0] == results[1]
+    events, text, users = results[1]
+    assert events[0] == "inserted prim.Constant:None" and events[-1] == "removed aten.mul:k"
+    assert "%k = prim.Constant 6" in text and users == ["a/0", "b/0", "b/1"]  # reversed, as the operand setter relinks them
+
+
+def test_replacing_uses_in_place_rewrites_as_xdsls_replace_all_uses_with():
+    """Uses moved onto a value that has uses of its own, then an op erased."""
+    results: list[tuple[list[str], str, list[str]]] = []
+    for in_place in (False, True):
+        module, events = parse(USES), []
+        rewriter, ops = _recording_rewriter(module, events)
+        y = ops["a"].operands[1]
+        if in_place:
+            replace_uses(rewriter, ops["k"].results[0], y)
+            erase(ops["k"], rewriter)
+        else:
+            rewriter.replace_all_uses_with(ops["k"].results[0], y)
+            rewriter.erase(ops["k"])
+        results.append((events, module_text(module), _users(y)))
+    assert results[0] == results[1]
+    assert results[1][0] == ["modified aten.add:b", "modified aten.add:b", "modified aten.add:a", "removed aten.mul:k"]
+
+
+class PrefixConstants(RewritePattern):
+    """Puts a constant before each relu, at the rewriter's insertion point."""
+
+    roots = frozenset({"aten.relu"})
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        if op.name == "aten.relu" and not isinstance(op.prev_op, ConstantOp):  # xDSL's walker offers every op
+            rewriter.insert(ConstantOp.from_value(7))
+
+
+def test_the_insertion_point_is_before_the_op_offered():
+    """The driver makes it only when a pattern asks for it."""
+    ours, theirs = parse(NESTED), parse(NESTED)
+    _run_driver(ours, [PrefixConstants()])
+    _run_xdsl(theirs, [PrefixConstants()])
+    assert module_text(ours) == module_text(theirs)
+    assert "prim.Constant 7 : !ts.int\n      %e = aten.relu" in module_text(ours)
