@@ -235,14 +235,33 @@ def erase_built_op(op: Operation) -> None:
             block.erase_op(op)
             return
     _unlink(block, op, op)
-    if op.regions:
-        op._prev_op = op._next_op = None  # pyright: ignore[reportPrivateUsage]
-        op.drop_all_references()
-        return
-    op._prev_op = op._next_op = op.parent = None  # pyright: ignore[reportPrivateUsage]
+    op._prev_op = op._next_op = None  # pyright: ignore[reportPrivateUsage]
+    drop_references(op)
+
+
+def drop_references(op: Operation) -> None:
+    """`op.drop_all_references()`: the same fields cleared, the nested ops' included,
+    walked along the block and op links instead of xDSL's region and block iterators."""
+    op.parent = None
     for operand, use in zip(op._operands, op._operand_uses):  # pyright: ignore[reportPrivateUsage]
         operand.remove_use(use)
     op._operand_uses = ()  # pyright: ignore[reportPrivateUsage]
+    if op._successors:  # pyright: ignore[reportPrivateUsage]
+        for successor, use in zip(op._successors, op._successor_uses):  # pyright: ignore[reportPrivateUsage]
+            successor.remove_use(use)
+        op._successor_uses = ()  # pyright: ignore[reportPrivateUsage]
+        op._successors = ()  # pyright: ignore[reportPrivateUsage]
+    for region in op.regions:
+        region.parent = None
+        block = region._first_block  # pyright: ignore[reportPrivateUsage]
+        while block is not None:
+            following = block._next_block  # pyright: ignore[reportPrivateUsage]
+            block.parent = block._next_block = block._prev_block = None  # pyright: ignore[reportPrivateUsage]
+            inner = block._first_op  # pyright: ignore[reportPrivateUsage]
+            while inner is not None:
+                drop_references(inner)
+                inner = inner._next_op  # pyright: ignore[reportPrivateUsage]
+            block = following
 
 
 def set_operand(op: Operation, index: int, value: SSAValue) -> None:

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from xdsl.context import Context
@@ -66,7 +66,13 @@ from tsjit.transforms.analysis.alias_analysis import AliasDb, is_mutable_type
 from tsjit.transforms.constant_pooling import constant_key
 from tsjit.transforms.pass_logging import TsjitPass
 from tsjit.transforms.forwarding import erase, forward_results
-from tsjit.transforms.pattern_driver import LocalPattern, insert_ops_before, replace_uses
+from tsjit.transforms.pattern_driver import (
+    LocalPattern,
+    MostlyLocalPattern,
+    ProducedBy,
+    insert_ops_before,
+    replace_uses,
+)
 from tsjit.transforms.shape_propagation import stand_in
 
 MAX_TENSOR_ELEMENTS = 4096
@@ -271,23 +277,19 @@ def _plain(value: object, max_tensor_elements: int) -> object:
 
 
 @dataclass
-class FoldConstantOp(RewritePattern, LocalPattern):
+class FoldConstantOp(RewritePattern, MostlyLocalPattern):
     """An op whose operands are all constants, safe to run once: its results become
     constants (PyTorch's `propagateNode`)."""
 
+    operands_produced_by: ClassVar[ProducedBy] = ProducedBy(ConstantOp)
+
     aliases: AliasDb
     max_tensor_elements: int = MAX_TENSOR_ELEMENTS
-    _left_alone_for_the_graph: bool = field(default=False, init=False, repr=False, compare=False)
     _evaluators: dict[int, tuple[FunctionSchema, Evaluator | None]] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
     """`operator_evaluator` by overload (by identity: the schema table's objects), for
     this pattern's run: kernels may be registered between runs."""
-
-    def left_alone_locally(self) -> bool:
-        local = not self._left_alone_for_the_graph
-        self._left_alone_for_the_graph = False
-        return local
 
     @staticmethod
     def matches_kind(op: Operation) -> bool:
@@ -300,8 +302,7 @@ class FoldConstantOp(RewritePattern, LocalPattern):
         if constants is None:
             return
         if not self.is_safe(op):
-            self._left_alone_for_the_graph = True  # alias facts: writers anywhere
-            return
+            return self.declined_for_the_graph()  # alias facts: writers anywhere
         evaluate = self.evaluator_of(op)
         if evaluate is None:
             return

@@ -39,8 +39,8 @@ from tsjit.dialects.prim import (
 from tsjit.dialects.traversal import child_blocks
 from tsjit.dialects.types import TupleType
 from tsjit.transforms.forwarding import erase_if_unused, forward_results
-from tsjit.transforms.mostly_local import MostlyLocalPattern
 from tsjit.transforms.pass_logging import TsjitPass
+from tsjit.transforms.pattern_driver import MostlyLocalPattern
 from tsjit.transforms.shape_propagation import can_stand_in
 
 

@@ -38,6 +38,7 @@ same order, the same IR, use lists in the same order included.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from xdsl.ir import Operation, Region, SSAValue, SSAValues
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriterListener, RewritePattern
@@ -73,6 +74,84 @@ class LocalPattern:
         """Whether every op this pattern left alone since the last call was left alone
         for reasons of its neighbourhood only; starts counting anew."""
         return True
+
+
+class MostlyLocalPattern(LocalPattern):
+    """A `LocalPattern` whose few declines that reach beyond an op's neighbourhood are
+    named where they happen (`declined_for_the_graph()`), so that the driver still skips
+    its last, unchanging sweep when none of them happened.
+
+        class FoldLenOfListLiteral(RewritePattern, MostlyLocalPattern):
+            def match_and_rewrite(self, op, rewriter):
+                ...
+                if self.aliases.has_writers(value):
+                    return self.declined_for_the_graph()  # alias facts of the whole graph
+
+    A decline for the graph is one that a rewrite elsewhere can undo without touching
+    the op: alias facts (writers, escapes), the uses of a value (a user needing the
+    exact type, a second use of a list), the operands of an operand's producer.
+    Everything else a pattern checks (the op's kind, operands, result types, its
+    operands' producers' kinds and properties) is local, and a decline for it stays
+    true until the driver offers the op again."""
+
+    _declined_for_the_graph: bool = False
+
+    def declined_for_the_graph(self) -> None:
+        self._declined_for_the_graph = True
+
+    def left_alone_locally(self) -> bool:
+        local = not self._declined_for_the_graph
+        self._declined_for_the_graph = False
+        return local
+
+
+@dataclass(frozen=True)
+class ProducedBy:
+    """A pattern's promise, as its `operands_produced_by` attribute: it leaves alone, for
+    a local reason, every op where an operand at `positions` (every operand when None)
+    is not a result of an op of exactly class `kind`. The driver then does not offer it
+    such ops; the op keeps its place in the worklist, so the order of the offers that
+    remain, and with it every rewrite, is that of xDSL's walker.
+
+        class FoldConstantOp(RewritePattern, MostlyLocalPattern):
+            operands_produced_by = ProducedBy(ConstantOp)  # every operand a constant
+    """
+
+    kind: type[Operation]
+    positions: tuple[int, ...] | None = None
+
+    def holds(self, op: Operation) -> bool:
+        kind, operands = self.kind, op._operands  # pyright: ignore[reportPrivateUsage]
+        if self.positions is None:
+            return all(type(getattr(value, "op", None)) is kind for value in operands)
+        return all(i < len(operands) and type(getattr(operands[i], "op", None)) is kind for i in self.positions)
+
+
+Gate = Callable[[Operation], bool]
+
+
+def _gate(patterns: Candidates) -> Gate | None:
+    """What an op must pass to be offered to `patterns`: one of their `ProducedBy`
+    promises; None when some pattern made none."""
+    promises: list[ProducedBy] = []
+    for pattern in patterns:
+        promise = getattr(pattern, "operands_produced_by", None)
+        if not isinstance(promise, ProducedBy):
+            return None
+        promises.append(promise)
+    if not promises:
+        return None
+    if len(promises) == 1 and promises[0].positions is None:
+        kind = promises[0].kind
+
+        def every_operand(op: Operation) -> bool:
+            for value in op._operands:  # pyright: ignore[reportPrivateUsage]
+                if type(getattr(value, "op", None)) is not kind:
+                    return False
+            return True
+
+        return every_operand
+    return lambda op: any(promise.holds(op) for promise in promises)
 
 
 def _left_alone_locally(pattern: RewritePattern) -> bool:
@@ -118,6 +197,9 @@ class PatternDriver:
         self.walk_regions_first = walk_regions_first
         self.table: dict[str, Candidates] = {}
         """Op name -> the patterns that can match it, in order (one class per op name)."""
+        self.gates: dict[str, Gate | None] = {}
+        """Op name -> what an op must pass to be offered to its candidates (`ProducedBy`),
+        filled in with `table`."""
         self._stack: list[Operation | None] = []
         self._index: dict[int, int] = {}
         """id(op) -> its place in `_stack`, for the ops listed."""
@@ -161,6 +243,7 @@ class PatternDriver:
             found = self.table[name] = tuple(
                 pattern for pattern, roots in zip(self.patterns, self.roots) if can_match(pattern, roots, op)
             )
+            self.gates[name] = _gate(found)
         return found
 
     # ----------------------------------------------------------------------------------
@@ -192,7 +275,7 @@ class PatternDriver:
 
     def _process(self, rewriter: PatternRewriter, log: PassLog | None) -> bool:
         changed = False
-        stack, index, table = self._stack, self._index, self.table
+        stack, index, table, gates = self._stack, self._index, self.table, self.gates
         track, dirty, offered = self._track, self._dirty, self._offered
         while stack:
             op = stack.pop()
@@ -201,6 +284,11 @@ class PatternDriver:
             key = id(op)
             del index[key]
             patterns = table.get(op.name) or self.candidates(op)
+            gate = gates[op.name]
+            if gate is not None and not gate(op):  # left alone for a local reason
+                if track:
+                    dirty.pop(key, None)
+                continue
             rewriter.has_done_action = False
             rewriter._current_operation = op  # pyright: ignore[reportPrivateUsage]
             rewriter._point = None  # pyright: ignore[reportPrivateUsage]  # before `op`, made when asked

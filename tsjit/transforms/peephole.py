@@ -60,8 +60,7 @@ from tsjit.transforms.analysis.alias_analysis import AliasDb
 from tsjit.transforms.analysis.shape_rules import UNKNOWN, Operands, constant_value
 from tsjit.transforms.forwarding import forward_results
 from tsjit.transforms.lower_tuples import ForwardTupleIndex, ForwardTupleUnpack
-from tsjit.transforms.mostly_local import MostlyLocalPattern
-from tsjit.transforms.pattern_driver import LocalPattern
+from tsjit.transforms.pattern_driver import LocalPattern, MostlyLocalPattern
 from tsjit.transforms.pass_logging import TsjitPass, operator_roots
 from tsjit.transforms.shape_propagation import can_stand_in
 
