@@ -187,7 +187,8 @@ def constant_value(op: ConstantOp) -> object:
     """`op.python_value`, kept on the op for immutable scalars (ints, floats, bools,
     strings, None), whose reading costs more than the folding that asks for it; reused
     while the op's value and type are those same objects."""
-    value_attr, result_type = op.properties.get("value"), op.results[0].type
+    (result,) = op.results  # unpacked: indexing `SSAValues` is a Python call
+    value_attr, result_type = op.properties.get("value"), result.type
     cached = op.__dict__.get("_tsjit_constant_value")
     if cached is not None and cached[0] is value_attr and cached[1] is result_type:
         return cached[2]
@@ -203,7 +204,7 @@ _SCALARS = frozenset({int, float, bool, str})
 def runtime_value(op: ConstantOp) -> object:
     """A constant as the runtime passes it to kernels."""
     value = constant_value(op)
-    if isinstance(op.results[0].type, DeviceType):
+    if type(value) is str and isinstance(op.results[0].type, DeviceType):  # devices are strings
         from tsjit.runtime.values import Device
 
         return Device.parse(value)  # pyright: ignore[reportArgumentType]
@@ -290,6 +291,10 @@ class FoldConstantOp(RewritePattern, MostlyLocalPattern):
     )
     """`operator_evaluator` by overload (by identity: the schema table's objects), for
     this pattern's run: kernels may be registered between runs."""
+    _type_kinds: dict[int, tuple[Attribute, bool, bool]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+    """id(type) -> (type, mutable, list or dict), for `is_safe`: a graph has few types."""
 
     @staticmethod
     def matches_kind(op: Operation) -> bool:
@@ -339,10 +344,18 @@ class FoldConstantOp(RewritePattern, MostlyLocalPattern):
         aliases = self.aliases
         if aliases.has_side_effects(op) or aliases.is_nondeterministic(op):
             return False
-        values = (*op._operands, *op.results)  # pyright: ignore[reportPrivateUsage]
-        if any(aliases.has_writers(v) for v in values if is_mutable_type(v.type)):  # immutable: never written
-            return False
-        containers = [r for r in op.results if isinstance(r.type, (ListType, DictType))]
+        kinds = self._type_kinds
+        containers: list[SSAValue] = []
+        for values, results in ((op._operands, False), (op.results, True)):  # pyright: ignore[reportPrivateUsage]
+            for value in values:
+                t = value.type
+                kind = kinds.get(id(t))
+                if kind is None or kind[0] is not t:
+                    kind = kinds[id(t)] = (t, is_mutable_type(t), isinstance(t, (ListType, DictType)))
+                if kind[1] and aliases.has_writers(value):  # immutable: never written
+                    return False
+                if results and kind[2]:
+                    containers.append(value)
         return not containers or not aliases.escapes_scope(containers)
 
 
@@ -485,7 +498,7 @@ class RemoveLoopInvariantCarried(RewritePattern, LocalPattern):
         for i in invariant:
             out, value = outs[i], initial[i]
             self.aliases.replace_value(out, value)
-            replace_uses(rewriter, out, value)
+            replace_uses(rewriter, out, value, report_users=False)  # reported by the replacement
             if not value.name_hint:
                 value.name_hint = out.name_hint
         dropped = [2 + i for i in invariant]  # after the trip count and the condition

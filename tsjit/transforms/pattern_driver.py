@@ -37,8 +37,10 @@ same order, the same IR, use lists in the same order included.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from xdsl.ir import Operation, Region, SSAValue, SSAValues
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriterListener, RewritePattern
@@ -57,6 +59,7 @@ from tsjit.transforms.pass_logging import (
 )
 
 Candidates = tuple[RewritePattern, ...]
+Match = Callable[[Operation, PatternRewriter], None]
 
 
 class LocalPattern:
@@ -130,28 +133,42 @@ class ProducedBy:
 Gate = Callable[[Operation], bool]
 
 
-def _gate(patterns: Candidates) -> Gate | None:
-    """What an op must pass to be offered to `patterns`: one of their `ProducedBy`
-    promises; None when some pattern made none."""
+def _gate(patterns: Candidates) -> tuple[type[Operation] | None, Gate | None]:
+    """What an op must pass to be offered to `patterns`, one of their `ProducedBy`
+    promises: the class every operand's producer must be of, when that is the one
+    promise, or a check; (None, None) when some pattern made no promise."""
     promises: list[ProducedBy] = []
     for pattern in patterns:
         promise = getattr(pattern, "operands_produced_by", None)
         if not isinstance(promise, ProducedBy):
-            return None
+            return None, None
         promises.append(promise)
     if not promises:
-        return None
+        return None, None
     if len(promises) == 1 and promises[0].positions is None:
-        kind = promises[0].kind
+        return promises[0].kind, None
+    return None, lambda op: any(promise.holds(op) for promise in promises)
 
-        def every_operand(op: Operation) -> bool:
-            for value in op._operands:  # pyright: ignore[reportPrivateUsage]
-                if type(getattr(value, "op", None)) is not kind:
-                    return False
-            return True
 
-        return every_operand
-    return lambda op: any(promise.holds(op) for promise in promises)
+def _direct_match(pattern: RewritePattern, roots: tuple[frozenset[str], tuple[type[Operation], ...]] | None) -> Match:
+    """`pattern.match_and_rewrite`, without the type check of xDSL's
+    `op_type_rewrite_pattern` when the driver offers the pattern only ops of the types
+    that check accepts (its roots are those types)."""
+    bound = pattern.match_and_rewrite
+    if roots is None or roots[0] or getattr(pattern, "roots", None) is not None or "match_and_rewrite" in vars(pattern):
+        return bound
+    inner = _checked_function(type(pattern).match_and_rewrite)
+    return bound if inner is None else inner.__get__(pattern)
+
+
+@cache
+def _checked_function(method: Callable[..., object]) -> Callable[..., object] | None:
+    """The function an `op_type_rewrite_pattern` method calls after its type check."""
+    if method.__closure__ is None:  # pyright: ignore[reportFunctionMemberAccess]
+        return None
+    captured = inspect.getclosurevars(method).nonlocals
+    inner = captured.get("func")
+    return inner if callable(inner) and "expected_type" in captured else None
 
 
 def _left_alone_locally(pattern: RewritePattern) -> bool:
@@ -192,14 +209,15 @@ class PatternDriver:
     ):
         self.patterns = tuple(p.pattern if isinstance(p, LimitedPattern) else p for p in patterns)
         self.roots = tuple(pattern_roots(p) for p in self.patterns)
+        self._matches = {id(p): _direct_match(p, roots) for p, roots in zip(self.patterns, self.roots)}
         self.apply_recursively = apply_recursively
         self.walk_reverse = walk_reverse
         self.walk_regions_first = walk_regions_first
         self.table: dict[str, Candidates] = {}
         """Op name -> the patterns that can match it, in order (one class per op name)."""
-        self.gates: dict[str, Gate | None] = {}
-        """Op name -> what an op must pass to be offered to its candidates (`ProducedBy`),
-        filled in with `table`."""
+        self._offers: dict[str, tuple[Candidates, type[Operation] | None, Gate | None, tuple[Match, ...]]] = {}
+        """Op name -> its candidates, what an op must pass to be offered to them
+        (`_gate`) and their `match_and_rewrite` (`_direct_match`); filled in with `table`."""
         self._stack: list[Operation | None] = []
         self._index: dict[int, int] = {}
         """id(op) -> its place in `_stack`, for the ops listed."""
@@ -243,7 +261,7 @@ class PatternDriver:
             found = self.table[name] = tuple(
                 pattern for pattern, roots in zip(self.patterns, self.roots) if can_match(pattern, roots, op)
             )
-            self.gates[name] = _gate(found)
+            self._offers[name] = (found, *_gate(found), tuple(self._matches[id(p)] for p in found))
         return found
 
     # ----------------------------------------------------------------------------------
@@ -275,7 +293,7 @@ class PatternDriver:
 
     def _process(self, rewriter: PatternRewriter, log: PassLog | None) -> bool:
         changed = False
-        stack, index, table, gates = self._stack, self._index, self.table, self.gates
+        stack, index, offers = self._stack, self._index, self._offers
         track, dirty, offered = self._track, self._dirty, self._offered
         while stack:
             op = stack.pop()
@@ -283,9 +301,18 @@ class PatternDriver:
                 continue
             key = id(op)
             del index[key]
-            patterns = table.get(op.name) or self.candidates(op)
-            gate = gates[op.name]
-            if gate is not None and not gate(op):  # left alone for a local reason
+            offer = offers.get(op.name)
+            if offer is None:
+                self.candidates(op)
+                offer = offers[op.name]
+            patterns, kind, gate, matches = offer
+            if kind is not None:  # `ProducedBy(kind)`, inlined
+                for value in op._operands:  # pyright: ignore[reportPrivateUsage]
+                    if type(getattr(value, "op", None)) is not kind:
+                        break
+                else:
+                    kind = None
+            if kind is not None or (gate is not None and not gate(op)):  # left alone for a local reason
                 if track:
                     dirty.pop(key, None)
                 continue
@@ -296,8 +323,8 @@ class PatternDriver:
                 rewriter._name_hint = None  # pyright: ignore[reportPrivateUsage]
             try:
                 if log is None:
-                    for pattern in patterns:
-                        pattern.match_and_rewrite(op, rewriter)
+                    for match in matches:
+                        match(op, rewriter)
                         if rewriter.has_done_action:
                             break
                 else:
@@ -405,9 +432,17 @@ class PatternDriver:
                 for operand in op._operands:  # pyright: ignore[reportPrivateUsage]
                     first = operand.first_use
                     if first is not None and first._next_use is None:  # pyright: ignore[reportPrivateUsage]
-                        if isinstance(owner := operand.owner, Operation):
-                            self._push(owner)
-            self._remove(op)
+                        owner = getattr(operand, "op", None)  # None for a block argument
+                        if owner is not None and (table.get(owner.name) or candidates(owner)):
+                            key = id(owner)  # `_push`, inlined
+                            if key not in index:
+                                index[key] = len(stack)
+                                stack.append(owner)
+            key = id(op)  # `_remove`, inlined
+            dirty.pop(key, None)
+            place = index.pop(key, None)
+            if place is not None:
+                stack[place] = None
             if op.regions:
                 for inner in nested_ops(op):
                     self._remove(inner)
@@ -485,10 +520,13 @@ def insert_ops_before(rewriter: PatternRewriter, ops: Sequence[Operation], befor
         rewriter.handle_operation_insertion(op)
 
 
-def replace_uses(rewriter: PatternRewriter, value: SSAValue, replacement: SSAValue) -> None:
+def replace_uses(
+    rewriter: PatternRewriter, value: SSAValue, replacement: SSAValue, *, report_users: bool = True
+) -> None:
     """`rewriter.replace_all_uses_with(value, replacement)`: each use moves to the front
     of `replacement`'s use list in turn, as xDSL's operand setter moves it, and each
-    user is reported modified."""
+    user is reported modified (unless `report_users` is False: a replacement event
+    reported them already)."""
     if value is replacement:
         return
     users: list[Operation] = []
@@ -513,5 +551,6 @@ def replace_uses(rewriter: PatternRewriter, value: SSAValue, replacement: SSAVal
         replacement.name_hint = value.name_hint
     if users:
         rewriter.has_done_action = True
-    for user in users:
-        rewriter.handle_operation_modification(user)
+        if report_users:
+            for user in users:
+                rewriter.handle_operation_modification(user)
