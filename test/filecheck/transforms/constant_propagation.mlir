@@ -262,3 +262,39 @@ func.func @invariants(%x : !ts.tensor, %n : !ts.int, %k : !ts.int) -> (!ts.tenso
   %w = aten.add %b, %c : (!ts.int, !ts.int) -> !ts.int
   func.return %r, %b, %same, %w : !ts.tensor, !ts.int, !ts.tensor, !ts.int
 }
+
+// -----
+
+// FoldConstantOp is offered only ops whose operands all come from constants: an op
+// whose operand becomes a constant through another rewrite (an If folded, a carried
+// value that is its initial constant) is offered again then, and folds.
+// CHECK-LABEL: func.func @operands_made_constant
+// CHECK-NEXT:    %true = prim.Constant true : !ts.bool
+// CHECK-NEXT:    %two = prim.Constant 2 : !ts.int
+// CHECK-NEXT:    %four = prim.Constant 4 : !ts.int
+// CHECK-NEXT:    %mixed = aten.add %four, %x : (!ts.int, !ts.int) -> !ts.int
+// CHECK-NEXT:    %sum = prim.Loop %n, %true iter(%i) carried(%s = %x : !ts.int) -> (!ts.int) {
+// CHECK-NEXT:      %six = prim.Constant 6 : !ts.int
+// CHECK-NEXT:      %stepped = aten.add %s, %six : (!ts.int, !ts.int) -> !ts.int
+// CHECK-NEXT:      prim.Yield %true, %stepped : !ts.bool, !ts.int
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %t = prim.TupleConstruct %four, %mixed, %two, %sum : (!ts.int, !ts.int, !ts.int, !ts.int) -> !ts.tuple<!ts.int, !ts.int, !ts.int, !ts.int>
+// CHECK-NEXT:    func.return %t : !ts.tuple<!ts.int, !ts.int, !ts.int, !ts.int>
+func.func @operands_made_constant(%x : !ts.int, %n : !ts.int) -> !ts.tuple<!ts.int, !ts.int, !ts.int, !ts.int> {
+  %true = prim.Constant true : !ts.bool
+  %two = prim.Constant 2 : !ts.int
+  %picked = prim.If %true -> (!ts.int) {
+    prim.Yield %two : !ts.int
+  } else {
+    prim.Yield %x : !ts.int
+  }
+  %four = aten.mul %picked, %two : (!ts.int, !ts.int) -> !ts.int
+  %mixed = aten.add %four, %x : (!ts.int, !ts.int) -> !ts.int
+  %kept, %sum = prim.Loop %n, %true iter(%i) carried(%carried = %two : !ts.int, %s = %x : !ts.int) -> (!ts.int, !ts.int) {
+    %six = aten.add %carried, %four : (!ts.int, !ts.int) -> !ts.int
+    %stepped = aten.add %s, %six : (!ts.int, !ts.int) -> !ts.int
+    prim.Yield %true, %carried, %stepped : !ts.bool, !ts.int, !ts.int
+  }
+  %t = prim.TupleConstruct %four, %mixed, %kept, %sum : (!ts.int, !ts.int, !ts.int, !ts.int) -> !ts.tuple<!ts.int, !ts.int, !ts.int, !ts.int>
+  func.return %t : !ts.tuple<!ts.int, !ts.int, !ts.int, !ts.int>
+}

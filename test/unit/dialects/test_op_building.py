@@ -205,6 +205,8 @@ def test_erase_built_op_drops_the_references_of_nested_ops():
     assert block.is_empty and branch.parent is None
     assert a.first_use is None and b.first_use is None and cond.first_use is None
     assert inner.parent is None and inner.results[0].first_use is None
+    assert then_region.parent is None and then_region.block.parent is None  # as `drop_all_references` leaves them
+    assert then_region.block.first_op is inner  # the nested ops stay linked, as xDSL leaves them
 
 
 def test_new_block_and_region_of_match_xdsl_constructors():

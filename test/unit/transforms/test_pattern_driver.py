@@ -25,7 +25,13 @@ from tsjit.transforms.analysis.alias_analysis import AliasDb
 from tsjit.transforms.constant_propagation import FoldConstantIf, FoldConstantOp, RemoveUniformIfOutputs
 from tsjit.transforms.pass_logging import module_text
 from tsjit.transforms.forwarding import erase, forward_results
-from tsjit.transforms.pattern_driver import LocalPattern, PatternDriver, insert_ops_before, replace_uses
+from tsjit.transforms.pattern_driver import (
+    LocalPattern,
+    PatternDriver,
+    ProducedBy,
+    insert_ops_before,
+    replace_uses,
+)
 
 NESTED = """
 func.func @f(%x : !ts.tensor, %c : !ts.bool) -> !ts.tensor {
@@ -335,3 +341,28 @@ def test_the_insertion_point_is_before_the_op_offered():
     _run_xdsl(theirs, [PrefixConstants()])
     assert module_text(ours) == module_text(theirs)
     assert "prim.Constant 7 : !ts.int\n      %e = aten.relu" in module_text(ours)
+
+
+class RecordAdds(RewritePattern):
+    """Records the adds it is offered; promises to act only when operand 2 is a constant."""
+
+    roots = frozenset({"aten.add"})
+    operands_produced_by = ProducedBy(ConstantOp, (2,))
+
+    def __init__(self) -> None:
+        self.offered: list[str] = []
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        self.offered.append(op.results[0].name_hint or "")
+
+
+def test_ops_failing_a_producer_promise_are_not_offered():
+    """`ProducedBy`: the add whose operand 2 is a constant is offered, the one whose
+    operand 2 is not (and the relu-free mul, which has no operand 2) is not."""
+    text = NESTED.replace("%e = aten.relu %a : (!ts.tensor) -> !ts.tensor", "%e = aten.add %a, %x, %a : (!ts.tensor, !ts.tensor, !ts.tensor) -> !ts.tensor")
+    pattern = RecordAdds()
+    _run_driver(parse(text), [pattern])
+    assert pattern.offered == ["b"]
+    every = ProducedBy(ConstantOp)
+    adds = [op for op in parse(text).walk() if op.name == "aten.add"]
+    assert not any(every.holds(op) for op in adds) and [ProducedBy(ConstantOp, (2,)).holds(op) for op in adds] == [True, False]
