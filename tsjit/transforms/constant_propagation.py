@@ -322,10 +322,11 @@ class FoldConstantOp(RewritePattern, MostlyLocalPattern):
             constant.location = op.location
             folded.append(constant)
         insert_ops_before(rewriter, folded, op)
-        for result, constant in zip(op.results, folded):
-            self.aliases.replace_value(result, constant.result)
+        values = [value for constant in folded for value in constant.results]  # one each
+        for result, value in zip(op.results, values):
+            self.aliases.replace_value(result, value)
         self.aliases.forget_op(op)
-        forward_results(op, [c.result for c in folded], rewriter)
+        forward_results(op, values, rewriter)
 
     def evaluator_of(self, op: Operation) -> Evaluator | None:
         """`evaluator_of(op)`, an operator's looked up once per overload."""
