@@ -475,7 +475,8 @@ def _walk(
     op, then its regions), forward; `reverse` runs blocks and ops backwards,
     `regions_first` puts an op after its regions."""
     append = out.append
-    for block in reversed(region.blocks) if reverse else region.blocks:
+    block = region._last_block if reverse else region._first_block  # pyright: ignore[reportPrivateUsage]
+    while block is not None:  # along the links: xDSL's block iterators cost a few calls each
         op = block._last_op if reverse else block._first_op  # pyright: ignore[reportPrivateUsage]
         while op is not None:
             patterns = table.get(op.name)
@@ -491,6 +492,7 @@ def _walk(
             elif patterns:
                 append(op)
             op = op._prev_op if reverse else op._next_op  # pyright: ignore[reportPrivateUsage]
+        block = block._prev_block if reverse else block._next_block  # pyright: ignore[reportPrivateUsage]
 
 
 # --------------------------------------------------------------------------------------
