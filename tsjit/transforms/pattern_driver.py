@@ -14,6 +14,10 @@ and a pattern's exception reported against the op. What it changes is the cost:
 - patterns are offered only the ops they can match (their roots and kind filter,
   `can_match`): a table from op name to candidate patterns, and an op no pattern can match never enters
   the worklist, so it costs one dict lookup per sweep;
+- an op whose operands' producers break the patterns' `ProducedBy` promises (constant
+  folding: every operand a constant) is not offered them, though it keeps its place in
+  the worklist; patterns of xDSL's `op_type_rewrite_pattern` are called past its type
+  check, which the candidate table already made;
 - the worklist is keyed by `id` (an xDSL op hashes in a Python method); it holds each
   op it indexes, so an id cannot be reused while it is listed;
 - ops are listed by a flat walk instead of nested generators, only those with
