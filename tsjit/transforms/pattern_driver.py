@@ -51,7 +51,6 @@ from xdsl.pattern_rewriter import PatternRewriter, PatternRewriterListener, Rewr
 from xdsl.rewriter import InsertPoint
 
 from tsjit.dialects.op_building import insert_built_op
-from tsjit.dialects.traversal import nested_ops
 from tsjit.transforms.pass_logging import (
     LimitedPattern,
     LogLevel,
@@ -448,8 +447,24 @@ class PatternDriver:
             if place is not None:
                 stack[place] = None
             if op.regions:
-                for inner in nested_ops(op):
-                    self._remove(inner)
+                forget_nested(op)
+
+        def forget_nested(op: Operation) -> None:
+            """`_remove` of the ops nested in `op`, found along the block and op links."""
+            for region in op.regions:
+                block = region._first_block  # pyright: ignore[reportPrivateUsage]
+                while block is not None:
+                    inner = block._first_op  # pyright: ignore[reportPrivateUsage]
+                    while inner is not None:
+                        key = id(inner)
+                        dirty.pop(key, None)
+                        place = index.pop(key, None)
+                        if place is not None:
+                            stack[place] = None
+                        if inner.regions:
+                            forget_nested(inner)
+                        inner = inner._next_op  # pyright: ignore[reportPrivateUsage]
+                    block = block._next_block  # pyright: ignore[reportPrivateUsage]
 
         def replaced(op: Operation, new_results: Sequence[SSAValue | None]) -> None:
             for result in op.results:  # the users, whose operands' producer changes
