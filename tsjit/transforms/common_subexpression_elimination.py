@@ -62,7 +62,17 @@ from tsjit.dialects.op_building import erase_built_op
 from tsjit.dialects.prim import AllocatesResult, ConstantOp, LoopOp
 from tsjit.dialects.schema import FunctionSchema
 from tsjit.dialects.traversal import is_terminator, nested_ops
-from tsjit.dialects.types import EnumType, TensorType
+from tsjit.dialects.types import (
+    BoolType,
+    DeviceType,
+    EnumType,
+    FloatType,
+    IntType,
+    NoneType,
+    NumberType,
+    StrType,
+    TensorType,
+)
 from tsjit.transforms.analysis.alias_analysis import (
     ALIAS_RULES,
     PRECISE_CONTAINER_USES,
@@ -170,7 +180,7 @@ class _Eliminator:
     def enter(self, op: Operation) -> None:
         if self.quiet and not op_facts(op).writes_nothing:
             raise _WritesMemory
-        if isinstance(op, LoopOp) and not self.quiet:
+        if not self.quiet and isinstance(op, LoopOp):
             self.record_writes(op)  # iteration n+1 runs after the whole body of n
         saved_table, saved_undo = self.table, self.undo
         isolated = _ISOLATED.get(type(op))
@@ -179,20 +189,28 @@ class _Eliminator:
         if isolated:
             self.table = {}
         for region in op.regions:
-            for block in region.blocks:
-                self.undo = []
+            block = region._first_block  # pyright: ignore[reportPrivateUsage]
+            while block is not None:
+                undo = self.undo = []
                 self.run(block)
-                self.rollback()
+                if undo:
+                    self.rollback()
+                block = block._next_block  # pyright: ignore[reportPrivateUsage]
         self.table, self.undo = saved_table, saved_undo
         if not self.quiet:
             self.record_writes(op)
 
     def visit(self, op: Operation) -> None:
         known = _CLASS_KINDS.get(type(op))
-        if known is None:
-            writes_nothing, kind = _writes_nothing_and_kind(op)
-        else:
+        if known is not None:
             writes_nothing, kind = known
+        else:
+            facts = op_facts(op)
+            kind = _SCHEMA_KINDS.get(facts)
+            if kind is not None:
+                writes_nothing = facts.writes_nothing
+            else:
+                writes_nothing, kind = _writes_nothing_and_kind(op, facts)
         quiet = self.quiet
         if not writes_nothing:
             if quiet:
@@ -258,11 +276,17 @@ class _Eliminator:
         replaced_ids = self.replaced_ids
         operands = map(id, op._operands)  # pyright: ignore[reportPrivateUsage]  # no operand view
         type_ids = self.type_ids
+        results = op.results
+        if len(results) == 1:  # most ops
+            t = results[0]._type  # pyright: ignore[reportPrivateUsage]
+            result_types: tuple[int, ...] | list[int] = (type_ids.get(id(t)) or self.type_id(t),)
+        else:
+            result_types = [type_ids.get(id(t)) or self.type_id(t) for t in map(type_of, results)]
         key = (
             op.name,
             *([replaced_ids.get(i, i) for i in operands] if replaced_ids else operands),
             None,  # neither an id nor a type
-            *[type_ids.get(id(t)) or self.type_id(t) for t in map(type_of, op.results)],
+            *result_types,
         )  # one flat tuple: keys are made for every op
         properties, attributes = op.properties, op.attributes
         if properties or attributes:
@@ -347,8 +371,9 @@ class _Eliminator:
         fresh: bool | None = None
         graph_return = self.graph_return
         for result in op.results:
-            if not isinstance(result.type, TensorType):
-                if is_mutable_type(result.type):
+            t = result._type  # pyright: ignore[reportPrivateUsage]
+            if type(t) is not TensorType and not isinstance(t, TensorType):
+                if type(t) not in _IMMUTABLE_SCALARS and is_mutable_type(t):
                     return None
                 continue
             if fresh is None:
@@ -357,10 +382,12 @@ class _Eliminator:
                 return None
             if id(result) in self.returned:
                 return True
-            for use in result.uses:
+            use = result.first_use
+            while use is not None:
                 user = use.operation
                 if user is not graph_return and not op_facts(user).fresh_outputs:
                     return None
+                use = use._next_use  # pyright: ignore[reportPrivateUsage]
         return False
 
     def outputs(self) -> list[SSAValue]:
@@ -370,6 +397,10 @@ class _Eliminator:
         replaced = self.replaced
         return [replaced.get(id(v), v) for v in self.graph_return.operands]
 
+
+_IMMUTABLE_SCALARS = frozenset({IntType, FloatType, BoolType, StrType, NoneType, DeviceType, NumberType})
+"""Classes of the types of values that are no memory (`is_mutable_type` is False), asked
+without `isinstance`."""
 
 _ISOLATED: dict[type[Operation], bool] = {}
 """Whether ops of a class are `IsolatedFromAbove` (a trait of the class)."""
@@ -394,13 +425,19 @@ ops `ALIAS_RULES` lists by a name the class fixes (prim ops), of a kind decided 
 the op (not `PER_OP`)."""
 
 
-def _writes_nothing_and_kind(op: Operation) -> tuple[bool, _Kind]:
+_SCHEMA_KINDS: dict[OpFacts, _Kind] = {}
+"""`_kind_of` of operators by their facts, which are those of one overload (facts hash
+by identity)."""
+
+
+def _writes_nothing_and_kind(op: Operation, facts: OpFacts) -> tuple[bool, _Kind]:
     """Whether `op` writes nothing, and its `_Kind`; kept per class when the class
-    decides both."""
+    decides both, per facts for the operators whose overload does."""
     kind = type(op)
-    facts = op_facts(op)
     cse_kind = _KINDS.get((kind, facts)) or _kind_of(op, facts)
-    if (
+    if facts.schema is not None and not facts.nondeterministic and (kind, facts) in _KINDS:
+        _SCHEMA_KINDS[facts] = cse_kind
+    elif (
         cse_kind is not _Kind.PER_OP
         and facts.schema is None
         and getattr(kind, "name", None) == op.name
