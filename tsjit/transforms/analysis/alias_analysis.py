@@ -584,7 +584,8 @@ class AliasDb:
         """Whether `op` or an op in its regions has effects beyond memory (I/O, calls,
         exceptions, control transfer): it is never removed or reordered."""
         if not op.regions:
-            return self.facts_of(op).side_effecting
+            known = self._facts.get(id(op))  # `facts_of`, inlined: asked of every op folded
+            return (known[1] if known is not None else self.facts_of(op)).side_effecting
         cached = self._effects.get(op)
         if cached is None:
             cached = self.facts_of(op).side_effecting or any(self.has_side_effects(i) for i in _nested_ops(op))
@@ -593,7 +594,8 @@ class AliasDb:
 
     def is_nondeterministic(self, op: Operation) -> bool:
         """Random ops: equal inputs may give different outputs."""
-        return self.facts_of(op).nondeterministic
+        known = self._facts.get(id(op))
+        return (known[1] if known is not None else self.facts_of(op)).nondeterministic
 
     def describe(self) -> str:
         """The analysis as text, for GRAPH_DEBUG logs: the locations of each mutable
@@ -653,6 +655,8 @@ class AliasDb:
         self._facts[id(op)] = (op, _NO_FACTS)
         current: Operation | None = op
         if not self._built:  # a DAG built later will not see the op
+            if not self._effects:
+                return  # no answer about an enclosing op to drop
             while current is not None:
                 self._effects.pop(current, None)
                 current = current.parent_op()
