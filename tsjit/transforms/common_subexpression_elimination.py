@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.func import FuncOp, ReturnOp
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.traits import (
     IsolatedFromAbove,
     MemoryAllocEffect,
@@ -62,8 +62,19 @@ from tsjit.dialects.op_building import erase_built_op
 from tsjit.dialects.prim import AllocatesResult, ConstantOp, LoopOp
 from tsjit.dialects.schema import FunctionSchema
 from tsjit.dialects.traversal import is_terminator, nested_ops
-from tsjit.dialects.types import EnumType, TensorType
+from tsjit.dialects.types import (
+    BoolType,
+    DeviceType,
+    EnumType,
+    FloatType,
+    IntType,
+    NoneType,
+    NumberType,
+    StrType,
+    TensorType,
+)
 from tsjit.transforms.analysis.alias_analysis import (
+    ALIAS_RULES,
     PRECISE_CONTAINER_USES,
     AliasDb,
     OpFacts,
@@ -145,6 +156,11 @@ class _Eliminator:
         """`replaced` by ids, for keys."""
         self.replacing: set[int] = set()
         """ids of the results that replace others."""
+        self.types: dict[Attribute, Attribute] = {}
+        """The first of each set of equal result types seen (the graph keeps the others
+        alive, so their ids stay theirs)."""
+        self.type_ids: dict[int, int] = {}
+        """id of a result type -> id of the first type equal to it."""
         self.log_update, self.log_debug = logging_at(LogLevel.UPDATE), logging_at(LogLevel.DEBUG)
         terminator = graph.body.block.last_op
         self.graph_return = terminator if isinstance(terminator, ReturnOp) else None
@@ -164,7 +180,7 @@ class _Eliminator:
     def enter(self, op: Operation) -> None:
         if self.quiet and not op_facts(op).writes_nothing:
             raise _WritesMemory
-        if isinstance(op, LoopOp) and not self.quiet:
+        if not self.quiet and isinstance(op, LoopOp):
             self.record_writes(op)  # iteration n+1 runs after the whole body of n
         saved_table, saved_undo = self.table, self.undo
         isolated = _ISOLATED.get(type(op))
@@ -173,31 +189,45 @@ class _Eliminator:
         if isolated:
             self.table = {}
         for region in op.regions:
-            for block in region.blocks:
-                self.undo = []
+            block = region._first_block  # pyright: ignore[reportPrivateUsage]
+            while block is not None:
+                undo = self.undo = []
                 self.run(block)
-                self.rollback()
+                if undo:
+                    self.rollback()
+                block = block._next_block  # pyright: ignore[reportPrivateUsage]
         self.table, self.undo = saved_table, saved_undo
         if not self.quiet:
             self.record_writes(op)
 
     def visit(self, op: Operation) -> None:
-        facts = op_facts(op)
+        known = _CLASS_KINDS.get(type(op))
+        if known is not None:
+            writes_nothing, kind = known
+        else:
+            facts = op_facts(op)
+            kind = _SCHEMA_KINDS.get(facts)
+            if kind is not None:
+                writes_nothing = facts.writes_nothing
+            else:
+                writes_nothing, kind = _writes_nothing_and_kind(op, facts)
         quiet = self.quiet
-        if not facts.writes_nothing:
+        if not writes_nothing:
             if quiet:
                 raise _WritesMemory
             self.record_writes(op)
             return  # an op that writes is no candidate
         if not quiet and self.record_writes(op):  # a random op's generator state
             return
-        kind = _KINDS.get((type(op), facts)) or _kind_of(op, facts)
         if kind is _Kind.NEVER or not op.results:
             return
         if (kind is not _Kind.ALWAYS or not quiet) and not self.is_candidate(op, kind):
             return
-        if self.unique(op):
-            return
+        first = next(iter(op._operands), None)  # pyright: ignore[reportPrivateUsage]  # (SSAValues indexes in Python)
+        if first is not None:  # `unique`, inlined: most ops are
+            use = first.first_use
+            if use is not None and use._next_use is None and self.unique(first):  # pyright: ignore[reportPrivateUsage]
+                return
         key = self.key(op)
         existing = self.table.setdefault(key, op)
         if existing is op:
@@ -230,15 +260,10 @@ class _Eliminator:
                 return False
         return self.quiet or not any(self.db.has_writers(result) for result in op.results)
 
-    def unique(self, op: Operation) -> bool:
-        """Whether no other op can equal `op`: one that did would use its first
-        operand too, which only `op` uses (and no merge made it stand for another)."""
-        first = next(iter(op._operands), None)  # pyright: ignore[reportPrivateUsage]  # (SSAValues indexes in Python)
-        if first is None:
-            return False
-        use = first.first_use
-        if use is None or use._next_use is not None:  # pyright: ignore[reportPrivateUsage]
-            return False
+    def unique(self, first: SSAValue) -> bool:
+        """Whether no other op can equal an op whose first operand `first` is used by
+        that op alone: one that did would use `first` too (unless a merge made `first`
+        stand for another value, or another stand for it)."""
         replaced_ids = self.replaced_ids
         return not replaced_ids or (id(first) not in replaced_ids and id(first) not in self.replacing)
 
@@ -246,19 +271,33 @@ class _Eliminator:
         """What equal ops share: name, operands (after the merges decided so far),
         result types, properties and attributes (constants thus compare by value).
         Operands compare by identity, so their ids stand for them: the graph keeps them
-        alive and in place until every merge is decided."""
+        alive and in place until every merge is decided. Equal types stand as the id of
+        the first of them seen (hashing an xDSL type costs a call; an id does not)."""
         replaced_ids = self.replaced_ids
         operands = map(id, op._operands)  # pyright: ignore[reportPrivateUsage]  # no operand view
+        type_ids = self.type_ids
+        results = op.results
+        if len(results) == 1:  # most ops
+            t = results[0]._type  # pyright: ignore[reportPrivateUsage]
+            result_types: tuple[int, ...] | list[int] = (type_ids.get(id(t)) or self.type_id(t),)
+        else:
+            result_types = [type_ids.get(id(t)) or self.type_id(t) for t in map(type_of, results)]
         key = (
             op.name,
             *([replaced_ids.get(i, i) for i in operands] if replaced_ids else operands),
             None,  # neither an id nor a type
-            *map(type_of, op.results),
+            *result_types,
         )  # one flat tuple: keys are made for every op
         properties, attributes = op.properties, op.attributes
         if properties or attributes:
             key += (tuple(sorted(properties.items())), tuple(sorted(attributes.items())))
         return key
+
+    def type_id(self, t: Attribute) -> int:
+        """The id standing for `t` and the types equal to it in keys."""
+        first = self.types.setdefault(t, t)
+        self.type_ids[id(t)] = id(first)
+        return id(first)
 
     def merge(self, op: Operation, existing: Operation) -> None:
         returned, replaced = self.returned, self.replaced
@@ -329,21 +368,26 @@ class _Eliminator:
         when only the memory DAG can tell. Immutable results reach nothing. A new
         tensor that only ops with new outputs use (an operator reading it, a print) is
         related to no other value: it reaches an output only by being one."""
-        fresh = op_facts(op).fresh_outputs
+        fresh: bool | None = None
         graph_return = self.graph_return
         for result in op.results:
-            if not isinstance(result.type, TensorType):
-                if is_mutable_type(result.type):
+            t = result._type  # pyright: ignore[reportPrivateUsage]
+            if type(t) is not TensorType and not isinstance(t, TensorType):
+                if type(t) not in _IMMUTABLE_SCALARS and is_mutable_type(t):
                     return None
                 continue
+            if fresh is None:
+                fresh = op_facts(op).fresh_outputs
             if not fresh:
                 return None
             if id(result) in self.returned:
                 return True
-            for use in result.uses:
+            use = result.first_use
+            while use is not None:
                 user = use.operation
                 if user is not graph_return and not op_facts(user).fresh_outputs:
                     return None
+                use = use._next_use  # pyright: ignore[reportPrivateUsage]
         return False
 
     def outputs(self) -> list[SSAValue]:
@@ -353,6 +397,10 @@ class _Eliminator:
         replaced = self.replaced
         return [replaced.get(id(v), v) for v in self.graph_return.operands]
 
+
+_IMMUTABLE_SCALARS = frozenset({IntType, FloatType, BoolType, StrType, NoneType, DeviceType, NumberType})
+"""Classes of the types of values that are no memory (`is_mutable_type` is False), asked
+without `isinstance`."""
 
 _ISOLATED: dict[type[Operation], bool] = {}
 """Whether ops of a class are `IsolatedFromAbove` (a trait of the class)."""
@@ -370,6 +418,33 @@ class _Kind(enum.Enum):
 
 _KINDS: dict[tuple[type[Operation], OpFacts], _Kind] = {}
 """`_kind_of` by op class and facts (one facts object per name or overload)."""
+
+_CLASS_KINDS: dict[type[Operation], tuple[bool, _Kind]] = {}
+"""(writes nothing, `_kind_of`) of the op classes whose facts follow from the class:
+ops `ALIAS_RULES` lists by a name the class fixes (prim ops), of a kind decided without
+the op (not `PER_OP`)."""
+
+
+_SCHEMA_KINDS: dict[OpFacts, _Kind] = {}
+"""`_kind_of` of operators by their facts, which are those of one overload (facts hash
+by identity)."""
+
+
+def _writes_nothing_and_kind(op: Operation, facts: OpFacts) -> tuple[bool, _Kind]:
+    """Whether `op` writes nothing, and its `_Kind`; kept per class when the class
+    decides both, per facts for the operators whose overload does."""
+    kind = type(op)
+    cse_kind = _KINDS.get((kind, facts)) or _kind_of(op, facts)
+    if facts.schema is not None and not facts.nondeterministic and (kind, facts) in _KINDS:
+        _SCHEMA_KINDS[facts] = cse_kind
+    elif (
+        cse_kind is not _Kind.PER_OP
+        and facts.schema is None
+        and getattr(kind, "name", None) == op.name
+        and op.name in ALIAS_RULES
+    ):
+        _CLASS_KINDS[kind] = (facts.writes_nothing, cse_kind)
+    return facts.writes_nothing, cse_kind
 
 
 def _kind_of(op: Operation, facts: OpFacts) -> _Kind:

@@ -41,7 +41,7 @@ from tsjit.dialects.ir_surgery import drop_operands, drop_unused_results
 from tsjit.dialects.op_building import erase_built_op
 from tsjit.dialects.prim import IfOp, LoopOp
 from tsjit.dialects.traversal import is_terminator, nested_ops, region_block
-from tsjit.transforms.analysis.alias_analysis import ALIAS_RULES, AliasDb, is_quiet
+from tsjit.transforms.analysis.alias_analysis import ALIAS_RULES, AliasDb, overload_known, quiet_by_kind
 from tsjit.transforms.pass_logging import LogLevel, TsjitPass, active_log, allow_rewrite, log_update
 
 
@@ -88,6 +88,9 @@ class _Liveness:
                             live.update(map(id, op._operands))  # pyright: ignore[reportPrivateUsage]
                             any_marked = True
                         break
+                else:
+                    if not overload_known(op):  # writes everything, as far as the analysis knows
+                        self.mark(op)
             op = op._prev_op  # pyright: ignore[reportPrivateUsage]
         if any_marked:
             parent = block.parent.parent  # pyright: ignore[reportOptionalMemberAccess]
@@ -259,13 +262,16 @@ class _MemoryLiveness(_Liveness):
 
 
 _QUIET_BY_CLASS: dict[type[Operation], bool | dict[int, bool]] = {}
-"""`is_quiet` per op class: a bool for the classes whose ops it decides by name (one per
+"""`quiet_by_kind` per op class: a bool for the classes whose ops it decides by name (one per
 class), by operand count for operators (their overloads differ); classes whose ops it
 decides one by one (by their effect traits) are not kept."""
 
 
 def _is_quiet(op: Operation, known: bool | dict[int, bool] | None) -> bool:
-    """`is_quiet(op)`, given what `_QUIET_BY_CLASS` holds for its class."""
+    """`quiet_by_kind(op)`, given what `_QUIET_BY_CLASS` holds for its class. An
+    operator of a quiet kind whose overload does not resolve is not quiet (`is_quiet`):
+    the value-only marking and erasure keep it, as the alias-aware sweep does, by
+    asking `overload_known` of the ops they would remove."""
     if known is False:
         return False
     count = len(op._operands)  # pyright: ignore[reportPrivateUsage]
@@ -273,7 +279,7 @@ def _is_quiet(op: Operation, known: bool | dict[int, bool] | None) -> bool:
         quiet = known.get(count)  # pyright: ignore[reportAttributeAccessIssue]
         if quiet is not None:
             return quiet
-    quiet = is_quiet(op)
+    quiet = quiet_by_kind(op)
     if isinstance(op, OperatorOp):
         _QUIET_BY_CLASS.setdefault(type(op), {})[count] = quiet  # pyright: ignore[reportIndexIssue]
     elif op.name in ALIAS_RULES:
@@ -359,6 +365,8 @@ def _erase_trivially_dead(candidates: list[Operation]) -> tuple[bool, bool]:
             if result.first_use is not None:
                 break
         else:
+            if not overload_known(op):
+                continue  # writes everything, as far as the analysis knows: stays, with its operands
             operands = op._operands  # pyright: ignore[reportPrivateUsage]
             erase_built_op(op)
             erased = True

@@ -9,7 +9,7 @@ from xdsl.ir import Operation, SSAValue
 
 from tsjit.context import make_context
 from tsjit.formats import read_program
-from tsjit.transforms.analysis.alias_analysis import AliasDb, op_facts
+from tsjit.transforms.analysis.alias_analysis import AliasDb, is_quiet, op_facts
 from tsjit.transforms.analysis.memory_dag import JOIN_LIMIT
 
 
@@ -398,3 +398,22 @@ def test_op_facts_are_shared_per_overload_and_tell_writes_and_fresh_outputs():
     # One signature, but only dropout while training draws: random facts are per op.
     assert not facts["d1"].nondeterministic and facts["d2"].nondeterministic
     assert op_facts(g.op("d2")) is not facts["d2"] and g.db.facts_of(g.op("d2")) is g.db.facts_of(g.op("d2"))
+
+
+def test_an_operator_no_overload_accepts_is_not_quiet():
+    """`is_quiet` decides by kind but agrees with the facts: an op of a read-only kind
+    whose overload does not resolve writes everything, as far as the analysis knows."""
+    from tsjit.formats.mlir import parse_mlir
+
+    module = parse_mlir(
+        make_context(),
+        """func.func @f(%x : !ts.tensor, %s : !ts.str) {
+  %a = aten.relu %x : (!ts.tensor) -> !ts.tensor
+  %b = aten.relu %s : (!ts.str) -> !ts.tensor
+  func.return
+}""",
+        "quiet.mlir",
+    )
+    good, bad = [op for op in module.walk() if op.name == "aten.relu"]
+    assert is_quiet(good) and op_facts(good).writes_nothing
+    assert not is_quiet(bad) and not op_facts(bad).writes_nothing and op_facts(bad).side_effecting

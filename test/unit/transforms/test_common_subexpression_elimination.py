@@ -72,3 +72,22 @@ def test_a_view_needs_the_dag_and_a_write_the_clocks(builds: list[AliasDb]):
   return (%s)""")
     assert not eliminate_common_subexpressions(func)  # %x was written in between
     assert len(builds) == 2
+
+
+def test_equal_result_types_that_are_distinct_objects_still_merge():
+    """Keys hold result types by the id of the first equal type seen: a type that is
+    not the interned object still keys like it."""
+    import copy
+
+    func = graph("""graph(%x : Tensor):
+  %a : Tensor = aten::neg(%x)
+  %b : Tensor = aten::neg(%x)
+  %c : Tensor = aten::neg(%x)
+  %d : Tensor = aten::mul(%a, %b)
+  %e : Tensor = aten::mul(%d, %c)
+  return (%e)""")
+    negs = [op for op in func.walk() if op.name == "aten.neg"]
+    negs[1].results[0]._type = copy.copy(negs[0].results[0].type)  # pyright: ignore[reportPrivateUsage]
+    assert negs[1].results[0].type is not negs[0].results[0].type
+    assert eliminate_common_subexpressions(func)
+    assert count(func, "aten.neg") == 1

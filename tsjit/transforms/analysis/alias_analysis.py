@@ -263,9 +263,19 @@ QUIET_RULES = frozenset({
 
 def is_quiet(op: Operation) -> bool:
     """Whether `op` (not counting the ops in its regions) certainly writes no memory and
-    has no side effects, decided from its name and operand count alone: no overload
-    resolution, no alias DAG. A graph of quiet ops needs no alias analysis for dead code
-    elimination, which then only follows values."""
+    has no side effects, as the analysis's facts say (`op_facts`). A graph of quiet ops
+    needs no alias analysis for dead code elimination, which then only follows values.
+
+    Decided from the op's name and operand count (`quiet_by_kind`), without resolving
+    the overload, except that an operator must also resolve to one: the analysis
+    treats an op no overload accepts as writing everything."""
+    return quiet_by_kind(op) and overload_known(op)
+
+
+def quiet_by_kind(op: Operation) -> bool:
+    """`is_quiet` of an op whose overload, if it is an operator analyzed by its schema,
+    resolves: decided by its class, name and operand count (every overload it may call
+    only reads), kept per kind for the ops whose effects do not depend on the op."""
     kind = (type(op), op.name, len(op._operands))  # pyright: ignore[reportPrivateUsage]  # no operand view
     quiet = _QUIET_KINDS.get(kind)
     if quiet is not None:
@@ -283,8 +293,15 @@ def is_quiet(op: Operation) -> bool:
     return quiet
 
 
+def overload_known(op: Operation) -> bool:
+    """False for an operator analyzed by its schema whose overload does not resolve
+    (no overload accepts its operands): the analysis's facts then say that it writes
+    everything, whatever its kind."""
+    return not isinstance(op, OperatorOp) or op.name in ALIAS_RULES or schema_of(op) is not None
+
+
 _QUIET_KINDS: dict[tuple[type[Operation], str, int], bool] = {}
-"""`is_quiet` of the ops decided by name and operand count, per (class, name, count)."""
+"""`quiet_by_kind` of the ops decided by name and operand count, per (class, name, count)."""
 
 
 @functools.cache
@@ -331,9 +348,10 @@ _NO_FACTS = OpFacts(
 _FACTS_BY_NAME: dict[str, OpFacts] = {}
 """The facts of the ops `ALIAS_RULES` lists, which follow from their name."""
 
-_BY_SCHEMA: dict[type[Operation], bool] = {}
-"""Op classes analyzed by their operator's schema: operators `ALIAS_RULES` does not
-list (an operator class has one name)."""
+_BY_CLASS: dict[type[Operation], OpFacts | None] = {}
+"""The facts of the ops of a class when the class decides them (ops `ALIAS_RULES` lists
+by a name their class fixes); None for classes analyzed by their operator's schema
+(operators `ALIAS_RULES` does not list: an operator class has one name)."""
 
 _FACTS_BY_SIGNATURE: dict[tuple[object, ...], tuple[tuple[Attribute, ...], OpFacts]] = {}
 """The facts of operators by class and the identities of their operand and result
@@ -349,15 +367,13 @@ def op_facts(op: Operation) -> OpFacts:
     """What the analysis knows of `op` from the op alone (`AliasDb.facts_of` without
     the database's memo)."""
     kind = type(op)
-    by_schema = _BY_SCHEMA.get(kind)
-    if by_schema is None:
-        by_schema = _BY_SCHEMA[kind] = isinstance(op, OperatorOp) and op.name not in ALIAS_RULES
-    if by_schema:
+    known = _BY_CLASS.get(kind, _UNKNOWN)
+    if known is None:
         operands = op._operands  # pyright: ignore[reportPrivateUsage]  # no operand view
         signature = (kind, *map(id, map(type_of, operands)), None, *map(id, map(type_of, op.results)))
-        known = _FACTS_BY_SIGNATURE.get(signature)
-        if known is not None:
-            return known[1]
+        by_signature = _FACTS_BY_SIGNATURE.get(signature)
+        if by_signature is not None:
+            return by_signature[1]
         schema = schema_of(op)
         if schema is None or schema.is_vararg or schema.is_varret:
             facts = _CONSERVATIVE_FACTS
@@ -372,13 +388,21 @@ def op_facts(op: Operation) -> OpFacts:
             _FACTS_BY_SIGNATURE.clear()
         _FACTS_BY_SIGNATURE[signature] = ((*map(type_of, operands), *map(type_of, op.results)), facts)
         return facts
+    if known is not _UNKNOWN:
+        return known  # pyright: ignore[reportReturnType]
     name = op.name
+    if isinstance(op, OperatorOp) and name not in ALIAS_RULES:
+        _BY_CLASS[kind] = None
+        return op_facts(op)
     facts = _FACTS_BY_NAME.get(name)
-    if facts is not None:
-        return facts
-    rule = ALIAS_RULES.get(name)
-    if rule is not None:
-        facts = OpFacts(
+    if facts is None:
+        rule = ALIAS_RULES.get(name)
+        if rule is None:
+            effects = get_effects(op)  # may depend on the op itself: not kept
+            if effects is None or any(e.kind is MemoryEffectKind.WRITE for e in effects):
+                return _CONSERVATIVE_FACTS
+            return _FRESH_FACTS
+        facts = _FACTS_BY_NAME[name] = OpFacts(
             rule,
             None,
             rule in SIDE_EFFECTING_RULES or name in SIDE_EFFECTING_OPS,
@@ -386,12 +410,13 @@ def op_facts(op: Operation) -> OpFacts:
             writes_nothing=rule not in WRITING_RULES,
             fresh_outputs=rule in FRESH_OUTPUT_RULES,
         )
-        _FACTS_BY_NAME[name] = facts
-        return facts
-    effects = get_effects(op)
-    if effects is None or any(e.kind is MemoryEffectKind.WRITE for e in effects):
-        return _CONSERVATIVE_FACTS
-    return _FRESH_FACTS
+    if getattr(kind, "name", None) == name:  # a name the class fixes
+        _BY_CLASS[kind] = facts
+    return facts
+
+
+_UNKNOWN = object()
+"""A class `_BY_CLASS` does not hold yet."""
 
 
 _CONSERVATIVE_FACTS = OpFacts(
@@ -559,7 +584,8 @@ class AliasDb:
         """Whether `op` or an op in its regions has effects beyond memory (I/O, calls,
         exceptions, control transfer): it is never removed or reordered."""
         if not op.regions:
-            return self.facts_of(op).side_effecting
+            known = self._facts.get(id(op))  # `facts_of`, inlined: asked of every op folded
+            return (known[1] if known is not None else self.facts_of(op)).side_effecting
         cached = self._effects.get(op)
         if cached is None:
             cached = self.facts_of(op).side_effecting or any(self.has_side_effects(i) for i in _nested_ops(op))
@@ -568,7 +594,8 @@ class AliasDb:
 
     def is_nondeterministic(self, op: Operation) -> bool:
         """Random ops: equal inputs may give different outputs."""
-        return self.facts_of(op).nondeterministic
+        known = self._facts.get(id(op))
+        return (known[1] if known is not None else self.facts_of(op)).nondeterministic
 
     def describe(self) -> str:
         """The analysis as text, for GRAPH_DEBUG logs: the locations of each mutable
@@ -628,6 +655,8 @@ class AliasDb:
         self._facts[id(op)] = (op, _NO_FACTS)
         current: Operation | None = op
         if not self._built:  # a DAG built later will not see the op
+            if not self._effects:
+                return  # no answer about an enclosing op to drop
             while current is not None:
                 self._effects.pop(current, None)
                 current = current.parent_op()
