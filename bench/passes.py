@@ -28,7 +28,7 @@ from tsjit.transforms.pass_logging import observe_passes
 
 SIZES = (1_000, 10_000, 50_000)
 PIPELINE = "torchscript-cleanup"
-REPEATS = 2
+REPEATS = 3
 """Runs per size; the fastest counts. Times are the process's CPU time: on a shared
 machine, wall time would also count the other processes."""
 
