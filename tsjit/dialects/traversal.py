@@ -7,8 +7,10 @@ cleanup passes' own work. Passes that look at every op once take the flat list i
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from xdsl.ir import Block, Operation
-from xdsl.traits import IsTerminator
+from xdsl.traits import IsolatedFromAbove, IsTerminator, OpTrait
 
 
 def nested_ops(root: Operation) -> list[Operation]:
@@ -66,17 +68,27 @@ _KIND_MATCHES: dict[tuple[type[Operation], ...], dict[type[Operation], bool]] = 
 """Per `nested_ops_of` kinds: whether an op class is one of them."""
 
 
-def is_terminator(op: Operation) -> bool:
-    """`IsTerminator`, asked once per op class (traits belong to the class): walks that
-    skip terminators ask it of every op."""
-    kind = type(op)
-    known = _TERMINATORS.get(kind)
-    if known is None:
-        known = _TERMINATORS[kind] = op.has_trait(IsTerminator)
-    return known
+def class_trait(trait: type[OpTrait]) -> Callable[[Operation], bool]:
+    """`op.has_trait(trait)` asked once per op class, for traits without parameters
+    (they belong to the class): walks ask it of every op, and `has_trait` scans the
+    class's traits each time."""
+    known: dict[type[Operation], bool] = {}
+
+    def has(op: Operation) -> bool:
+        kind = type(op)
+        answer = known.get(kind)
+        if answer is None:
+            answer = known[kind] = op.has_trait(trait)
+        return answer
+
+    return has
 
 
-_TERMINATORS: dict[type[Operation], bool] = {}
+is_terminator = class_trait(IsTerminator)
+"""`IsTerminator`: walks that skip terminators ask it of every op."""
+
+is_isolated_from_above = class_trait(IsolatedFromAbove)
+"""`IsolatedFromAbove`: scoped walks (CSE's table, constant pooling) start afresh there."""
 
 
 def child_blocks(op: Operation) -> list[Block]:

@@ -43,7 +43,6 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.func import FuncOp, ReturnOp
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.traits import (
-    IsolatedFromAbove,
     MemoryAllocEffect,
     MemoryEffect,
     MemoryEffectKind,
@@ -61,7 +60,7 @@ from tsjit.dialects.ir_surgery import replace_all_uses
 from tsjit.dialects.op_building import erase_built_op
 from tsjit.dialects.prim import AllocatesResult, ConstantOp, LoopOp
 from tsjit.dialects.schema import FunctionSchema
-from tsjit.dialects.traversal import is_terminator, nested_ops
+from tsjit.dialects.traversal import is_isolated_from_above, is_terminator, nested_ops
 from tsjit.dialects.types import (
     BoolType,
     DeviceType,
@@ -183,10 +182,7 @@ class _Eliminator:
         if not self.quiet and isinstance(op, LoopOp):
             self.record_writes(op)  # iteration n+1 runs after the whole body of n
         saved_table, saved_undo = self.table, self.undo
-        isolated = _ISOLATED.get(type(op))
-        if isolated is None:
-            isolated = _ISOLATED[type(op)] = op.has_trait(IsolatedFromAbove)
-        if isolated:
+        if is_isolated_from_above(op):
             self.table = {}
         for region in op.regions:
             block = region._first_block  # pyright: ignore[reportPrivateUsage]
@@ -401,10 +397,6 @@ class _Eliminator:
 _IMMUTABLE_SCALARS = frozenset({IntType, FloatType, BoolType, StrType, NoneType, DeviceType, NumberType})
 """Classes of the types of values that are no memory (`is_mutable_type` is False), asked
 without `isinstance`."""
-
-_ISOLATED: dict[type[Operation], bool] = {}
-"""Whether ops of a class are `IsolatedFromAbove` (a trait of the class)."""
-
 
 class _Kind(enum.Enum):
     """What the kind of an op (its class and the analysis's facts) says of merging it."""

@@ -27,12 +27,11 @@ from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ArrayAttr, DenseIntOrFPElementsAttr, FloatAttr, IntegerAttr, ModuleOp, StringAttr
 from xdsl.ir import Attribute, Block, Operation
-from xdsl.traits import IsolatedFromAbove
 
 from tsjit.dialects.ir_surgery import replace_all_uses
 from tsjit.dialects.op_building import insert_built_op
 from tsjit.dialects.prim import ConstantOp
-from tsjit.dialects.traversal import child_blocks
+from tsjit.dialects.traversal import child_blocks, is_isolated_from_above
 from tsjit.dialects.types import EnumType
 from tsjit.transforms.analysis.alias_analysis import AliasDb, is_mutable_type
 from tsjit.transforms.pass_logging import LogLevel, TsjitPass, allow_rewrite, log_update, logging_at
@@ -99,7 +98,7 @@ def _scopes(graph: func.FuncOp) -> list[tuple[Operation, list[ConstantOp]]]:
                 if type(op) is ConstantOp:
                     constants.append(op)
                 elif op.regions:
-                    if _isolated(op):
+                    if is_isolated_from_above(op):
                         visit(op)
                     else:
                         collect(op, constants)
@@ -107,18 +106,6 @@ def _scopes(graph: func.FuncOp) -> list[tuple[Operation, list[ConstantOp]]]:
 
     visit(graph)
     return scopes
-
-
-def _isolated(op: Operation) -> bool:
-    """`IsolatedFromAbove`, asked once per op class (traits belong to the class)."""
-    kind = type(op)
-    known = _ISOLATED.get(kind)
-    if known is None:
-        known = _ISOLATED[kind] = op.has_trait(IsolatedFromAbove)
-    return known
-
-
-_ISOLATED: dict[type[Operation], bool] = {}
 
 
 def _pool(entry: Block, constants: list[ConstantOp], analysis: Callable[[], AliasDb | None]) -> int:
