@@ -40,7 +40,7 @@ from tsjit.dialects.aten import OperatorOp
 from tsjit.dialects.ir_surgery import drop_operands, drop_unused_results
 from tsjit.dialects.op_building import erase_built_op
 from tsjit.dialects.prim import IfOp, LoopOp
-from tsjit.dialects.traversal import is_terminator, nested_ops, region_block
+from tsjit.dialects.traversal import is_terminator, region_block
 from tsjit.transforms.analysis.alias_analysis import ALIAS_RULES, AliasDb, overload_known, quiet_by_kind
 from tsjit.transforms.pass_logging import LogLevel, TsjitPass, active_log, allow_rewrite, log_update
 
@@ -215,11 +215,11 @@ class _MemoryLiveness(_Liveness):
     is also live when it has effects, writes memory the caller can see, or writes
     memory a live value may observe; a value makes live the memory it reaches."""
 
-    def __init__(self, db: AliasDb, ops: Sequence[Operation]):
+    def __init__(self, db: AliasDb, root: Operation):
         super().__init__()
         self.db = db
         self.live_memory = set()
-        self.effectful = {id(op) for op in ops if db.has_side_effects(op) or db.writes_to_wildcard(op)}
+        self.effectful = db.effectful_ops(root)
         """Ops live whatever the values: side effects, or writes the caller can see."""
 
     def mark_block(self, block: Block) -> None:
@@ -300,7 +300,7 @@ def eliminate_dead_code(graph: FuncOp) -> bool:
         erased, remains = _erase_trivially_dead(candidates)
         if not remains:
             return erased
-    liveness = _Liveness() if quiet else _MemoryLiveness(AliasDb(graph), nested_ops(graph))
+    liveness = _Liveness() if quiet else _MemoryLiveness(AliasDb(graph), graph)
     liveness.mark_block(block)
     return _Sweeper(liveness, watched).sweep(block) or erased
 

@@ -417,3 +417,35 @@ def test_an_operator_no_overload_accepts_is_not_quiet():
     good, bad = [op for op in module.walk() if op.name == "aten.relu"]
     assert is_quiet(good) and op_facts(good).writes_nothing
     assert not is_quiet(bad) and not op_facts(bad).writes_nothing and op_facts(bad).side_effecting
+
+
+def test_effectful_ops_are_those_with_side_effects_or_wildcard_writes_nested_included():
+    g = Graph("""graph(%x : Tensor, %flag : bool, %n : int):
+  %true : bool = prim::Constant[value=1]()
+  %local : Tensor = aten::relu(%x)
+  %a : Tensor = aten::relu_(%local)
+  %b : Tensor = prim::If(%flag)
+    block0():
+      %c : Tensor = aten::relu_(%x)
+      -> (%c)
+    block1():
+      %d : Tensor = aten::neg(%x)
+      -> (%d)
+  %e : Tensor = prim::Loop(%n, %true, %local)
+    block0(%i : int, %acc : Tensor):
+       = prim::Print(%acc)
+      %f : Tensor = aten::add_(%acc, %x, %n)
+      -> (%true, %f)
+  %g : Tensor = prim::If(%flag)
+    block0():
+      %h : Tensor = aten::mul(%x, %x)
+      -> (%h)
+    block1():
+      -> (%local)
+  return (%a)""")
+    db = g.db
+    expected = {id(op) for op in g.func.walk() if op is not g.func and (db.has_side_effects(op) or db.writes_to_wildcard(op))}
+    assert db.effectful_ops(g.func) == expected
+    named = {g.op(n) for n in ("b", "c", "e")}
+    assert {id(op) for op in named} <= expected
+    assert not {id(g.op(n)) for n in ("local", "a", "d", "g", "h", "f")} & expected

@@ -509,11 +509,15 @@ class AliasDb:
 
     def contents_of(self, value: SSAValue) -> frozenset[int]:
         """The locations of `value` and of everything stored inside it."""
-        if not is_mutable_type(value.type):
+        t = value.type
+        if type(t) is not TensorType and not is_mutable_type(t):  # tensors, the common case, are mutable
             return frozenset()
         if not self._built:
             self._build()
-        return self._dag.contents(self._element_of(value))
+        element = self._elements.get(value)  # `_element_of`, inlined: asked of every live value
+        if element is None:
+            element = self._set_wildcard(value)
+        return self._dag.contents(element)
 
     def may_alias(self, a: SSAValue, b: SSAValue) -> bool:
         return not self.memory_of(a).isdisjoint(self.memory_of(b))
@@ -591,6 +595,40 @@ class AliasDb:
             cached = self.facts_of(op).side_effecting or any(self.has_side_effects(i) for i in _nested_ops(op))
             self._effects[op] = cached
         return cached
+
+    def effectful_ops(self, root: Operation) -> set[int]:
+        """The ids of the ops inside `root`'s regions that have side effects or write
+        memory the graph does not own (`has_side_effects(op) or writes_to_wildcard(op)`):
+        dead-code elimination keeps them whatever their results. One walk, each op's
+        own facts and writes looked up once: an op with regions is effectful when it is
+        itself or any op inside it is, which is what both questions recurse into."""
+        if not self._built:
+            self._build()
+        found: set[int] = set()
+        self._effectful_in(root, found)
+        return found
+
+    def _effectful_in(self, root: Operation, found: set[int]) -> bool:
+        facts = self._facts
+        own_writes = self._own_writes
+        wildcards = self._wildcard_locations
+        any_found = False
+        for region in root.regions:
+            for block in region.blocks:
+                op = block._first_op  # pyright: ignore[reportPrivateUsage]
+                while op is not None:
+                    known = facts.get(id(op))
+                    effectful = (known[1] if known is not None else self.facts_of(op)).side_effecting
+                    if not effectful:
+                        written = own_writes.get(op)
+                        effectful = bool(written) and not written.isdisjoint(wildcards)  # pyright: ignore[reportOptionalMemberAccess]
+                    if op.regions and self._effectful_in(op, found):
+                        effectful = True
+                    if effectful:
+                        found.add(id(op))
+                        any_found = True
+                    op = op._next_op  # pyright: ignore[reportPrivateUsage]
+        return any_found
 
     def is_nondeterministic(self, op: Operation) -> bool:
         """Random ops: equal inputs may give different outputs."""

@@ -29,8 +29,9 @@ class MemoryDAG:
         self._parent: list[int] = []
         """Union-find parent of each location; joins are their own parent and unused."""
         self._rank: list[int] = []
-        self._leaves: list[frozenset[int]] = []
-        """The locations an element reaches, before any merge (fixed at creation)."""
+        self._leaves: list[frozenset[int] | None] = []
+        """The locations an element reaches, before any merge (fixed at creation); None
+        for a location, which reaches itself (most elements are: no set allocated)."""
         self._contained: dict[int, list[Element]] = {}
         """Root location -> elements stored inside it."""
         self._locations: dict[Element, frozenset[int]] = {}
@@ -48,7 +49,7 @@ class MemoryDAG:
         element = len(self._parent)
         self._parent.append(element)
         self._rank.append(0)
-        self._leaves.append(frozenset((element,)))
+        self._leaves.append(None)
         return element
 
     def join(self, elements: Iterable[Element]) -> Element:
@@ -58,7 +59,7 @@ class MemoryDAG:
         distinct = list(dict.fromkeys(elements))
         if len(distinct) == 1:
             return distinct[0]
-        leaves = frozenset().union(*(self._leaves[e] for e in distinct))
+        leaves = frozenset().union(*(self._leaves_of(e) for e in distinct))
         if len(leaves) > JOIN_LIMIT:
             first = distinct[0]
             for other in distinct[1:]:
@@ -72,7 +73,7 @@ class MemoryDAG:
 
     def merge(self, a: Element, b: Element) -> None:
         """Every location of `a` and of `b` becomes one location."""
-        leaves = self._leaves[a] | self._leaves[b]
+        leaves = self._leaves_of(a) | self._leaves_of(b)
         first, *rest = leaves
         for leaf in rest:
             self._union(first, leaf)
@@ -81,7 +82,7 @@ class MemoryDAG:
 
     def add_contained(self, container: Element, element: Element) -> None:
         """Records that `element` is stored inside every location of `container`."""
-        for leaf in self._leaves[container]:
+        for leaf in self._leaves_of(container):
             self._contained.setdefault(self.find(leaf), []).append(element)
         self._contents.clear()
 
@@ -101,7 +102,11 @@ class MemoryDAG:
         """The locations `element` may refer to, as representatives."""
         cached = self._locations.get(element)
         if cached is None:
-            cached = frozenset(self.find(leaf) for leaf in self._leaves[element])
+            leaves = self._leaves[element]
+            if leaves is None:
+                cached = frozenset((self.find(element),))
+            else:
+                cached = frozenset(self.find(leaf) for leaf in leaves)
             self._locations[element] = cached
         return cached
 
@@ -130,6 +135,10 @@ class MemoryDAG:
         return a == b or not self.contents(a).isdisjoint(self.contents(b))
 
     # ----------------------------------------------------------------------------------
+
+    def _leaves_of(self, element: Element) -> frozenset[int]:
+        leaves = self._leaves[element]
+        return frozenset((element,)) if leaves is None else leaves
 
     def _union(self, a: int, b: int) -> None:
         a, b = self.find(a), self.find(b)
