@@ -11,7 +11,6 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
-    PatternRewriterListener,
     PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
@@ -32,6 +31,8 @@ from tsjit.transforms.pattern_driver import (
     insert_ops_before,
     replace_uses,
 )
+
+from .conftest import record_events
 
 NESTED = """
 func.func @f(%x : !ts.tensor, %c : !ts.bool) -> !ts.tensor {
@@ -265,14 +266,7 @@ def _recording_rewriter(module: ModuleOp, events: list[str]) -> tuple[PatternRew
         return f"{op.name}:{op.results[0].name_hint if op.results else ''}"
 
     rewriter = PatternRewriter(InsertPoint.at_start(block))
-    rewriter.extend_from_listener(
-        PatternRewriterListener(
-            operation_insertion_handler=[lambda op: events.append(f"inserted {name(op)}")],
-            operation_removal_handler=[lambda op: events.append(f"removed {name(op)}")],
-            operation_modification_handler=[lambda op: events.append(f"modified {name(op)}")],
-            operation_replacement_handler=[lambda op, new: events.append(f"replaced {name(op)}")],
-        )
-    )
+    record_events(rewriter, events, name)
     return rewriter, ops
 
 
