@@ -398,6 +398,7 @@ _IMMUTABLE_SCALARS = frozenset({IntType, FloatType, BoolType, StrType, NoneType,
 """Classes of the types of values that are no memory (`is_mutable_type` is False), asked
 without `isinstance`."""
 
+
 class _Kind(enum.Enum):
     """What the kind of an op (its class and the analysis's facts) says of merging it."""
 

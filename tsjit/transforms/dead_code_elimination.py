@@ -36,12 +36,11 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Block, Operation, SSAValue
 
-from tsjit.dialects.aten import OperatorOp
 from tsjit.dialects.ir_surgery import drop_operands, drop_unused_results
 from tsjit.dialects.op_building import erase_built_op
 from tsjit.dialects.prim import IfOp, LoopOp
 from tsjit.dialects.traversal import is_terminator, region_block
-from tsjit.transforms.analysis.alias_analysis import ALIAS_RULES, AliasDb, overload_known, quiet_by_kind
+from tsjit.transforms.analysis.alias_analysis import QUIET_BY_CLASS, AliasDb, overload_known, quiet_by_kind
 from tsjit.transforms.pass_logging import LogLevel, TsjitPass, active_log, allow_rewrite, log_update
 
 
@@ -261,32 +260,6 @@ class _MemoryLiveness(_Liveness):
                 self.make_live(value)
 
 
-_QUIET_BY_CLASS: dict[type[Operation], bool | dict[int, bool]] = {}
-"""`quiet_by_kind` per op class: a bool for the classes whose ops it decides by name (one per
-class), by operand count for operators (their overloads differ); classes whose ops it
-decides one by one (by their effect traits) are not kept."""
-
-
-def _is_quiet(op: Operation, known: bool | dict[int, bool] | None) -> bool:
-    """`quiet_by_kind(op)`, given what `_QUIET_BY_CLASS` holds for its class. An
-    operator of a quiet kind whose overload does not resolve is not quiet (`is_quiet`):
-    the value-only marking and erasure keep it, as the alias-aware sweep does, by
-    asking `overload_known` of the ops they would remove."""
-    if known is False:
-        return False
-    count = len(op._operands)  # pyright: ignore[reportPrivateUsage]
-    if known is not None:
-        quiet = known.get(count)  # pyright: ignore[reportAttributeAccessIssue]
-        if quiet is not None:
-            return quiet
-    quiet = quiet_by_kind(op)
-    if isinstance(op, OperatorOp):
-        _QUIET_BY_CLASS.setdefault(type(op), {})[count] = quiet  # pyright: ignore[reportIndexIssue]
-    elif op.name in ALIAS_RULES:
-        _QUIET_BY_CLASS[type(op)] = quiet
-    return quiet
-
-
 def eliminate_dead_code(graph: FuncOp) -> bool:
     """Removes the dead code of one graph; True when anything was removed."""
     block = graph.body.block
@@ -322,13 +295,13 @@ def _scan(block: Block, candidates: list[Operation], quiet: bool) -> bool:
     results, all of them used, it removes nothing (nor does what it removes make
     anything else unused), whatever the marking found; a freshly scripted module's
     graphs often are so."""
-    kinds = _QUIET_BY_CLASS
+    kinds = QUIET_BY_CLASS
     op = block._first_op  # pyright: ignore[reportPrivateUsage]
     while op is not None:
         if quiet:
             known = kinds.get(type(op))
             if known is not True and (type(known) is not dict or known.get(len(op._operands)) is not True):  # pyright: ignore[reportPrivateUsage, reportAttributeAccessIssue]
-                quiet = _is_quiet(op, known)
+                quiet = quiet_by_kind(op)
         results = op.results
         if results:
             for result in results:

@@ -275,22 +275,30 @@ def is_quiet(op: Operation) -> bool:
 def quiet_by_kind(op: Operation) -> bool:
     """`is_quiet` of an op whose overload, if it is an operator analyzed by its schema,
     resolves: decided by its class, name and operand count (every overload it may call
-    only reads), kept per kind for the ops whose effects do not depend on the op."""
-    kind = (type(op), op.name, len(op._operands))  # pyright: ignore[reportPrivateUsage]  # no operand view
-    quiet = _QUIET_KINDS.get(kind)
-    if quiet is not None:
-        return quiet
-    rule = ALIAS_RULES.get(op.name)
+    only reads), kept per class in `QUIET_BY_CLASS` for the ops whose effects do not
+    depend on the op."""
+    known = QUIET_BY_CLASS.get(type(op))
+    if known is True or known is False:
+        return known
+    count = len(op._operands)  # pyright: ignore[reportPrivateUsage]  # no operand view
+    if known is not None:
+        quiet = known.get(count)
+        if quiet is not None:
+            return quiet
+    name = op.name
+    rule = ALIAS_RULES.get(name)
     if rule is not None:
-        quiet = rule in QUIET_RULES and op.name not in SIDE_EFFECTING_OPS
-    elif isinstance(op, OperatorOp):
+        quiet = rule in QUIET_RULES and name not in SIDE_EFFECTING_OPS
+        if getattr(type(op), "name", None) == name:  # a class of one op name
+            QUIET_BY_CLASS[type(op)] = quiet
+        return quiet
+    if isinstance(op, OperatorOp):
         operator = getattr(type(op), "OPERATOR", None)
-        quiet = operator is not None and _quiet_operator(operator, len(op.operands))
-    else:  # effects from traits may depend on the op itself: not cached
-        effects = get_effects(op)
-        return effects is not None and not any(e.kind is MemoryEffectKind.WRITE for e in effects)
-    _QUIET_KINDS[kind] = quiet
-    return quiet
+        quiet = operator is not None and _quiet_operator(operator, count)
+        QUIET_BY_CLASS.setdefault(type(op), {})[count] = quiet  # pyright: ignore[reportIndexIssue]
+        return quiet
+    effects = get_effects(op)  # effects from traits may depend on the op itself: not kept
+    return effects is not None and not any(e.kind is MemoryEffectKind.WRITE for e in effects)
 
 
 def overload_known(op: Operation) -> bool:
@@ -300,8 +308,11 @@ def overload_known(op: Operation) -> bool:
     return not isinstance(op, OperatorOp) or op.name in ALIAS_RULES or schema_of(op) is not None
 
 
-_QUIET_KINDS: dict[tuple[type[Operation], str, int], bool] = {}
-"""`quiet_by_kind` of the ops decided by name and operand count, per (class, name, count)."""
+QUIET_BY_CLASS: dict[type[Operation], bool | dict[int, bool]] = {}
+"""`quiet_by_kind` per op class: a bool for the classes of one op name that `ALIAS_RULES`
+lists, by operand count for operators (their overloads differ); classes whose ops are
+decided one by one (by their effect traits) are not kept. Walks over every op (dead
+code elimination's scan) read it directly."""
 
 
 @functools.cache
